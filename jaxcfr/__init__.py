@@ -1,0 +1,17 @@
+"""jaxcfr: sequence-form solvers for two-player zero-sum imperfect-information games."""
+
+from jaxcfr.build import GameBuildError
+from jaxcfr.evaluation import (best_response, best_response_values, counterfactual_values,
+                               expected_value, exploitability, nash_conv, realization_plan,
+                               sequence_values, uniform_profile, uniform_strategy)
+from jaxcfr.loading import Game, UnknownGameError, load, parse_game_string
+from jaxcfr.tensors import GameTensors, with_payoff_from_tree
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Game", "GameBuildError", "GameTensors", "UnknownGameError", "best_response",
+    "best_response_values", "counterfactual_values", "expected_value", "exploitability", "load",
+    "nash_conv", "parse_game_string", "realization_plan", "sequence_values", "uniform_profile",
+    "uniform_strategy", "with_payoff_from_tree",
+]

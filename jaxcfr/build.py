@@ -1,0 +1,216 @@
+"""Builds GameArrays by walking a game through the small-game protocol (games/_base.py).
+
+The walk is breadth-first, one depth at a time, and checks the rules as it goes: two
+players, chance probabilities that are positive and sum to one, finite zero-sum returns,
+the same legal actions at every history of an infoset, and perfect recall (every history
+of an infoset is reached by the same sequence of the player's own infosets and actions).
+Cost: a few microseconds of Python per history; big games use the vectorised builders.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from jaxcfr.arrays import CHANCE_NODE, NUM_PLAYERS, TERMINAL_NODE, GameArrays, PlayerArrays
+
+_CHANCE, _TERMINAL = -1, -4  # the protocol's (OpenSpiel's) player ids
+
+
+class GameBuildError(ValueError):
+  """The rules of a game break an assumption of the sequence form."""
+
+
+class _InfosetTable:
+  """One player's infosets in discovery order, with their temporary sequence numbers."""
+
+  def __init__(self, player: int):
+    self.player = player
+    self.ids: dict[str, int] = {}
+    self.parent_seq: list[int] = []  # temporary sequence ids; 0 = empty
+    self.actions: list[tuple] = []
+    self.seq_base: list[int] = []
+    self.first_history: list[int] = []
+    self.num_sequences = 1
+
+  def lookup(self, key: str, parent_seq: int, actions: tuple, history: int) -> int:
+    infoset = self.ids.get(key)
+    if infoset is None:
+      infoset = self.ids[key] = len(self.parent_seq)
+      self.parent_seq.append(parent_seq)
+      self.actions.append(actions)
+      self.seq_base.append(self.num_sequences)
+      self.first_history.append(history)
+      self.num_sequences += len(actions)
+      return infoset
+    if self.parent_seq[infoset] != parent_seq:
+      raise GameBuildError(
+          f"imperfect recall: player {self.player}'s infoset {key!r} is reached after "
+          f"different sequences of the player's own actions; the sequence form needs "
+          f"perfect recall")
+    if self.actions[infoset] != actions:
+      raise GameBuildError(
+          f"infoset {key!r} of player {self.player} has different legal actions at two of "
+          f"its histories: {list(self.actions[infoset])} and {list(actions)}")
+    return infoset
+
+
+def _check_chance(outcomes, where, tolerance: float) -> None:
+  """``where()`` describes the node; called only for an error message."""
+  if not outcomes:
+    raise GameBuildError(f"chance node {where()} has no outcomes")
+  probs = [p for _, p in outcomes]
+  if any(not math.isfinite(p) or p <= 0 for p in probs):
+    raise GameBuildError(f"chance node {where()} has a probability that is not positive and finite: {probs}")
+  if abs(sum(probs) - 1.0) > tolerance:
+    raise GameBuildError(f"chance probabilities at {where()} sum to {sum(probs)!r}, not 1")
+
+
+def _check_returns(returns, where, tolerance: float) -> float:
+  returns = list(returns)
+  if len(returns) != NUM_PLAYERS:
+    raise GameBuildError(f"terminal {where()} returns {len(returns)} utilities; jaxcfr needs two players")
+  if not all(math.isfinite(u) for u in returns):
+    raise GameBuildError(f"terminal {where()} has a utility that is not finite (NaN or inf): {returns}")
+  if abs(returns[0] + returns[1]) > tolerance * max(1.0, abs(returns[0])):
+    raise GameBuildError(f"terminal {where()} is not zero-sum: returns {returns}")
+  return float(returns[0])
+
+
+def build_from_protocol(root, name: str, *, tolerance: float = 1e-9,
+                        max_histories: int = 50_000_000) -> GameArrays:
+  """Walks the game from ``root`` and returns its arrays.
+
+  Args:
+    root: the initial state (games/_base.py protocol, or an OpenSpiel state).
+    name: the canonical game string, stored with the arrays.
+    tolerance: for chance probabilities summing to one and returns summing to zero.
+    max_histories: stop with an error beyond this many histories.
+  """
+  tables = [_InfosetTable(p) for p in range(NUM_PLAYERS)]
+  parent, kind, infoset, action_index, action_id = [], [], [], [], []
+  chance_prob, utility, num_children, seq0, seq1 = [], [], [], [], []
+  depth_offsets = [0]
+  # Per pending node: (state, parent, action index, action id, edge prob, own seqs).
+  level = [(root, -1, -1, -1, 1.0, (0, 0))]
+  while level:
+    next_level = []
+    for state, par, a_index, a_id, prob, seqs in level:
+      history = len(parent)
+      parent.append(par)
+      action_index.append(a_index)
+      action_id.append(a_id)
+      chance_prob.append(prob)
+      seq0.append(seqs[0])
+      seq1.append(seqs[1])
+      player = state.current_player()
+      if player == _TERMINAL:
+        kind.append(TERMINAL_NODE)
+        infoset.append(-1)
+        utility.append(_check_returns(state.returns(), lambda: f"{_path(parent, action_id, history)} of {name}", tolerance))
+        num_children.append(0)
+        continue
+      utility.append(0.0)
+      if player == _CHANCE:
+        outcomes = list(state.chance_outcomes())
+        _check_chance(outcomes, lambda: f"{_path(parent, action_id, history)} of {name}", tolerance)
+        kind.append(CHANCE_NODE)
+        infoset.append(-1)
+        for index, (action, p) in enumerate(outcomes):
+          next_level.append((state.child(action), history, index, action, float(p), seqs))
+        num_children.append(len(outcomes))
+        continue
+      if player not in (0, 1):
+        raise GameBuildError(f"{name}: current_player() returned {player}; jaxcfr needs two players and turn-based play")
+      actions = tuple(state.legal_actions())
+      if not actions:
+        raise GameBuildError(f"{name}: a decision node has no legal actions")
+      key = state.information_state_string(player)
+      table = tables[player]
+      info = table.lookup(key, seqs[player], actions, history)
+      kind.append(player)
+      infoset.append(info)
+      base = table.seq_base[info]
+      for index, action in enumerate(actions):
+        child_seqs = (base + index, seqs[1]) if player == 0 else (seqs[0], base + index)
+        next_level.append((state.child(action), history, index, action, 1.0, child_seqs))
+      num_children.append(len(actions))
+    depth_offsets.append(len(parent))
+    if len(parent) + len(next_level) > max_histories:
+      raise GameBuildError(f"{name} has more than {max_histories} histories; use a vectorised builder")
+    level = next_level
+  return _finish(name, tables, parent, kind, infoset, action_index, action_id, chance_prob,
+                 utility, num_children, np.array([seq0, seq1]), depth_offsets)
+
+
+def _path(parent: list, action_id: list, history: int) -> str:
+  actions = []
+  while parent[history] >= 0:
+    actions.append(action_id[history])
+    history = parent[history]
+  return "[" + " ".join(map(str, actions[::-1])) + "]"
+
+
+def _finish(name, tables, parent, kind, infoset, action_index, action_id, chance_prob, utility,
+            num_children, temp_sequence, depth_offsets) -> GameArrays:
+  """Renumbers infosets by treeplex depth and sequences to match (see arrays.py)."""
+  kind = np.array(kind, np.int8)
+  infoset = np.array(infoset, np.int32)
+  num_children = np.array(num_children, np.int32)
+  first_child = np.concatenate([[1], 1 + np.cumsum(num_children)[:-1]]).astype(np.int64)
+  sequence = np.zeros_like(temp_sequence, dtype=np.int32)
+  players = []
+  for p, table in enumerate(tables):
+    n = len(table.parent_seq)
+    temp_parent_seq = np.array(table.parent_seq, np.int64)
+    num_actions = np.array([len(a) for a in table.actions], np.int32)
+    # Temporary sequence -> (infoset, action) owner, to find each infoset's depth.
+    seq_owner = np.full(table.num_sequences, -1, np.int64)
+    for i, base in enumerate(table.seq_base):
+      seq_owner[base:base + num_actions[i]] = i
+    depth = np.zeros(n, np.int64)
+    for i in range(n):  # parents are discovered before their children
+      owner = seq_owner[temp_parent_seq[i]] if temp_parent_seq[i] else -1
+      depth[i] = 0 if owner < 0 else depth[owner] + 1
+    order = np.argsort(depth, kind="stable")  # new id -> temporary id
+    new_id = np.empty(n, np.int64)
+    new_id[order] = np.arange(n)
+    new_num_actions = num_actions[order]
+    new_offset = np.concatenate([[0], np.cumsum(new_num_actions)[:-1]]).astype(np.int64)
+    temp_to_new_seq = np.zeros(table.num_sequences, np.int64)
+    for i in range(n):
+      base = table.seq_base[i]
+      temp_to_new_seq[base:base + num_actions[i]] = 1 + new_offset[new_id[i]] + np.arange(num_actions[i])
+    max_actions = int(num_actions.max()) if n else 1
+    action_ids = np.full((n, max_actions), -1, np.int32)
+    for i, actions in enumerate(table.actions):
+      action_ids[new_id[i], :len(actions)] = actions
+    keys = np.empty(n, dtype=object)
+    for key, i in table.ids.items():
+      keys[new_id[i]] = key
+    level_offsets = np.searchsorted(depth[order], np.arange(depth.max() + 2 if n else 1)).astype(np.int64)
+    players.append(PlayerArrays(
+        parent_seq=temp_to_new_seq[temp_parent_seq[order]].astype(np.int32),
+        num_actions=new_num_actions,
+        level_offsets=level_offsets,
+        action_ids=action_ids,
+        keys=keys.astype(str) if n else np.array([], dtype=str),
+        first_history=np.array(table.first_history, np.int64)[order]))
+    sequence[p] = temp_to_new_seq[temp_sequence[p]]
+    mine = kind == p
+    infoset[mine] = new_id[infoset[mine]]
+  return GameArrays(
+      name=name,
+      parent=np.array(parent, np.int32),
+      kind=kind,
+      infoset=infoset,
+      action_index=np.array(action_index, np.int32),
+      action_id=np.array(action_id, np.int32),
+      chance_prob=np.array(chance_prob, np.float64),
+      utility=np.array(utility, np.float64),
+      first_child=first_child,
+      num_children=num_children,
+      sequence=sequence,
+      depth_offsets=np.array(depth_offsets, np.int64),
+      players=tuple(players))

@@ -1,0 +1,169 @@
+"""``jaxcfr.load``: game strings, the native registry, the OpenSpiel fallback and the disk cache.
+
+Game strings follow OpenSpiel: ``name`` or ``name(key=value,...)``. A native name (see
+``games.GAMES``) builds from the rules in ``games/``; any other name resolves through
+OpenSpiel when it is installed; ``openspiel:NAME`` forces OpenSpiel. Built arrays are
+cached as ``.npz`` under ``$JAXCFR_CACHE_DIR`` (default ``~/.cache/jaxcfr``), keyed by the
+canonical game string and a hash of the rules and builder sources, so edited rules never
+load stale arrays. Cache files are plain arrays, read with ``allow_pickle=False``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import inspect
+import os
+import re
+import zipfile
+from pathlib import Path
+
+import numpy as np
+
+import games
+from jaxcfr import arrays as arrays_module
+from jaxcfr import build, openspiel
+from jaxcfr.arrays import GameArrays
+from jaxcfr.statistics import statistics
+from jaxcfr.tensors import GameTensors, to_tensors
+
+_NAME = re.compile(r"^\s*([A-Za-z_][\w]*)\s*(?:\((.*)\))?\s*$", re.S)
+
+
+class UnknownGameError(ValueError):
+  pass
+
+
+def _parse_value(text: str):
+  text = text.strip()
+  if text in ("True", "true"):
+    return True
+  if text in ("False", "false"):
+    return False
+  for cast in (int, float):
+    try:
+      return cast(text)
+    except ValueError:
+      pass
+  return text
+
+
+def parse_game_string(game_string: str) -> tuple[str, dict]:
+  """``"goofspiel(num_cards=4,imp_info=True)"`` -> ``("goofspiel", {"num_cards": 4, "imp_info": True})``."""
+  match = _NAME.match(game_string)
+  if not match:
+    raise UnknownGameError(f"cannot parse game string {game_string!r}; expected name or name(key=value,...)")
+  name, body = match.group(1), match.group(2)
+  params = {}
+  for item in filter(None, (body or "").split(",")):
+    key, sep, value = item.partition("=")
+    if not sep or not key.strip():
+      raise UnknownGameError(f"bad parameter {item.strip()!r} in {game_string!r}; expected key=value")
+    params[key.strip()] = _parse_value(value)
+  return name, params
+
+
+def canonical_name(name: str, params: dict) -> str:
+  if not params:
+    return name
+  return f"{name}({','.join(f'{k}={params[k]}' for k in sorted(params))})"
+
+
+@dataclasses.dataclass(frozen=True)
+class Game:
+  """A loaded game: NumPy arrays (host) and the tensors pytree (device).
+
+  Attributes:
+    name: the canonical game string.
+    arrays: GameArrays, with infoset keys and action ids for conversions.
+    tensors: GameTensors, what the solvers and evaluation functions take.
+    openspiel_name: the OpenSpiel game string with the same histories and ids, or None.
+  """
+
+  name: str
+  arrays: GameArrays
+  tensors: GameTensors
+  openspiel_name: str | None
+
+  def statistics(self) -> dict:
+    return statistics(self.arrays)
+
+  def openspiel_game(self):
+    if self.openspiel_name is None:
+      raise ValueError(f"{self.name} has no OpenSpiel twin")
+    return openspiel.load_openspiel_game(self.openspiel_name)
+
+
+# Native games that are OpenSpiel games with the same histories, action ids and chance ids.
+_OPENSPIEL_TWINS = {"kuhn_poker": "kuhn_poker", "leduc_poker": "leduc_poker",
+                    "one_card_poker(num_cards=3)": "kuhn_poker"}
+
+
+def _source_hash(*objects) -> str:
+  digest = hashlib.sha256()
+  for obj in objects:
+    digest.update(Path(inspect.getsourcefile(obj)).read_bytes())
+  return digest.hexdigest()[:16]
+
+
+def cache_dir() -> Path:
+  return Path(os.environ.get("JAXCFR_CACHE_DIR", Path.home() / ".cache" / "jaxcfr"))
+
+
+def _cached_build(name: str, fingerprint: str, make, use_cache: bool) -> GameArrays:
+  safe = re.sub(r"[^\w.=,-]+", "_", name)[:120]
+  path = cache_dir() / f"{safe}-{fingerprint}.npz"
+  if use_cache and path.exists():
+    try:
+      with np.load(path, allow_pickle=False) as data:
+        return GameArrays.from_npz_dict(data)
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile):
+      pass  # unreadable or old: rebuild below
+  arrays = make()
+  if use_cache:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
+    np.savez(tmp, **arrays.to_npz_dict())
+    os.replace(tmp, path)
+  return arrays
+
+
+def build_arrays(game_string: str, *, use_cache: bool = True) -> tuple[GameArrays, str | None]:
+  """Builds (or reads from the cache) the arrays of a game string; returns them with the
+  name of the game's OpenSpiel twin (None if it has none)."""
+  force_openspiel = game_string.strip().startswith("openspiel:")
+  body = game_string.strip()[len("openspiel:"):] if force_openspiel else game_string
+  name, params = parse_game_string(body)
+  builder_hash = _source_hash(build, arrays_module)
+  if not force_openspiel and name in games.GAMES:
+    factory = games.GAMES[name]
+    try:
+      rules = factory(**params)
+    except TypeError as error:
+      allowed = list(inspect.signature(factory).parameters)
+      raise games.GameError(f"unknown parameter for {name}: {sorted(params)}; its parameters are {allowed}") from error
+    canonical = canonical_name(rules.name, rules.params)
+    make = lambda: build.build_from_protocol(rules.new_initial_state(), canonical)
+    fingerprint = _source_hash(factory, build, arrays_module, type(rules.new_initial_state()))
+    return _cached_build(canonical, fingerprint, make, use_cache), _OPENSPIEL_TWINS.get(canonical)
+  if force_openspiel or name in openspiel.registered_names():
+    import pyspiel  # pylint: disable=import-outside-toplevel
+    canonical = f"openspiel:{canonical_name(name, params)}"
+    os_string = canonical_name(name, params)
+    fingerprint = hashlib.sha256(f"{builder_hash}{pyspiel.__file__}{os.path.getmtime(pyspiel.__file__)}".encode()).hexdigest()[:16]
+    make = lambda: openspiel.build_openspiel(os_string, canonical)
+    return _cached_build(canonical, fingerprint, make, use_cache), os_string
+  hint = "" if openspiel.available() else " (other names resolve through OpenSpiel: pip install 'jaxcfr[openspiel]')"
+  raise UnknownGameError(f"unknown game {name!r}; native games: {sorted(games.GAMES)}{hint}")
+
+
+def load(game_string: str, *, dtype=None, use_cache: bool = True) -> Game:
+  """Loads a game by its OpenSpiel-style string, e.g. ``load("one_card_poker(num_cards=13)")``.
+
+  Args:
+    game_string: ``name``, ``name(key=value,...)`` or ``openspiel:name(...)``.
+    dtype: float dtype of the tensors (default: jax's default float).
+    use_cache: read and write the on-disk cache of built arrays.
+  """
+  arrays, twin = build_arrays(game_string, use_cache=use_cache)
+  return Game(name=arrays.name, arrays=arrays, tensors=to_tensors(arrays, dtype), openspiel_name=twin)

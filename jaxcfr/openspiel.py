@@ -1,0 +1,105 @@
+"""The door to OpenSpiel: import any two-player zero-sum OpenSpiel game, and convert
+strategies to and from OpenSpiel policies. Needs the optional extra ``open_spiel``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from jaxcfr.build import GameBuildError, build_from_protocol
+
+
+def _pyspiel():
+  try:
+    import pyspiel  # pylint: disable=import-outside-toplevel
+  except ImportError as error:
+    raise ImportError("this needs OpenSpiel: pip install 'jaxcfr[openspiel]'") from error
+  return pyspiel
+
+
+def available() -> bool:
+  try:
+    _pyspiel()
+  except ImportError:
+    return False
+  return True
+
+
+def registered_names() -> set[str]:
+  return set(_pyspiel().registered_names()) if available() else set()
+
+
+def load_openspiel_game(game_string: str):
+  """Loads an OpenSpiel game, made turn-based if simultaneous, checked for two players and
+  zero-sum utilities."""
+  pyspiel = _pyspiel()
+  try:
+    game = pyspiel.load_game(game_string)
+  except pyspiel.SpielError as error:
+    raise ValueError(f"OpenSpiel cannot load {game_string!r}: {error}") from error
+  game_type = game.get_type()
+  if game.num_players() != 2:
+    raise GameBuildError(f"{game_string} has {game.num_players()} players; jaxcfr solves two-player games")
+  if game_type.utility not in (pyspiel.GameType.Utility.ZERO_SUM,):
+    raise GameBuildError(f"{game_string} is not zero-sum ({game_type.utility}); jaxcfr solves zero-sum games")
+  if game_type.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS:
+    game = pyspiel.convert_to_turn_based(game)
+  return game
+
+
+def build_openspiel(game_string: str, name: str | None = None, **kwargs):
+  """GameArrays of an OpenSpiel game; infoset keys are OpenSpiel's information-state strings."""
+  game = load_openspiel_game(game_string)
+  return build_from_protocol(game.new_initial_state(), name or f"openspiel:{game_string}", **kwargs)
+
+
+def _infoset_states(arrays, openspiel_game, player: int):
+  """Yields (infoset id, OpenSpiel state) by replaying one history of each infoset."""
+  for infoset, history in enumerate(arrays.players[player].first_history):
+    state = openspiel_game.new_initial_state()
+    for action in arrays.history_actions(int(history)):
+      state.apply_action(action)
+    if state.current_player() != player:
+      raise ValueError(f"infoset {infoset} of player {player} does not replay to that player's turn in "
+                       f"{openspiel_game}; the games differ")
+    yield infoset, state
+
+
+def to_openspiel_policy(arrays, profile, openspiel_game):
+  """An OpenSpiel TabularPolicy playing ``profile`` in ``openspiel_game``.
+
+  Works for games built through the adapter and for native games whose action and chance
+  ids equal OpenSpiel's (kuhn_poker, leduc_poker): each infoset is found by replaying one
+  of its histories in ``openspiel_game``.
+
+  Args:
+    arrays: the GameArrays of the game (``Game.arrays``).
+    profile: (sigma0 [I0, A0], sigma1 [I1, A1]) array-likes.
+  """
+  from open_spiel.python import policy as policy_lib  # pylint: disable=import-outside-toplevel
+  tabular = policy_lib.TabularPolicy(openspiel_game)
+  for player, strategy in enumerate(profile):
+    strategy = np.asarray(strategy, np.float64)
+    action_ids = arrays.players[player].action_ids
+    for infoset, state in _infoset_states(arrays, openspiel_game, player):
+      key = state.information_state_string(player)
+      row = tabular.action_probability_array[tabular.state_lookup[key]]
+      row[:] = 0
+      legal = action_ids[infoset] >= 0
+      row[action_ids[infoset][legal]] = strategy[infoset][legal]
+  return tabular
+
+
+def from_openspiel_policy(arrays, openspiel_policy, openspiel_game):
+  """(sigma0, sigma1) NumPy arrays read from any OpenSpiel policy (Python or C++)."""
+  profile = []
+  for player in range(2):
+    action_ids = arrays.players[player].action_ids
+    strategy = np.zeros(action_ids.shape)
+    for infoset, state in _infoset_states(arrays, openspiel_game, player):
+      probs = openspiel_policy.action_probabilities(state)
+      for a, action in enumerate(action_ids[infoset]):
+        if action >= 0:
+          strategy[infoset, a] = probs.get(int(action), 0.0)
+    profile.append(strategy)
+  return tuple(profile)

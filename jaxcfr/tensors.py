@@ -1,0 +1,213 @@
+"""The game as one immutable JAX pytree (DESIGN section 3).
+
+Integer index arrays and the float leaves ``tree.chance_prob``, ``tree.utility`` and
+``payoff.value`` are pytree children; sizes and level boundaries are static metadata, so
+shapes are static under ``jit``. Sizes are derived from array shapes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from jaxcfr.arrays import TERMINAL_NODE, GameArrays, PlayerArrays
+
+
+def _pytree(*, meta: tuple[str, ...] = ()):
+  """Registers a frozen dataclass as a pytree whose fields in ``meta`` are static."""
+
+  def wrap(cls):
+    cls = dataclasses.dataclass(frozen=True)(cls)
+    data = [f.name for f in dataclasses.fields(cls) if f.name not in meta]
+    return jax.tree_util.register_dataclass(cls, data_fields=data, meta_fields=list(meta))
+
+  return wrap
+
+
+@_pytree(meta=("level_slices", "seq_level_slices"))
+class Treeplex:
+  """One player's treeplex. ``I`` infosets, ``A`` max actions, ``S`` sequences.
+
+  Attributes:
+    parent_seq: [I] int32, sequence leading to each infoset (0 = empty sequence).
+    sequences: [I, A] int32, sequence id of each (infoset, action); 0 where illegal.
+    legal: [I, A] bool, True = legal action.
+    seq_parent: [S] int32, the parent sequence of each sequence's infoset (0 for 0).
+    seq_flat_index: [S] int32, index of each sequence in a flattened [I * A] table.
+    level_slices: static ((lo, hi), ...) infoset ranges by treeplex depth, top first.
+    seq_level_slices: static ((lo, hi), ...) the sequence ranges of those levels.
+  """
+
+  parent_seq: jax.Array
+  sequences: jax.Array
+  legal: jax.Array
+  seq_parent: jax.Array
+  seq_flat_index: jax.Array
+  level_slices: tuple
+  seq_level_slices: tuple
+
+  @property
+  def num_infosets(self) -> int:
+    return self.legal.shape[0]
+
+  @property
+  def max_actions(self) -> int:
+    return self.legal.shape[1]
+
+  @property
+  def num_sequences(self) -> int:
+    return self.seq_parent.shape[0]
+
+
+@_pytree(meta=("depth_slices",))
+class Tree:
+  """History-level arrays, breadth-first. ``H`` histories (see arrays.GameArrays).
+
+  Attributes:
+    parent: [H] int32; kind: [H] int8; infoset: [H] int32; action_index: [H] int32;
+    first_child: [H] int32; num_children: [H] int32; sequence: [2, H] int32.
+    chance_prob: [H] float, probability of the incoming edge (a differentiable leaf).
+    utility: [H] float, player 0's utility at terminals (a differentiable leaf).
+    depth_slices: static ((lo, hi), ...) history ranges by depth.
+  """
+
+  parent: jax.Array
+  kind: jax.Array
+  infoset: jax.Array
+  action_index: jax.Array
+  first_child: jax.Array
+  num_children: jax.Array
+  sequence: jax.Array
+  chance_prob: jax.Array
+  utility: jax.Array
+  depth_slices: tuple
+
+
+@_pytree()
+class SequencePayoff:
+  """Player 0's sequence-form payoff ``A[seq0, seq1] = sum_z c(z) u0(z)``. ``P`` pairs.
+
+  Attributes:
+    seq0, seq1: [P] int32, the pairs, sorted by seq0 then seq1, duplicates summed.
+    value: [P] float, the entries (a differentiable leaf).
+    by_seq1: [P] int32, the permutation that sorts the pairs by seq1.
+    seq0_by_seq1, seq1_by_seq1: [P] int32, ``seq0[by_seq1]`` and ``seq1[by_seq1]``.
+    terminal: [Z] int32, the terminal histories.
+    terminal_pair: [Z] int32, the pair each terminal adds to.
+  """
+
+  seq0: jax.Array
+  seq1: jax.Array
+  value: jax.Array
+  by_seq1: jax.Array
+  seq0_by_seq1: jax.Array
+  seq1_by_seq1: jax.Array
+  terminal: jax.Array
+  terminal_pair: jax.Array
+
+  @property
+  def num_pairs(self) -> int:
+    return self.value.shape[0]
+
+
+@_pytree(meta=("name",))
+class GameTensors:
+  """Everything the solvers read: the tree, both treeplexes and the payoff."""
+
+  tree: Tree
+  players: tuple
+  payoff: SequencePayoff
+  name: str
+
+  @property
+  def dtype(self):
+    return self.payoff.value.dtype
+
+
+def _slices(offsets) -> tuple:
+  offsets = [int(o) for o in offsets]
+  return tuple(zip(offsets[:-1], offsets[1:]))
+
+
+def _treeplex(player: PlayerArrays) -> Treeplex:
+  legal = player.legal
+  seq_offset = player.seq_offset
+  num_seqs = player.num_sequences
+  seq_infoset = np.repeat(np.arange(player.num_infosets), player.num_actions)
+  seq_action = np.arange(num_seqs - 1) - seq_offset[seq_infoset]
+  seq_parent = np.concatenate([[0], player.parent_seq[seq_infoset]])
+  seq_flat_index = np.concatenate([[0], seq_infoset * player.max_actions + seq_action])
+  level_offsets = player.level_offsets
+  seq_level_offsets = 1 + np.concatenate([seq_offset, [num_seqs - 1]])[level_offsets]
+  return Treeplex(
+      parent_seq=jnp.asarray(player.parent_seq, jnp.int32),
+      sequences=jnp.asarray(player.sequences, jnp.int32),
+      legal=jnp.asarray(legal),
+      seq_parent=jnp.asarray(seq_parent, jnp.int32),
+      seq_flat_index=jnp.asarray(seq_flat_index, jnp.int32),
+      level_slices=_slices(level_offsets),
+      seq_level_slices=_slices(seq_level_offsets))
+
+
+def payoff_pairs(arrays: GameArrays) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+  """Returns (terminal [Z], terminal_pair [Z], seq0 [P], seq1 [P]), pairs sorted by (seq0, seq1)."""
+  terminal = np.flatnonzero(arrays.kind == TERMINAL_NODE)
+  s0 = arrays.sequence[0, terminal].astype(np.int64)
+  s1 = arrays.sequence[1, terminal].astype(np.int64)
+  keys, terminal_pair = np.unique(s0 * arrays.players[1].num_sequences + s1, return_inverse=True)
+  seq0, seq1 = np.divmod(keys, arrays.players[1].num_sequences)
+  return terminal, terminal_pair, seq0, seq1
+
+
+def to_tensors(arrays: GameArrays, dtype=None) -> GameTensors:
+  """Moves built arrays to the default device as a GameTensors pytree.
+
+  Args:
+    arrays: the built game.
+    dtype: float dtype of the leaves; default jax's default float (float32 unless x64).
+  """
+  dtype = jnp.dtype(dtype) if dtype is not None else jnp.zeros(()).dtype
+  if dtype == jnp.float64 and not jax.config.jax_enable_x64:
+    raise ValueError("dtype float64 needs jax.config.update('jax_enable_x64', True) before loading")
+  terminal, terminal_pair, seq0, seq1 = payoff_pairs(arrays)
+  values = np.zeros(len(seq0))
+  np.add.at(values, terminal_pair, arrays.chance_reach()[terminal] * arrays.utility[terminal])
+  by_seq1 = np.lexsort((seq0, seq1))
+  as_int = functools.partial(jnp.asarray, dtype=jnp.int32)
+  payoff = SequencePayoff(
+      seq0=as_int(seq0), seq1=as_int(seq1), value=jnp.asarray(values, dtype),
+      by_seq1=as_int(by_seq1), seq0_by_seq1=as_int(seq0[by_seq1]), seq1_by_seq1=as_int(seq1[by_seq1]),
+      terminal=as_int(terminal), terminal_pair=as_int(terminal_pair))
+  tree = Tree(
+      parent=as_int(arrays.parent), kind=jnp.asarray(arrays.kind), infoset=as_int(arrays.infoset),
+      action_index=as_int(arrays.action_index), first_child=as_int(arrays.first_child),
+      num_children=as_int(arrays.num_children), sequence=as_int(arrays.sequence),
+      chance_prob=jnp.asarray(arrays.chance_prob, dtype), utility=jnp.asarray(arrays.utility, dtype),
+      depth_slices=_slices(arrays.depth_offsets))
+  return GameTensors(tree=tree, players=tuple(_treeplex(p) for p in arrays.players), payoff=payoff,
+                     name=arrays.name)
+
+
+def chance_reach(tree: Tree) -> jax.Array:
+  """[H] product of chance probabilities on the path to each history (differentiable)."""
+  reach = tree.chance_prob
+  for lo, hi in tree.depth_slices[1:]:
+    reach = reach.at[lo:hi].multiply(reach[tree.parent[lo:hi]])
+  return reach
+
+
+def with_payoff_from_tree(tensors: GameTensors) -> GameTensors:
+  """Recomputes ``payoff.value`` from ``tree.chance_prob`` and ``tree.utility`` in JAX.
+
+  Use it after replacing those leaves (e.g. a parameterised chance distribution), so that
+  ``jax.grad`` of any solver output reaches chance probabilities and utilities.
+  """
+  payoff = tensors.payoff
+  terminal = payoff.terminal
+  contribution = chance_reach(tensors.tree)[terminal] * tensors.tree.utility[terminal]
+  value = jax.ops.segment_sum(contribution, payoff.terminal_pair, num_segments=payoff.num_pairs)
+  return dataclasses.replace(tensors, payoff=dataclasses.replace(payoff, value=value))
