@@ -41,6 +41,18 @@ def realization_plan(treeplex: Treeplex, strategy: jax.Array) -> jax.Array:
   return plan
 
 
+def sequence_values_for(payoff: SequencePayoff, player: int, opponent_plan: jax.Array,
+                        num_sequences: int) -> jax.Array:
+  """[S_player] sequence values of ``player`` against the opponent's realization plan:
+  ``A y`` for player 0, ``-A^T x`` for player 1 (one sorted segment sum over the pairs)."""
+  if player == 0:
+    return jax.ops.segment_sum(payoff.value * opponent_plan[payoff.seq1], payoff.seq0,
+                               num_segments=num_sequences, indices_are_sorted=True)
+  value_by_seq1 = payoff.value[payoff.by_seq1]
+  return -jax.ops.segment_sum(value_by_seq1 * opponent_plan[payoff.seq0_by_seq1], payoff.seq1_by_seq1,
+                              num_segments=num_sequences, indices_are_sorted=True)
+
+
 def sequence_values(payoff: SequencePayoff, plan0: jax.Array, plan1: jax.Array):
   """Per-sequence values against the opponent's plan: ``g0 = A y``, ``g1 = -A^T x``.
 
@@ -49,12 +61,8 @@ def sequence_values(payoff: SequencePayoff, plan0: jax.Array, plan1: jax.Array):
   Returns:
     (g0 [S0], g1 [S1]), each from its own player's point of view.
   """
-  g0 = jax.ops.segment_sum(payoff.value * plan1[payoff.seq1], payoff.seq0,
-                           num_segments=plan0.shape[0], indices_are_sorted=True)
-  value_by_seq1 = payoff.value[payoff.by_seq1]
-  g1 = -jax.ops.segment_sum(value_by_seq1 * plan0[payoff.seq0_by_seq1], payoff.seq1_by_seq1,
-                            num_segments=plan1.shape[0], indices_are_sorted=True)
-  return g0, g1
+  return (sequence_values_for(payoff, 0, plan1, plan0.shape[0]),
+          sequence_values_for(payoff, 1, plan0, plan1.shape[0]))
 
 
 def _bottom_up(treeplex: Treeplex, seq_values: jax.Array, infoset_value) -> jax.Array:

@@ -1,0 +1,237 @@
+"""The deterministic CFR family as pure, batchable ``init`` / ``step`` pairs (DESIGN section 5).
+
+One parameterisation covers CFR, CFR+, LCFR, DCFR(alpha, beta, gamma) and PCFR+. At
+iteration ``t`` (from 1) the updating player's cumulative regrets are
+
+    R <- R + r^t                                   (r^t: instantaneous regret, q - v)
+    R <- R * t^alpha / (t^alpha + 1)   where R >= 0   (alpha = inf: no discount)
+    R <- R * t^beta  / (t^beta  + 1)   where R <  0   (beta = inf: none; beta = -inf: R <- 0)
+
+and its average-strategy accumulator gains ``t^gamma * x(parent(I)) * sigma^t(I, a)`` (own
+reach times the current strategy; no weight during the first ``averaging_delay``
+iterations). The next strategy is regret matching on ``R`` (``R + r^t`` for the predictive
+PCFR+, whose prediction is the last instantaneous regret). DCFR is Brown & Sandholm's
+"Solving Imperfect-Information Games via Discounted Regret Minimization" (2019); CFR, CFR+
+and LCFR are defined in paper 004 sections 1.6-1.7; counterfactual regret is paper 002
+eq. 4-5.
+
+Presets follow OpenSpiel's solvers of the same name (alternating updates, player 0 first,
+player 1 then sees player 0's new strategy):
+
+    cfr    alpha=inf beta=inf  gamma=0   (pyspiel.CFRSolver: plain RM, uniform average)
+    cfr+   alpha=inf beta=-inf gamma=1   (pyspiel.CFRPlusSolver: RM+, linear average)
+    lcfr   alpha=1   beta=1    gamma=1   (discounted_cfr.LCFRSolver)
+    dcfr   alpha=1.5 beta=0    gamma=2   (discounted_cfr.DCFRSolver)
+    pcfr+  alpha=inf beta=-inf gamma=2, predictive (Farina, Kroer & Sandholm 2021)
+    rm, rm+: cfr and cfr+ with simultaneous updates (regret matching, paper 004 chapter 3)
+
+The average accumulator is kept normalised (a convex combination, ``W_t / w_t`` carried
+as ``weight_ratio``), so large ``t^gamma`` cannot overflow; ratios of its entries, and so
+the average strategy, are unchanged.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from typing import Callable, NamedTuple
+
+import jax
+import jax.numpy as jnp
+
+from jaxcfr import evaluation
+from jaxcfr.tensors import GameTensors, Treeplex
+
+ALGORITHMS = ("cfr", "cfr+", "lcfr", "dcfr", "pcfr+", "rm", "rm+")
+INF = float("inf")
+
+
+@dataclasses.dataclass(frozen=True)
+class Preset:
+  alpha: float
+  beta: float
+  gamma: float
+  updates: str = "alternating"
+  predictive: bool = False
+
+
+PRESETS = {
+    "cfr": Preset(INF, INF, 0.0),
+    "cfr+": Preset(INF, -INF, 1.0),
+    "lcfr": Preset(1.0, 1.0, 1.0),
+    "dcfr": Preset(1.5, 0.0, 2.0),
+    "pcfr+": Preset(INF, -INF, 2.0, predictive=True),
+    "rm": Preset(INF, INF, 0.0, updates="simultaneous"),
+    "rm+": Preset(INF, -INF, 1.0, updates="simultaneous"),
+}
+
+
+class CFRState(NamedTuple):
+  """State of one run; every field is an array, so ``vmap`` over states runs a sweep.
+
+  Attributes:
+    regrets: ([I0, A0], [I1, A1]) cumulative (discounted) regrets.
+    strategy: ([I0, A0], [I1, A1]) current strategies sigma^t.
+    average: ([I0, A0], [I1, A1]) normalised reach-weighted strategy sums.
+    last_regret: ([I0, A0], [I1, A1]) last instantaneous regrets (PCFR+'s prediction).
+    iteration: [] int32, iterations done.
+    weight_ratio: [] float, ``W_t / w_t`` of the averaging weights (0 before averaging).
+    alpha, beta, gamma: [] float, the discount exponents.
+    averaging_delay: [] int32, iterations that do not enter the average.
+  """
+
+  regrets: tuple
+  strategy: tuple
+  average: tuple
+  last_regret: tuple
+  iteration: jax.Array
+  weight_ratio: jax.Array
+  alpha: jax.Array
+  beta: jax.Array
+  gamma: jax.Array
+  averaging_delay: jax.Array
+
+
+class Solver(NamedTuple):
+  """Pure functions of one algorithm, in the style of optax's GradientTransformation.
+
+  init(tensors, **hyperparameters) -> CFRState
+  step(tensors, state) -> CFRState            (one iteration)
+  run(tensors, state, num_iterations) -> CFRState   (jitted ``lax.scan``)
+  average_strategy(tensors, state) -> profile;  current_strategy(tensors, state) -> profile
+  """
+
+  init: Callable
+  step: Callable
+  run: Callable
+  average_strategy: Callable
+  current_strategy: Callable
+  name: str
+
+
+def regret_matching(treeplex: Treeplex, regrets: jax.Array) -> jax.Array:
+  """[I, A] strategy proportional to positive regret; uniform where none is positive."""
+  positive = jnp.where(treeplex.legal, jnp.maximum(regrets, 0), 0)
+  total = positive.sum(-1, keepdims=True)
+  uniform = evaluation.uniform_strategy(treeplex, regrets.dtype)
+  return jnp.where(total > 0, positive / jnp.where(total > 0, total, 1), uniform)
+
+
+def normalise_rows(treeplex: Treeplex, weights: jax.Array) -> jax.Array:
+  """[I, A] rows of ``weights`` scaled to sum to one; uniform where a row is all zero."""
+  total = weights.sum(-1, keepdims=True)
+  uniform = evaluation.uniform_strategy(treeplex, weights.dtype)
+  return jnp.where(total > 0, weights / jnp.where(total > 0, total, 1), uniform)
+
+
+def _discount(t: jax.Array, exponent: jax.Array) -> jax.Array:
+  """``t^e / (t^e + 1)``, with e = inf giving 1 and e = -inf giving 0."""
+  finite = jnp.where(jnp.isinf(exponent), 0.0, exponent)
+  power = t ** finite
+  return jnp.where(exponent == INF, 1.0, jnp.where(exponent == -INF, 0.0, power / (power + 1)))
+
+
+def _next_weight_ratio(state: CFRState, t: jax.Array) -> jax.Array:
+  """``W_t / w_t`` with ``w_t = t^gamma`` after the delay: ``1 + W_{t-1}/w_{t-1} * ((t-1)/t)^gamma``."""
+  averaging = t > state.averaging_delay
+  growth = ((t - 1) / t) ** state.gamma
+  ratio = 1.0 + state.weight_ratio * growth
+  return jnp.where(averaging, ratio, 0.0)
+
+
+def _update_player(tensors: GameTensors, state: CFRState, player: int, strategies: list,
+                   opponent_plan: jax.Array, own_plan: jax.Array, t: jax.Array, weight_ratio,
+                   predictive: bool):
+  """One player's regret, average and strategy update against ``opponent_plan``."""
+  treeplex = tensors.players[player]
+  seq_values = evaluation.sequence_values_for(tensors.payoff, player, opponent_plan,
+                                              treeplex.num_sequences)
+  q, v = evaluation.counterfactual_values(treeplex, seq_values, strategies[player])
+  instant = jnp.where(treeplex.legal, q - v[:, None], 0)
+  regrets = state.regrets[player] + instant
+  factor = jnp.where(regrets >= 0, _discount(t, state.alpha), _discount(t, state.beta))
+  regrets = regrets * factor.astype(regrets.dtype)
+  reach = own_plan[treeplex.parent_seq][:, None]
+  mix = jnp.where(weight_ratio > 0, 1.0 / jnp.where(weight_ratio > 0, weight_ratio, 1.0), 0.0)
+  mix = mix.astype(regrets.dtype)
+  average = state.average[player] * (1 - mix) + reach * strategies[player] * mix
+  matched = regrets + instant if predictive else regrets
+  return regrets, average, instant, regret_matching(treeplex, matched)
+
+
+def _step(tensors: GameTensors, state: CFRState, *, alternating: bool, predictive: bool) -> CFRState:
+  t = (state.iteration + 1).astype(state.alpha.dtype)
+  weight_ratio = _next_weight_ratio(state, t)
+  current, new = list(state.strategy), list(state.strategy)
+  regrets, average, last = list(state.regrets), list(state.average), list(state.last_regret)
+  plans = [evaluation.realization_plan(tp, s) for tp, s in zip(tensors.players, current)]
+  for player in (0, 1):
+    regrets[player], average[player], last[player], new[player] = _update_player(
+        tensors, state, player, current, plans[1 - player], plans[player], t, weight_ratio, predictive)
+    if alternating:  # the next player sees this player's new strategy
+      current[player] = new[player]
+      plans[player] = evaluation.realization_plan(tensors.players[player], new[player])
+  return state._replace(regrets=tuple(regrets), strategy=tuple(new), average=tuple(average),
+                        last_regret=tuple(last), iteration=state.iteration + 1,
+                        weight_ratio=weight_ratio)
+
+
+def init(tensors: GameTensors, *, alpha=INF, beta=INF, gamma=0.0, averaging_delay=0) -> CFRState:
+  """A fresh state: zero regrets, uniform strategies. Hyperparameters may be traced arrays."""
+  dtype = tensors.dtype
+  zeros = tuple(jnp.zeros(tp.legal.shape, dtype) for tp in tensors.players)
+  return CFRState(
+      regrets=zeros, strategy=evaluation.uniform_profile(tensors), average=zeros, last_regret=zeros,
+      iteration=jnp.zeros((), jnp.int32), weight_ratio=jnp.zeros((), dtype),
+      alpha=jnp.asarray(alpha, dtype), beta=jnp.asarray(beta, dtype), gamma=jnp.asarray(gamma, dtype),
+      averaging_delay=jnp.asarray(averaging_delay, jnp.int32))
+
+
+def average_strategy(tensors: GameTensors, state: CFRState):
+  """The average profile; uniform at infosets the player never reached."""
+  return tuple(normalise_rows(tp, a) for tp, a in zip(tensors.players, state.average))
+
+
+def current_strategy(tensors: GameTensors, state: CFRState):
+  del tensors
+  return state.strategy
+
+
+def solver(algorithm: str = "cfr+", *, updates: str | None = None, alpha: float | None = None,
+           beta: float | None = None, gamma: float | None = None, averaging_delay: int = 0) -> Solver:
+  """The Solver of a preset, with any hyperparameter overridden.
+
+  Args:
+    algorithm: one of ALGORITHMS.
+    updates: "alternating" or "simultaneous" (default: the preset's).
+    alpha, beta, gamma: discount exponents (default: the preset's; see the module doc).
+    averaging_delay: iterations left out of the average.
+  """
+  if algorithm not in PRESETS:
+    raise ValueError(f"unknown algorithm {algorithm!r}; choose one of {list(ALGORITHMS)}")
+  preset = PRESETS[algorithm]
+  updates = updates or preset.updates
+  if updates not in ("alternating", "simultaneous"):
+    raise ValueError(f"updates must be 'alternating' or 'simultaneous', got {updates!r}")
+  for name, value in (("alpha", alpha), ("beta", beta), ("gamma", gamma)):
+    if value is not None and (value != value):
+      raise ValueError(f"{name} must be a number, got {value}")
+  if gamma is not None and gamma < 0:
+    raise ValueError(f"gamma must be >= 0, got {gamma}")
+  if averaging_delay < 0:
+    raise ValueError(f"averaging_delay must be >= 0, got {averaging_delay}")
+  defaults = dict(alpha=preset.alpha if alpha is None else alpha,
+                  beta=preset.beta if beta is None else beta,
+                  gamma=preset.gamma if gamma is None else gamma,
+                  averaging_delay=averaging_delay)
+  step = functools.partial(_step, alternating=updates == "alternating", predictive=preset.predictive)
+
+  def init_with_defaults(tensors, **overrides):
+    return init(tensors, **{**defaults, **overrides})
+
+  @functools.partial(jax.jit, static_argnums=2)
+  def run(tensors, state, num_iterations: int):
+    return jax.lax.fori_loop(0, num_iterations, lambda _, s: step(tensors, s), state)
+
+  return Solver(init=init_with_defaults, step=step, run=run, average_strategy=average_strategy,
+                current_strategy=current_strategy, name=algorithm)
