@@ -197,9 +197,12 @@ def current_strategy(tensors: GameTensors, state: CFRState):
   return state.strategy
 
 
+@functools.lru_cache(maxsize=None)
 def solver(algorithm: str = "cfr+", *, updates: str | None = None, alpha: float | None = None,
            beta: float | None = None, gamma: float | None = None, averaging_delay: int = 0) -> Solver:
   """The Solver of a preset, with any hyperparameter overridden.
+
+  Cached: the same arguments return the same Solver, so its jitted functions compile once.
 
   Args:
     algorithm: one of ALGORITHMS.

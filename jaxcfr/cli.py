@@ -1,0 +1,102 @@
+"""The ``jaxcfr`` command line: ``jaxcfr info GAME``, ``jaxcfr solve GAME``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from jaxcfr.cfr import ALGORITHMS
+
+
+def _floats(text: str) -> list[float]:
+  try:
+    return [float(v) for v in text.split(",")]
+  except ValueError as error:
+    raise argparse.ArgumentTypeError(f"expected comma-separated numbers, got {text!r}") from error
+
+
+def _parser() -> argparse.ArgumentParser:
+  parser = argparse.ArgumentParser(prog="jaxcfr", description=__doc__)
+  commands = parser.add_subparsers(dest="command", required=True)
+
+  info = commands.add_parser("info", help="statistics of a game")
+  info.add_argument("game", help="e.g. leduc_poker, one_card_poker(num_cards=13), openspiel:liars_dice")
+  info.add_argument("--json", action="store_true", help="print JSON")
+
+  solve = commands.add_parser("solve", help="solve a game with a CFR-family algorithm")
+  solve.add_argument("game", nargs="?", default="leduc_poker")
+  solve.add_argument("--algo", choices=ALGORITHMS, default="cfr+")
+  solve.add_argument("--iters", type=int, default=1000)
+  solve.add_argument("--updates", choices=("alternating", "simultaneous"))
+  solve.add_argument("--dtype", choices=("float32", "float64"), default="float64")
+  solve.add_argument("--eval-every", type=int, help="iterations between evaluations")
+  for name in ("alpha", "beta", "gamma"):
+    solve.add_argument(f"--{name}", type=_floats,
+                       help=f"{name}; a comma-separated list runs a batch over the grid of all lists")
+  solve.add_argument("--averaging-delay", type=int, default=0)
+  solve.add_argument("--json", metavar="FILE", help="write the results as JSON")
+  solve.add_argument("--strategy-out", metavar="FILE", help="write the average strategy as .npz")
+  solve.add_argument("--checkpoint", metavar="FILE", help="checkpoint file (.npz)")
+  solve.add_argument("--checkpoint-every", type=int)
+  solve.add_argument("--resume", action="store_true", help="continue from --checkpoint")
+  solve.add_argument("--no-progress", action="store_true")
+  return parser
+
+
+def _info(args) -> int:
+  from jaxcfr.loading import load  # pylint: disable=import-outside-toplevel
+  stats = load(args.game).statistics()
+  if args.json:
+    print(json.dumps(stats, indent=2))
+  else:
+    width = max(map(len, stats))
+    for key, value in stats.items():
+      print(f"{key:<{width}}  {value}")
+  return 0
+
+
+def _solve(args) -> int:
+  import jax  # pylint: disable=import-outside-toplevel
+  if args.dtype == "float64":
+    jax.config.update("jax_enable_x64", True)
+  from jaxcfr import driver  # pylint: disable=import-outside-toplevel
+  from jaxcfr.loading import load  # pylint: disable=import-outside-toplevel
+  game = load(args.game, dtype=args.dtype)
+  lists = {k: getattr(args, k) for k in ("alpha", "beta", "gamma")}
+  batched = any(v is not None and len(v) > 1 for v in lists.values())
+  scalars = {k: v[0] for k, v in lists.items() if v is not None and not batched}
+  batch = driver.hyperparameter_grid(**lists) if batched else None
+  result = driver.solve(game, args.algo, args.iters, updates=args.updates, eval_every=args.eval_every,
+                        batch=batch, checkpoint=args.checkpoint, checkpoint_every=args.checkpoint_every,
+                        resume=args.resume, progress=False if args.no_progress else None,
+                        averaging_delay=args.averaging_delay, **scalars)
+  summary = result.summary()
+  print(f"game            {summary['game']}")
+  print(f"algorithm       {summary['algo']} ({summary['updates']} updates, {summary['dtype']})")
+  print(f"iterations      {summary['iters']}")
+  if batched:
+    print(f"batch           {result.batch_size} configurations: {result.hyperparameters}")
+  print(f"exploitability  {summary['exploitability']}   (NashConv / 2, OpenSpiel's convention)")
+  print(f"nash_conv       {summary['nash_conv']}")
+  print(f"value           {summary['value']}   (player 0, average strategy)")
+  print(f"seconds         {summary['seconds']:.3f}")
+  if args.json:
+    with open(args.json, "w", encoding="utf-8") as f:
+      json.dump(summary, f, indent=2)
+  if args.strategy_out:
+    driver.save_strategy(args.strategy_out, game, result.average_strategy)
+  return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+  args = _parser().parse_args(argv)
+  try:
+    return {"info": _info, "solve": _solve}[args.command](args)
+  except (ValueError, ImportError) as error:
+    print(f"jaxcfr: error: {error}", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+  sys.exit(main())
