@@ -1,0 +1,97 @@
+"""The solve driver, checkpoints, strategy files and the command line."""
+
+import json
+
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import jaxcfr
+from jaxcfr import cli, driver
+
+
+@pytest.fixture(scope="module")
+def kuhn():
+  return jaxcfr.load("kuhn_poker", dtype=jnp.float64)
+
+
+def test_solve_history_and_metrics(kuhn):
+  result = jaxcfr.solve(kuhn, "cfr+", 50, eval_every=20)
+  assert [row["iteration"] for row in result.history] == [20, 40, 50]
+  solver = jaxcfr.cfr.solver("cfr+")
+  alone = solver.run(kuhn.tensors, solver.init(kuhn.tensors), 50)
+  expected = float(jaxcfr.exploitability(kuhn.tensors, solver.average_strategy(kuhn.tensors, alone)))
+  summary = result.summary()
+  assert summary["exploitability"] == pytest.approx(expected, rel=1e-12)
+  assert summary["nash_conv"] == pytest.approx(2 * expected, rel=1e-12)
+  assert summary["hardware"]["cpu_count"] >= 1
+  exploitabilities = [row["exploitability"] for row in result.history]
+  assert exploitabilities[-1] < exploitabilities[0]
+
+
+def test_resume_equals_uninterrupted_run(kuhn, tmp_path):
+  path = tmp_path / "run.npz"
+  straight = jaxcfr.solve(kuhn, "dcfr", 60, eval_every=20)
+  first = jaxcfr.solve(kuhn, "dcfr", 40, eval_every=20, checkpoint=path)
+  assert first.history[-1]["iteration"] == 40
+  resumed = jaxcfr.solve(kuhn, "dcfr", 60, eval_every=20, checkpoint=path, resume=True)
+  assert [r["iteration"] for r in resumed.history] == [20, 40, 60]
+  for a, b in zip(straight.average_strategy, resumed.average_strategy):
+    np.testing.assert_array_equal(a, b)
+  with pytest.raises(ValueError, match="another run"):
+    jaxcfr.solve(kuhn, "cfr", 80, checkpoint=path, resume=True)
+
+
+def test_batched_solve_reports_one_result_per_configuration(kuhn):
+  grid = driver.hyperparameter_grid(alpha=[1.0, 2.0], gamma=[1.0, 3.0])
+  result = jaxcfr.solve(kuhn, "dcfr", 30, batch=grid)
+  assert result.batch_size == 4
+  assert len(result.summary()["exploitability"]) == 4
+  alone = jaxcfr.solve(kuhn, "dcfr", 30, alpha=2.0, gamma=1.0)
+  assert result.summary()["exploitability"][2] == pytest.approx(alone.summary()["exploitability"], rel=1e-9)
+
+
+def test_solve_rejects_bad_arguments(kuhn):
+  with pytest.raises(ValueError, match="unknown hyperparameters"):
+    jaxcfr.solve(kuhn, "cfr", 10, delta=1.0)
+  with pytest.raises(ValueError, match="iterations"):
+    jaxcfr.solve(kuhn, "cfr", 0)
+  with pytest.raises(ValueError, match="one length"):
+    jaxcfr.solve(kuhn, "dcfr", 10, batch={"alpha": [1.0, 2.0], "gamma": [1.0]})
+
+
+def test_strategy_file_round_trip(kuhn, tmp_path):
+  profile = jaxcfr.uniform_profile(kuhn.tensors)
+  driver.save_strategy(tmp_path / "s.npz", kuhn, profile)
+  loaded = driver.load_strategy(tmp_path / "s.npz", kuhn)
+  for a, b in zip(profile, loaded):
+    np.testing.assert_array_equal(a, b)
+  with pytest.raises(ValueError, match="not leduc_poker"):
+    driver.load_strategy(tmp_path / "s.npz", jaxcfr.load("leduc_poker"))
+
+
+def test_cli_solve_writes_json_and_strategy(tmp_path, capsys):
+  out, strategy = tmp_path / "r.json", tmp_path / "s.npz"
+  assert cli.main(["solve", "kuhn_poker", "--algo", "cfr+", "--iters", "30", "--json", str(out),
+                   "--strategy-out", str(strategy), "--no-progress"]) == 0
+  record = json.loads(out.read_text())
+  for key in ("game", "algo", "iters", "exploitability", "nash_conv", "value", "seconds", "hardware"):
+    assert key in record
+  assert record["algo"] == "cfr+" and record["iters"] == 30
+  assert record["nash_conv"] == pytest.approx(2 * record["exploitability"])
+  assert "exploitability" in capsys.readouterr().out
+  assert np.load(strategy)["player0"].shape == (6, 2)
+
+
+def test_cli_info_json(capsys):
+  assert cli.main(["info", "kuhn_poker", "--json"]) == 0
+  stats = json.loads(capsys.readouterr().out)
+  for key in ("histories", "chance_nodes", "decision_nodes", "terminals", "infosets", "sequences",
+              "max_length", "m_values"):
+    assert key in stats
+  assert stats["histories"] == 58 and stats["infosets"] == [6, 6]
+
+
+def test_cli_reports_errors(capsys):
+  assert cli.main(["info", "no_such_game"]) == 2
+  assert "unknown game 'no_such_game'" in capsys.readouterr().err
