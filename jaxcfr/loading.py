@@ -117,7 +117,7 @@ def _cached_build(name: str, fingerprint: str, make, use_cache: bool) -> GameArr
     try:
       with np.load(path, allow_pickle=False) as data:
         return GameArrays.from_npz_dict(data)
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile):
+    except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile):
       pass  # unreadable or old: rebuild below
   arrays = make()
   if use_cache:
