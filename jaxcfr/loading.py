@@ -117,7 +117,7 @@ def _cached_build(name: str, fingerprint: str, make, use_cache: bool) -> GameArr
     try:
       with np.load(path, allow_pickle=False) as data:
         return GameArrays.from_npz_dict(data)
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile):
+    except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile):
       pass  # unreadable or old: rebuild below
   arrays = make()
   if use_cache:
@@ -146,6 +146,8 @@ def build_arrays(game_string: str, *, use_cache: bool = True) -> tuple[GameArray
     make = lambda: build.build_from_protocol(rules.new_initial_state(), canonical)
     fingerprint = _source_hash(factory, build, arrays_module, type(rules.new_initial_state()))
     return _cached_build(canonical, fingerprint, make, use_cache), _OPENSPIEL_TWINS.get(canonical)
+  if force_openspiel and openspiel.available() and name not in openspiel.registered_names():
+    raise UnknownGameError(f"unknown OpenSpiel game {name!r} in {game_string.strip()!r}")
   if force_openspiel or name in openspiel.registered_names():
     import pyspiel  # pylint: disable=import-outside-toplevel
     canonical = f"openspiel:{canonical_name(name, params)}"

@@ -1,4 +1,8 @@
-"""Tests run in float64 with a private cache of built games."""
+"""Test configuration: float64 everywhere and a private, throw-away game cache.
+
+Both settings must happen before jaxcfr (or anything that imports JAX arrays) is used, so
+they run at import time of this file, which pytest imports before any test module.
+"""
 
 import os
 import tempfile

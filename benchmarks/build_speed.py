@@ -1,0 +1,125 @@
+"""Builder speed: histories per second of the tree-walk builder (jaxcfr/build.py).
+
+Builds each game from its rules with the cache off, through the OpenSpiel adapter and
+through the native rules in games/, and reports the best of ``--repeats`` wall times for
+the build alone (``loading.build_arrays``: rules -> NumPy GameArrays) and for the whole
+``jaxcfr.load`` (build plus moving the tensors to the default device).
+
+  python benchmarks/build_speed.py [--out benchmarks/results/build_speed.json] [--repeats 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import jax
+import numpy as np
+
+import jaxcfr
+from jaxcfr import loading
+
+GAMES = [
+    # (game string, how it is built)
+    ("openspiel:kuhn_poker", "adapter"),
+    ("openspiel:leduc_poker", "adapter"),
+    ("liars_dice", "adapter"),
+    ("kuhn_poker", "native"),
+    ("leduc_poker", "native"),
+    ("one_card_poker(num_cards=100)", "native"),
+]
+
+
+def _best_time(fn, repeats: int) -> tuple[float, object]:
+  best, result = float("inf"), None
+  for _ in range(repeats):
+    start = time.perf_counter()
+    result = fn()
+    best = min(best, time.perf_counter() - start)
+  return best, result
+
+
+def _cpu_model() -> str | None:
+  try:
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+      if line.startswith("model name"):
+        return line.split(":", 1)[1].strip()
+  except OSError:
+    pass
+  return None
+
+
+def _git_commit() -> str | None:
+  try:
+    return subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(__file__).parent, capture_output=True,
+                          text=True, check=True).stdout.strip()
+  except (OSError, subprocess.CalledProcessError):
+    return None
+
+
+def hardware() -> dict:
+  return {
+      "platform": platform.platform(),
+      "processor": platform.processor(),
+      "machine": platform.machine(),
+      "cpu_model": _cpu_model(),
+      "cpu_count": os.cpu_count(),
+      "jax_devices": [str(d) for d in jax.devices()],
+      "python": sys.version.split()[0],
+      "jax": jax.__version__,
+      "numpy": np.__version__,
+      "jaxcfr": jaxcfr.__version__,
+  }
+
+
+def main(argv=None) -> dict:
+  parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+  parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "build_speed.json"))
+  parser.add_argument("--repeats", type=int, default=3)
+  args = parser.parse_args(argv)
+
+  rows = []
+  for game_string, route in GAMES:
+    build_s, (arrays, _) = _best_time(lambda: loading.build_arrays(game_string, use_cache=False), args.repeats)
+    load_s, game = _best_time(lambda: jaxcfr.load(game_string, use_cache=False), args.repeats)
+    histories = arrays.num_histories
+    assert game.arrays.num_histories == histories
+    rows.append({
+        "game": arrays.name, "route": route, "histories": histories,
+        "infosets": [p.num_infosets for p in arrays.players],
+        "build_s": build_s, "histories_per_s": histories / build_s,
+        "load_s": load_s, "load_histories_per_s": histories / load_s,
+    })
+
+  header = f"{'game':34} {'route':8} {'histories':>10} {'build s':>9} {'hist/s':>11} {'load s':>9}"
+  print(header)
+  print("-" * len(header))
+  for r in rows:
+    print(f"{r['game']:34} {r['route']:8} {r['histories']:>10,} {r['build_s']:>9.4f} "
+          f"{r['histories_per_s']:>11,.0f} {r['load_s']:>9.4f}")
+
+  result = {
+      "benchmark": "build_speed",
+      "description": "tree-walk builder, cache off; build = rules -> GameArrays, load = build + to_tensors; "
+                     f"best of {args.repeats} runs",
+      "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+      "hardware": hardware(),
+      "git_commit": _git_commit(),
+      "results": rows,
+  }
+  out = Path(args.out)
+  out.parent.mkdir(parents=True, exist_ok=True)
+  out.write_text(json.dumps(result, indent=2) + "\n")
+  print(f"wrote {out}")
+  return result
+
+
+if __name__ == "__main__":
+  main()

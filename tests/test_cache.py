@@ -1,0 +1,133 @@
+"""The on-disk cache of built arrays: hits, rebuilds of damaged files, no pickles."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import jaxcfr
+from jaxcfr import build as build_module
+from jaxcfr.arrays import GameArrays
+
+GAME = "one_card_poker(num_cards=4)"
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+  """A private cache directory, and a counter of the builder's calls."""
+  monkeypatch.setenv("JAXCFR_CACHE_DIR", str(tmp_path))
+  calls = []
+  real = build_module.build_from_protocol
+
+  def counting(*args, **kwargs):
+    calls.append(args[1] if len(args) > 1 else kwargs.get("name"))
+    return real(*args, **kwargs)
+
+  monkeypatch.setattr(build_module, "build_from_protocol", counting)
+  return tmp_path, calls
+
+
+def assert_same_arrays(a: GameArrays, b: GameArrays):
+  da, db = a.to_npz_dict(), b.to_npz_dict()
+  assert da.keys() == db.keys()
+  for key in da:
+    assert da[key].dtype == db[key].dtype, key
+    np.testing.assert_array_equal(da[key], db[key], err_msg=key)
+
+
+def _cache_files(directory):
+  return sorted(directory.glob("*.npz"))
+
+
+def test_second_load_reads_the_cache(cache):
+  directory, calls = cache
+  first = jaxcfr.load(GAME)
+  assert len(calls) == 1 and len(_cache_files(directory)) == 1
+  second = jaxcfr.load(GAME)
+  assert len(calls) == 1  # no second build
+  assert_same_arrays(first.arrays, second.arrays)
+  assert second.name == first.name == GAME
+  assert first.statistics() == second.statistics()
+
+
+def test_use_cache_false_neither_reads_nor_writes(cache):
+  directory, calls = cache
+  jaxcfr.load(GAME, use_cache=False)
+  assert not _cache_files(directory)
+  jaxcfr.load(GAME)
+  jaxcfr.load(GAME, use_cache=False)
+  assert len(calls) == 3
+
+
+def test_cache_files_are_plain_arrays(cache):
+  directory, _ = cache
+  for game in (GAME, "openspiel:kuhn_poker"):
+    arrays = jaxcfr.load(game).arrays
+  files = _cache_files(directory)
+  assert len(files) == 2 and not list(directory.glob("*.tmp*"))
+  for path in files:
+    with np.load(path, allow_pickle=False) as data:  # raises on any object array
+      loaded = {key: data[key] for key in data.files}
+    assert all(value.dtype != object for value in loaded.values())
+  assert_same_arrays(GameArrays.from_npz_dict(loaded), arrays)  # the last one, kuhn
+
+
+def _corrupt_garbage(path):
+  path.write_bytes(b"this is not an npz file" * 10)
+
+
+def _corrupt_empty(path):
+  path.write_bytes(b"")
+
+
+def _corrupt_truncated(path):
+  path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+
+
+def _corrupt_missing_field(path):
+  with np.load(path, allow_pickle=False) as data:
+    arrays = {key: data[key] for key in data.files if key != "p1_keys"}
+  np.savez(path, **arrays)
+
+
+def _corrupt_old_version(path):
+  with np.load(path, allow_pickle=False) as data:
+    arrays = {key: data[key] for key in data.files}
+  arrays["format_version"] = np.array(0)
+  np.savez(path, **arrays)
+
+
+def _corrupt_pickled_object(path):
+  """An object array needs pickle to load: it must be refused, not unpickled."""
+  with np.load(path, allow_pickle=False) as data:
+    arrays = {key: data[key] for key in data.files}
+  arrays["p0_keys"] = arrays["p0_keys"].astype(object)
+  np.savez(path, **arrays)
+
+
+@pytest.mark.parametrize("corrupt", [_corrupt_garbage, _corrupt_empty, _corrupt_truncated,
+                                     _corrupt_missing_field, _corrupt_old_version,
+                                     _corrupt_pickled_object])
+def test_damaged_cache_file_is_rebuilt(cache, corrupt):
+  directory, calls = cache
+  first = jaxcfr.load(GAME)
+  (path,) = _cache_files(directory)
+  corrupt(path)
+  second = jaxcfr.load(GAME)
+  assert len(calls) == 2  # rebuilt
+  assert_same_arrays(first.arrays, second.arrays)
+  with np.load(path, allow_pickle=False) as data:  # and the file is whole again
+    assert_same_arrays(GameArrays.from_npz_dict(data), first.arrays)
+  jaxcfr.load(GAME)
+  assert len(calls) == 2
+
+
+def test_different_parameters_use_different_files(cache):
+  directory, _ = cache
+  a = jaxcfr.load("one_card_poker(num_cards=4)")
+  b = jaxcfr.load("one_card_poker(num_cards=5)")
+  assert len(_cache_files(directory)) == 2
+  assert a.arrays.num_histories != b.arrays.num_histories
+  # kuhn_poker and one_card_poker(num_cards=3) have the same rules but distinct names.
+  assert jaxcfr.load("kuhn_poker").name == "kuhn_poker"
+  assert jaxcfr.load("one_card_poker(num_cards=3)").name == "one_card_poker(num_cards=3)"
