@@ -67,7 +67,8 @@ PRESETS = {
 
 
 class CFRState(NamedTuple):
-  """State of one run; every field is an array, so ``vmap`` over states runs a sweep.
+  """State of one run, or of a batch of runs with trailing batch axes ``B`` (see ``init``).
+  Every field is an array, so ``vmap`` over states runs a sweep too.
 
   Attributes:
     regrets: ([I0, A0], [I1, A1]) cumulative (discounted) regrets.
@@ -109,19 +110,18 @@ class Solver(NamedTuple):
   name: str
 
 
-def regret_matching(treeplex: Treeplex, regrets: jax.Array) -> jax.Array:
-  """[I, A] strategy proportional to positive regret; uniform where none is positive."""
-  positive = jnp.where(treeplex.legal, jnp.maximum(regrets, 0), 0)
-  total = positive.sum(-1, keepdims=True)
-  uniform = evaluation.uniform_strategy(treeplex, regrets.dtype)
-  return jnp.where(total > 0, positive / jnp.where(total > 0, total, 1), uniform)
-
-
 def normalise_rows(treeplex: Treeplex, weights: jax.Array) -> jax.Array:
-  """[I, A] rows of ``weights`` scaled to sum to one; uniform where a row is all zero."""
-  total = weights.sum(-1, keepdims=True)
-  uniform = evaluation.uniform_strategy(treeplex, weights.dtype)
+  """[I, A, *B] rows of non-negative ``weights`` scaled to sum to one over the legal
+  actions (axis 1); uniform where a row is all zero."""
+  weights = jnp.where(evaluation.expand_to(treeplex.legal, weights.ndim), weights, 0)
+  total = weights.sum(1, keepdims=True)
+  uniform = evaluation.expand_to(evaluation.uniform_strategy(treeplex, weights.dtype), weights.ndim)
   return jnp.where(total > 0, weights / jnp.where(total > 0, total, 1), uniform)
+
+
+def regret_matching(treeplex: Treeplex, regrets: jax.Array) -> jax.Array:
+  """[I, A, *B] strategy proportional to positive regret; uniform where none is positive."""
+  return normalise_rows(treeplex, jnp.maximum(regrets, 0))
 
 
 def _discount(t: jax.Array, exponent: jax.Array) -> jax.Array:
@@ -147,11 +147,11 @@ def _update_player(tensors: GameTensors, state: CFRState, player: int, strategie
   seq_values = evaluation.sequence_values_for(tensors.payoff, player, opponent_plan,
                                               treeplex.num_sequences)
   q, v = evaluation.counterfactual_values(treeplex, seq_values, strategies[player])
-  instant = jnp.where(treeplex.legal, q - v[:, None], 0)
+  instant = jnp.where(evaluation.expand_to(treeplex.legal, q.ndim), q - jnp.expand_dims(v, 1), 0)
   regrets = state.regrets[player] + instant
   factor = jnp.where(regrets >= 0, _discount(t, state.alpha), _discount(t, state.beta))
   regrets = regrets * factor.astype(regrets.dtype)
-  reach = own_plan[treeplex.parent_seq][:, None]
+  reach = jnp.expand_dims(own_plan[treeplex.parent_seq], 1)
   mix = jnp.where(weight_ratio > 0, 1.0 / jnp.where(weight_ratio > 0, weight_ratio, 1.0), 0.0)
   mix = mix.astype(regrets.dtype)
   average = state.average[player] * (1 - mix) + reach * strategies[player] * mix
@@ -177,14 +177,22 @@ def _step(tensors: GameTensors, state: CFRState, *, alternating: bool, predictiv
 
 
 def init(tensors: GameTensors, *, alpha=INF, beta=INF, gamma=0.0, averaging_delay=0) -> CFRState:
-  """A fresh state: zero regrets, uniform strategies. Hyperparameters may be traced arrays."""
+  """A fresh state: zero regrets, uniform strategies.
+
+  Hyperparameters may be traced arrays. Arrays of shape ``B`` make a batch of runs: every
+  field then has trailing axes ``B`` (strategies ``[I, A, *B]``, scalars ``[*B]``), and
+  ``step`` advances all runs as one program.
+  """
   dtype = tensors.dtype
-  zeros = tuple(jnp.zeros(tp.legal.shape, dtype) for tp in tensors.players)
-  return CFRState(
-      regrets=zeros, strategy=evaluation.uniform_profile(tensors), average=zeros, last_regret=zeros,
-      iteration=jnp.zeros((), jnp.int32), weight_ratio=jnp.zeros((), dtype),
-      alpha=jnp.asarray(alpha, dtype), beta=jnp.asarray(beta, dtype), gamma=jnp.asarray(gamma, dtype),
-      averaging_delay=jnp.asarray(averaging_delay, jnp.int32))
+  hyper = dict(alpha=jnp.asarray(alpha, dtype), beta=jnp.asarray(beta, dtype),
+               gamma=jnp.asarray(gamma, dtype), averaging_delay=jnp.asarray(averaging_delay, jnp.int32))
+  batch = jnp.broadcast_shapes(*(h.shape for h in hyper.values()))
+  hyper = {k: jnp.broadcast_to(h, batch) for k, h in hyper.items()}
+  zeros = tuple(jnp.zeros(tp.legal.shape + batch, dtype) for tp in tensors.players)
+  uniform = tuple(jnp.broadcast_to(evaluation.expand_to(s, 2 + len(batch)), tp.legal.shape + batch)
+                  for tp, s in zip(tensors.players, evaluation.uniform_profile(tensors)))
+  return CFRState(regrets=zeros, strategy=uniform, average=zeros, last_regret=zeros,
+                  iteration=jnp.zeros(batch, jnp.int32), weight_ratio=jnp.zeros(batch, dtype), **hyper)
 
 
 def average_strategy(tensors: GameTensors, state: CFRState):

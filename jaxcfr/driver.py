@@ -23,7 +23,8 @@ HYPERPARAMETERS = ("alpha", "beta", "gamma", "averaging_delay")
 
 @dataclasses.dataclass
 class SolveResult:
-  """What ``solve`` returns. With a batch, metrics and strategies have a leading axis [B].
+  """What ``solve`` returns. With a batch, metrics have an axis [B] and strategies and
+  state fields trailing axes [..., B] (cfr.init).
 
   Attributes:
     history: one dict per evaluation: iteration, seconds, exploitability, nash_conv, value,
@@ -56,30 +57,21 @@ class SolveResult:
     }
 
 
-def metrics(tensors, solver: cfr.Solver, state: cfr.CFRState) -> dict:
-  """Exact metrics of one state: NashConv and exploitability of the average strategy, its
-  value for player 0, and the exploitability of the current strategy."""
+def metrics(tensors, state: cfr.CFRState, *, solver: cfr.Solver) -> dict:
+  """Exact metrics of a state (each [*B] for a batch): NashConv and exploitability of the
+  average strategy, its value for player 0, and the exploitability of the current strategy."""
   average = solver.average_strategy(tensors, state)
   best = evaluation.best_response_values(tensors, average)
   current = evaluation.best_response_values(tensors, solver.current_strategy(tensors, state))
-  return {"nash_conv": best.sum(), "exploitability": best.sum() / 2,
+  return {"nash_conv": best.sum(0), "exploitability": best.sum(0) / 2,
           "value": evaluation.expected_value(tensors, average),
-          "current_exploitability": current.sum() / 2}
+          "current_exploitability": current.sum(0) / 2}
 
 
 @functools.lru_cache(maxsize=32)
-def _compiled(solver: cfr.Solver, batched: bool):
-  """Jitted (chunk runner, metrics) for a solver; cached so repeated solves reuse them."""
-
-  def chunk(tensors, state, n):
-    body = lambda s: jax.lax.fori_loop(0, n, lambda _, x: solver.step(tensors, x), s)
-    return jax.vmap(body)(state) if batched else body(state)
-
-  def measure(tensors, state):
-    fn = functools.partial(metrics, tensors, solver)
-    return jax.vmap(fn)(state) if batched else fn(state)
-
-  return jax.jit(chunk, static_argnums=2), jax.jit(measure)
+def _compiled_metrics(solver: cfr.Solver):
+  """Jitted metrics for a solver; cached so repeated solves reuse the compilation."""
+  return jax.jit(functools.partial(metrics, solver=solver))
 
 
 def hyperparameter_grid(**values) -> dict[str, np.ndarray]:
@@ -131,7 +123,7 @@ def solve(game: Game | str, algorithm: str = "cfr+", iterations: int = 1000, *,
     iterations: total iterations (including those of a resumed checkpoint).
     updates: "alternating" or "simultaneous" (default: the algorithm's).
     eval_every: iterations between evaluations (default: a tenth of the run).
-    batch: hyperparameter name -> [B] values; the B runs execute as one vmapped program
+    batch: hyperparameter name -> [B] values; the B runs execute as one program (trailing batch axes, cfr.init)
       (see ``hyperparameter_grid``).
     checkpoint: an .npz path written every ``checkpoint_every`` iterations (default: at
       every evaluation) and at the end.
@@ -156,10 +148,10 @@ def solve(game: Game | str, algorithm: str = "cfr+", iterations: int = 1000, *,
     if len(sizes) != 1:
       raise ValueError(f"batch arrays must have one length, got {sorted(sizes)}")
     batch_size = sizes.pop()
-    state = jax.vmap(lambda kw: solver.init(tensors, **kw))({k: jnp.asarray(v) for k, v in batch.items()})
+    state = solver.init(tensors, **{k: jnp.asarray(v).reshape(-1) for k, v in batch.items()})
   else:
     state = solver.init(tensors)
-  run_chunk, measure = _compiled(solver, batch_size is not None)
+  measure = _compiled_metrics(solver)
   hyper = {k: _to_python(getattr(state, k)) for k in HYPERPARAMETERS}
   identity = {"game": game.name, "algorithm": algorithm, "updates": updates or cfr.PRESETS[algorithm].updates,
               "hyperparameters": hyper, "batch_size": batch_size}
@@ -176,7 +168,7 @@ def solve(game: Game | str, algorithm: str = "cfr+", iterations: int = 1000, *,
   while done < iterations or not history:
     n = min(eval_every - done % eval_every, iterations - done)
     if n > 0:
-      state = run_chunk(tensors, state, n)
+      state = solver.run(tensors, state, n)
       done += n
     values = jax.device_get(measure(tensors, state))
     seconds = elapsed_before + time.perf_counter() - start
@@ -190,13 +182,12 @@ def solve(game: Game | str, algorithm: str = "cfr+", iterations: int = 1000, *,
   return SolveResult(game=game.name, algorithm=algorithm, updates=identity["updates"],
                      iterations=iterations, hyperparameters=hyper, batch_size=batch_size,
                      history=history, state=state,
-                     average_strategy=(jax.vmap(solver.average_strategy, (None, 0))(tensors, state)
-                                       if batch_size else solver.average_strategy(tensors, state)),
+                     average_strategy=solver.average_strategy(tensors, state),
                      seconds=seconds)
 
 
 def save_strategy(path: str | Path, game: Game, profile) -> None:
-  """Writes a profile as .npz: ``player{p}`` [.., I, A] with ``keys{p}`` and ``action_ids{p}``."""
+  """Writes a profile as .npz: ``player{p}`` [I, A, *B] with ``keys{p}`` and ``action_ids{p}``."""
   arrays = {}
   for p, (player, strategy) in enumerate(zip(game.arrays.players, profile)):
     arrays[f"player{p}"] = np.asarray(strategy)
@@ -211,7 +202,6 @@ def load_strategy(path: str | Path, game: Game) -> tuple:
     if str(data["game"]) != game.name:
       raise ValueError(f"{path} holds a strategy for {data['game']}, not {game.name}")
     profile = tuple(np.asarray(data[f"player{p}"]) for p in range(2))
-  evaluation_check = [s.shape[-2:] == p.action_ids.shape for s, p in zip(profile, game.arrays.players)]
-  if not all(evaluation_check):
+  if any(s.shape[:2] != p.action_ids.shape for s, p in zip(profile, game.arrays.players)):
     raise ValueError(f"{path}: strategy shapes do not match {game.name}")
   return profile

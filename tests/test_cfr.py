@@ -137,10 +137,13 @@ def test_dcfr_grid_as_one_batch_equals_runs_alone():
   grid = jaxcfr.driver.hyperparameter_grid(alpha=[1.0, 1.5], beta=[0.0, 0.5], gamma=[1.0, 2.0])
   batched = jax.jit(jax.vmap(lambda kw: solver.run(g.tensors, solver.init(g.tensors, **kw), 20)))(
       {k: jnp.asarray(v) for k, v in grid.items()})
+  trailing = solver.run(g.tensors, solver.init(g.tensors, **grid), 20)  # batch axes trail
+  assert trailing.regrets[0].shape == g.tensors.players[0].legal.shape + (8,)
   for b in range(len(grid["alpha"])):
     alone = solver.run(g.tensors, solver.init(g.tensors, **{k: v[b] for k, v in grid.items()}), 20)
-    for x, y in zip(jax.tree_util.tree_leaves(alone), jax.tree_util.tree_leaves(batched)):
+    for x, y, z in zip(*map(jax.tree_util.tree_leaves, (alone, batched, trailing))):
       np.testing.assert_allclose(x, y[b], rtol=1e-9, atol=1e-12)
+      np.testing.assert_allclose(x, z[..., b], rtol=1e-9, atol=1e-12)
 
 
 def test_batches_over_payoffs_and_initial_states():

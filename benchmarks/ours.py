@@ -1,0 +1,60 @@
+"""Timing of jaxcfr's own solvers, shared by the benchmark scripts.
+
+Each timing compiles and warms up first, then times whole jitted chunks of iterations
+(``lax.fori_loop`` inside one call), so that it measures the array program, not dispatch.
+"""
+
+from __future__ import annotations
+
+import time
+
+import jax
+import jax.numpy as jnp
+
+import jaxcfr
+from jaxcfr import cfr
+
+
+def _time_chunks(run, state, min_seconds: float) -> tuple[float, int]:
+  """Seconds per call of ``run(state)`` (already compiled), repeated for ``min_seconds``."""
+  calls, start = 0, time.perf_counter()
+  while True:
+    state = run(state)
+    jax.block_until_ready(state)
+    calls += 1
+    elapsed = time.perf_counter() - start
+    if elapsed >= min_seconds:
+      return elapsed / calls, calls
+
+
+def cfr_ms_per_iteration(game: jaxcfr.Game, algorithm: str = "cfr+", *, batch: int | None = None,
+                         vmap: bool = False, min_seconds: float = 1.0, chunk: int | None = None) -> dict:
+  """Milliseconds per iteration of one run (``batch=None``) or of a vmapped batch of runs.
+
+  The batch runs differ in their averaging exponent gamma, so no two are the same program
+  input; per-run cost is ``ms_per_iteration / batch``. ``vmap=True`` batches with
+  ``jax.vmap`` (leading batch axis) instead of the solver's trailing batch axes.
+  """
+  solver = cfr.solver(algorithm)
+  tensors = game.tensors
+  step = lambda s: solver.step(tensors, s)
+  if batch is None:
+    state = solver.init(tensors)
+  elif vmap:
+    state = jax.vmap(lambda g: solver.init(tensors, gamma=g))(jnp.linspace(1.0, 2.0, batch))
+    step = jax.vmap(step)
+  else:
+    state = solver.init(tensors, gamma=jnp.linspace(1.0, 2.0, batch))
+  step_all = lambda s, n: jax.lax.fori_loop(0, n, lambda _, x: step(x), s)
+  # Pick a chunk long enough that one call takes ~0.1 s, after a first compiled probe.
+  probe = jax.jit(lambda s: step_all(s, 1))
+  jax.block_until_ready(probe(state))
+  once, _ = _time_chunks(probe, state, 0.05)
+  chunk = chunk or max(1, min(10_000, int(0.1 / max(once, 1e-7))))
+  run = jax.jit(lambda s: step_all(s, chunk))
+  state = run(state)
+  jax.block_until_ready(state)
+  seconds, calls = _time_chunks(run, state, min_seconds)
+  return {"ms_per_iteration": 1e3 * seconds / chunk, "iterations_timed": calls * chunk,
+          "batch": batch, "batch_layout": "vmap" if vmap else "trailing", "dtype": str(tensors.dtype),
+          "algorithm": algorithm}
