@@ -3,7 +3,7 @@
 from jaxcfr import cfr, driver, evaluation, openspiel, tensors
 from jaxcfr.build import GameBuildError
 from jaxcfr.driver import SolveResult, solve
-from jaxcfr.evaluation import (best_response, best_response_values, counterfactual_values,
+from jaxcfr.evaluation import (best_response, best_response_values, check_profile, counterfactual_values,
                                expected_value, exploitability, nash_conv, realization_plan,
                                sequence_values, uniform_profile, uniform_strategy)
 from jaxcfr.loading import Game, UnknownGameError, load, parse_game_string
@@ -14,7 +14,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Game", "GameBuildError", "SolveResult", "cfr", "driver", "evaluation", "openspiel", "solve",
     "tensors", "GameTensors", "UnknownGameError", "best_response",
-    "best_response_values", "counterfactual_values", "expected_value", "exploitability", "load",
+    "best_response_values", "check_profile", "counterfactual_values", "expected_value", "exploitability", "load",
     "nash_conv", "parse_game_string", "realization_plan", "sequence_values", "uniform_profile",
     "uniform_strategy", "with_payoff_from_tree",
 ]

@@ -202,6 +202,5 @@ def load_strategy(path: str | Path, game: Game) -> tuple:
     if str(data["game"]) != game.name:
       raise ValueError(f"{path} holds a strategy for {data['game']}, not {game.name}")
     profile = tuple(np.asarray(data[f"player{p}"]) for p in range(2))
-  if any(s.shape[:2] != p.action_ids.shape for s, p in zip(profile, game.arrays.players)):
-    raise ValueError(f"{path}: strategy shapes do not match {game.name}")
+  evaluation.check_profile(game.tensors, profile)
   return profile

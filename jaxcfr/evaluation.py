@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from jaxcfr.tensors import GameTensors, SequencePayoff, Treeplex
 
@@ -151,3 +152,33 @@ def nash_conv(tensors: GameTensors, profile) -> jax.Array:
 def exploitability(tensors: GameTensors, profile) -> jax.Array:
   """``nash_conv / 2``, OpenSpiel's ``exploitability``."""
   return nash_conv(tensors, profile) / 2
+
+
+def check_profile(tensors: GameTensors, profile, *, tolerance: float = 1e-6) -> None:
+  """Raises ValueError naming the first problem of a user-supplied profile: a wrong shape,
+  a NaN or negative probability, mass on an illegal action, or a row that does not sum to
+  one. Eager (not traceable): call it before handing a profile to jitted code."""
+  if len(profile) != 2:
+    raise ValueError(f"a profile has one strategy per player (2), got {len(profile)}")
+  for player, (treeplex, strategy) in enumerate(zip(tensors.players, profile)):
+    strategy = np.asarray(strategy, np.float64)
+    legal = np.asarray(treeplex.legal)
+    if strategy.shape[:2] != legal.shape:
+      raise ValueError(f"player {player}'s strategy has shape {strategy.shape}; expected {legal.shape} "
+                       f"(infosets, max actions) followed by any batch axes")
+    legal = legal.reshape(legal.shape + (1,) * (strategy.ndim - 2))
+    problems = [
+        (~np.isfinite(strategy), "is not finite"),
+        (strategy < -tolerance, "is negative"),
+        ((np.abs(strategy) > tolerance) & ~legal, "puts probability on an illegal action"),
+    ]
+    for bad, what in problems:
+      if bad.any():
+        infoset = np.argwhere(bad)[0][0]
+        raise ValueError(f"player {player}'s strategy {what} at infoset {infoset}")
+    sums = strategy.sum(1)
+    off = np.abs(sums - 1) > tolerance
+    if off.any():
+      infoset = np.argwhere(off)[0][0]
+      raise ValueError(f"player {player}'s strategy at infoset {infoset} sums to "
+                       f"{sums[tuple(np.argwhere(off)[0])]!r}, not 1")

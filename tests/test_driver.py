@@ -95,3 +95,25 @@ def test_cli_info_json(capsys):
 def test_cli_reports_errors(capsys):
   assert cli.main(["info", "no_such_game"]) == 2
   assert "unknown game 'no_such_game'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("mutate,message", [
+    (lambda s: s[:, :1], "shape"),
+    (lambda s: s.at[0, 0].set(jnp.nan), "not finite"),
+    (lambda s: s.at[0].set(jnp.array([1.5, -0.5])), "negative"),
+    (lambda s: s.at[1].set(jnp.array([0.7, 0.7])), "sums to"),
+])
+def test_check_profile_names_the_problem(kuhn, mutate, message):
+  sigma0, sigma1 = jaxcfr.uniform_profile(kuhn.tensors)
+  jaxcfr.check_profile(kuhn.tensors, (sigma0, sigma1))
+  with pytest.raises(ValueError, match=message):
+    jaxcfr.check_profile(kuhn.tensors, (mutate(sigma0), sigma1))
+
+
+def test_check_profile_rejects_mass_on_illegal_actions():
+  leduc = jaxcfr.load("leduc_poker")
+  sigma0, sigma1 = jaxcfr.uniform_profile(leduc.tensors)
+  illegal = int(np.argwhere(~np.asarray(leduc.tensors.players[0].legal))[0][0])
+  bad = sigma0.at[illegal].set(jnp.full(3, 1 / 3))
+  with pytest.raises(ValueError, match="illegal action"):
+    jaxcfr.check_profile(leduc.tensors, (bad, sigma1))
