@@ -1,0 +1,107 @@
+"""CFR+ milliseconds per iteration: jaxcfr next to OpenSpiel's C++ solver, OpenSpiel's
+JaxCFR and LiteEFG, in the same run, as ratios; and the cost per run of batches.
+
+    python benchmarks/cfr_speed.py                       # all games, all peers
+    python benchmarks/cfr_speed.py --games leduc_poker --peers openspiel_cpp
+
+Peers run one at a time in their own processes (benchmarks/peers.py); ours runs in this
+process (float32) and in a child process (float64, the peers' precision except JaxCFR).
+Goals from the project's CFR issue, on a CPU: Leduc >= 150x OpenSpiel C++ and >= 20x
+JaxCFR per iteration; liars_dice >= 50x OpenSpiel C++; a batch of 64 costs <= 16x one run.
+The results file records the hardware.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import ours as ours_lib  # noqa: E402  pylint: disable=wrong-import-position
+import peers  # noqa: E402  pylint: disable=wrong-import-position
+
+GAMES = ("kuhn_poker", "leduc_poker", "liars_dice", "goofspiel(num_cards=5,imp_info=True)")
+BATCHES = (1, 8, 64, 512)
+GOALS = {("leduc_poker", "openspiel_cpp"): 150, ("leduc_poker", "openspiel_jax"): 20,
+         ("liars_dice", "openspiel_cpp"): 50}
+
+
+def ours(game_string: str, dtype: str) -> dict:
+  """Our CFR+ timing; float64 without x64 enabled runs in a child process (x64 is process-wide)."""
+  import jax  # pylint: disable=import-outside-toplevel
+  if dtype == "float64" and not jax.config.jax_enable_x64:
+    command = [sys.executable, __file__, "--ours-only", game_string]
+    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+  import jaxcfr  # pylint: disable=import-outside-toplevel
+  return ours_lib.cfr_ms_per_iteration(jaxcfr.load(game_string, dtype=dtype))
+
+
+def main(argv=None) -> int:
+  parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+  parser.add_argument("--games", default=";".join(GAMES), help="';'-separated game strings")
+  parser.add_argument("--peers", default=",".join(peers.PEERS))
+  parser.add_argument("--batch-game", default="leduc_poker")
+  parser.add_argument("--peer-timeout", type=float, default=1800.0)
+  parser.add_argument("--out", default=None, help="results file (default: benchmarks/results/cfr_speed_<backend>.json)")
+  parser.add_argument("--ours-only", metavar="GAME", help=argparse.SUPPRESS)
+  args = parser.parse_args(argv)
+
+  if args.ours_only:  # the float64 child process
+    import jax  # pylint: disable=import-outside-toplevel
+    jax.config.update("jax_enable_x64", True)
+    print(json.dumps(ours(args.ours_only, "float64")))
+    return 0
+
+  import jaxcfr  # pylint: disable=import-outside-toplevel
+  games = [g.strip() for g in args.games.split(";") if g.strip()]
+  chosen_peers = [p for p in args.peers.split(",") if p]
+  record = {"hardware": {**jaxcfr.hardware.hardware(), **peers.hardware()}, "games": {}, "batches": {}}
+  for game in games:
+    row = {"jaxcfr_float32": ours(game, "float32"), "jaxcfr_float64": ours(game, "float64"), "peers": {}}
+    base = row["jaxcfr_float32"]["ms_per_iteration"]
+    print(f"{game}: jaxcfr {base:.4f} ms/iter (float32), "
+          f"{row['jaxcfr_float64']['ms_per_iteration']:.4f} (float64)", flush=True)
+    for peer in chosen_peers:
+      result = peers.run_peer_isolated(peer, game, iterations=5, timeout_s=args.peer_timeout,
+                                       check_game="kuhn_poker", check_iterations=10)
+      if result.get("timing"):
+        ms = result["timing"]["ms_per_iteration"]
+        result["speedup_float32"] = ms / base
+        result["speedup_float64"] = ms / row["jaxcfr_float64"]["ms_per_iteration"]
+        goal = GOALS.get((game, peer))
+        result["goal"] = goal
+        verdict = "" if goal is None else f" (goal {goal}x: {'met' if result['speedup_float32'] >= goal else 'NOT met'})"
+        print(f"  {peer:14s} {ms:10.3f} ms/iter  -> jaxcfr {result['speedup_float32']:.1f}x faster"
+              f" (float64: {result['speedup_float64']:.1f}x){verdict}", flush=True)
+      else:
+        print(f"  {peer:14s} {result.get('error')}", flush=True)
+      row["peers"][peer] = result
+    record["games"][game] = row
+
+  game = jaxcfr.load(args.batch_game)
+  single = ours(args.batch_game, "float32")["ms_per_iteration"]
+  print(f"batches on {args.batch_game} (one run: {single:.4f} ms/iter)")
+  for layout in ("trailing", "vmap"):
+    for batch in BATCHES:
+      result = ours_lib.cfr_ms_per_iteration(game, batch=batch, vmap=layout == "vmap")
+      result["cost_vs_one_run"] = result["ms_per_iteration"] / single
+      result["ms_per_run_iteration"] = result["ms_per_iteration"] / batch
+      record["batches"][f"{layout}_{batch}"] = result
+      print(f"  {layout:8s} B={batch:4d}: {result['ms_per_iteration']:9.3f} ms/iter for the batch, "
+            f"{result['cost_vs_one_run']:7.1f}x one run", flush=True)
+  out = Path(args.out or Path(__file__).parent / "results" / f"cfr_speed_{jaxcfr.hardware.hardware()['backend']}.json")
+  out.parent.mkdir(parents=True, exist_ok=True)
+  out.write_text(json.dumps(record, indent=2))
+  print(f"wrote {out}")
+  return 0
+
+
+if __name__ == "__main__":
+  os.environ.setdefault("PYTHONUNBUFFERED", "1")
+  sys.exit(main())
