@@ -11,12 +11,19 @@ native games and OpenSpiel games through one interface:
 - ``returns()``: ``[u0, u1]`` at terminals;
 - ``information_state_string(player)``: a key equal for exactly the histories that the
   acting player cannot tell apart.
+
+A game may also offer ``vectorized()``: the same rules over batches of states (the
+``VectorizedRules`` protocol of jaxcfr/vectorized.py), for games too big to walk.
 """
 
 from __future__ import annotations
 
 CHANCE = -1  # OpenSpiel's kChancePlayerId
 TERMINAL = -4  # OpenSpiel's kTerminalPlayerId
+
+# Node kinds returned by vectorised rules (jaxcfr/vectorized.py); equal to jaxcfr.arrays'
+# constants, repeated here so that the rules need no JAX import.
+PLAYER_0, PLAYER_1, CHANCE_NODE, TERMINAL_NODE = 0, 1, 2, 3
 
 
 class State:
