@@ -18,6 +18,8 @@ A game may also offer ``vectorized()``: the same rules over batches of states (t
 
 from __future__ import annotations
 
+import numpy as np
+
 CHANCE = -1  # OpenSpiel's kChancePlayerId
 TERMINAL = -4  # OpenSpiel's kTerminalPlayerId
 
@@ -51,3 +53,11 @@ def check_int(name: str, value, *, low: int, high: int | None = None) -> int:
     bounds = f">= {low}" if high is None else f"in [{low}, {high}]"
     raise GameError(f"parameter {name} must be {bounds}, got {value}")
   return value
+
+
+def strings_from_chars(chars: np.ndarray) -> np.ndarray:
+  """[N, W] uint8 ASCII codes, 0 = padding at the end -> [N] str array (vectorised keys)."""
+  chars = np.ascontiguousarray(chars, np.uint8)
+  if chars.shape[1] == 0:
+    chars = np.zeros((chars.shape[0], 1), np.uint8)
+  return chars.view(f"S{chars.shape[1]}").ravel().astype(f"U{chars.shape[1]}")

@@ -211,6 +211,12 @@ def _exclusive_cumsum(values: np.ndarray) -> np.ndarray:
   return out
 
 
+def _compact_strings(keys: np.ndarray) -> np.ndarray:
+  """A str array in the narrowest fixed width that holds its longest string."""
+  keys = keys.astype(str)
+  return keys.astype(f"U{max(int(np.char.str_len(keys).max()), 1)}")
+
+
 def number_treeplex(table: TemporaryTreeplex) -> tuple[PlayerArrays, np.ndarray, np.ndarray]:
   """Renumbers one player's infosets by treeplex depth (stable: discovery order within a
   depth) and the sequences to match (arrays.py's layout).
@@ -256,7 +262,7 @@ def number_treeplex(table: TemporaryTreeplex) -> tuple[PlayerArrays, np.ndarray,
       num_actions=new_num_actions,
       level_offsets=level_offsets,
       action_ids=action_ids,
-      keys=np.asarray(table.keys)[order] if n else np.array([], dtype=str),
+      keys=_compact_strings(np.asarray(table.keys)[order]) if n else np.array([], dtype=str),
       first_history=np.asarray(table.first_history, np.int64)[order])
   return player, new_infoset, new_sequence
 

@@ -81,15 +81,6 @@ def ragged_arange(counts: np.ndarray) -> np.ndarray:
   return np.arange(total, dtype=np.int64) - starts
 
 
-def strings_from_chars(chars: np.ndarray) -> np.ndarray:
-  """[N, W] uint8 ASCII codes, 0 = padding at the end -> [N] str array."""
-  chars = np.ascontiguousarray(chars, np.uint8)
-  width = max(chars.shape[1], 1)
-  if chars.shape[1] == 0:
-    chars = np.zeros((chars.shape[0], 1), np.uint8)
-  return chars.view(f"S{width}").ravel().astype(f"U{width}")
-
-
 class _InfosetTable:
   """One player's infosets, numbered in order of first appearance (breadth-first)."""
 
