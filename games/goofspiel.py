@@ -5,14 +5,23 @@ Each player holds the cards 1..N. The point cards are a fixed, strictly decreasi
 N, N - 1, ..., 1. In round r (0-based) both players bid a card from their hands for the
 point card worth N - r: the higher bid wins its points, equal bids discard it. The players
 learn only the result of each bid (who won, or a tie), never the card the opponent bid.
-After N rounds (the last one forced: one card left each) the player with more points wins:
+After N rounds the player with more points wins:
 the papers' payoff "the player with the highest total points wins" is +1 / -1 (0 for a
 tie in points), which is OpenSpiel's default ``returns_type=win_loss``.
 
 The simultaneous bids are turn-based: player 0 bids, then player 1 bids without seeing it
-(exactly OpenSpiel's ``convert_to_turn_based`` of ``goofspiel(imp_info=True,
-points_order=descending)``). Action id = card - 1, as in OpenSpiel, so the histories are
-the same action sequences; there are no chance nodes. The infoset key lists the player's
+(as OpenSpiel's ``convert_to_turn_based`` does). Action id = card - 1, as in OpenSpiel;
+there are no chance nodes.
+
+The last round is forced (one card left each). By default it is played as two forced
+moves, which is how paper 002 Table 1 counts Goof(7): 98.3 million histories, l = 14.
+OpenSpiel's goofspiel plays the last cards automatically: with
+``forced_last_round=False`` the game ends after N - 1 rounds with the last cards scored
+at the terminal, and is then OpenSpiel's turn-based ``goofspiel(imp_info=True,
+num_cards=N, points_order=descending)`` history for history (same action ids, infoset
+partition and utilities). The two differ only by the forced moves: the same values,
+equilibria (restricted to the first N - 1 rounds) and M-values minus the forced round's
+one-action infosets. The infoset key lists the player's
 own bids and the public results: for each past round the bid card (``1``-``9``, then
 ``a``, ``b``) and the winner (``0``, ``1``, or ``=`` for a tie). E.g. player 1's key
 ``"706="``: it bid 7 and player 0 won round 0, then it bid 6 and round 1 was a tie.
@@ -35,13 +44,13 @@ def _result(bid0: int, bid1: int) -> int:
 
 class GoofspielState(State):
 
-  def __init__(self, num_cards: int, bids0: tuple = (), bids1: tuple = ()):
-    self.num_cards, self.bids0, self.bids1 = num_cards, bids0, bids1
+  def __init__(self, num_cards: int, num_rounds: int, bids0: tuple = (), bids1: tuple = ()):
+    self.num_cards, self.num_rounds, self.bids0, self.bids1 = num_cards, num_rounds, bids0, bids1
 
   def current_player(self) -> int:
     if len(self.bids0) > len(self.bids1):
       return 1
-    return TERMINAL if len(self.bids1) == self.num_cards else 0
+    return TERMINAL if len(self.bids1) == self.num_rounds else 0
 
   def legal_actions(self) -> list[int]:
     own = self.bids0 if self.current_player() == 0 else self.bids1
@@ -49,12 +58,15 @@ class GoofspielState(State):
 
   def child(self, action: int) -> "GoofspielState":
     if self.current_player() == 0:
-      return GoofspielState(self.num_cards, self.bids0 + (action,), self.bids1)
-    return GoofspielState(self.num_cards, self.bids0, self.bids1 + (action,))
+      return GoofspielState(self.num_cards, self.num_rounds, self.bids0 + (action,), self.bids1)
+    return GoofspielState(self.num_cards, self.num_rounds, self.bids0, self.bids1 + (action,))
 
   def returns(self) -> list[float]:
+    bids = [list(self.bids0), list(self.bids1)]
+    for own in bids:  # the last cards, when the last round is not played as moves
+      own += [card for card in range(self.num_cards) if card not in own]
     points = [0, 0]
-    for round_, (bid0, bid1) in enumerate(zip(self.bids0, self.bids1)):
+    for round_, (bid0, bid1) in enumerate(zip(*bids)):
       result = _result(bid0, bid1)
       if result < 2:
         points[result] += self.num_cards - round_
@@ -68,27 +80,51 @@ class GoofspielState(State):
 
 
 class Goofspiel:
-  """``goofspiel(num_cards=N)``; N in [1, 11] (7 in papers 000 and 002)."""
+  """``goofspiel(num_cards=N)``; N in [1, 11] (7 in papers 000 and 002).
 
-  def __init__(self, num_cards: int = 4):
+  ``forced_last_round=False`` gives OpenSpiel's structure (see the module doc). OpenSpiel's
+  parameters are accepted where they name these rules (``imp_info=True``,
+  ``points_order=descending``, ``returns_type=win_loss``); given any of them, the game is
+  OpenSpiel's (``forced_last_round`` defaults to False), so OpenSpiel's game string
+  ``goofspiel(imp_info=True,num_cards=4,points_order=descending)`` loads natively the game
+  OpenSpiel has. Other values raise GameError: ``openspiel:goofspiel(...)`` loads
+  OpenSpiel's other variants through the adapter.
+  """
+
+  def __init__(self, num_cards: int = 4, forced_last_round: bool | None = None, *,
+               imp_info: bool | None = None, points_order: str | None = None, returns_type: str | None = None):
     self.num_cards = check_int("num_cards", num_cards, low=1, high=MAX_CARDS)
+    openspiel_params = {"imp_info": imp_info, "points_order": points_order, "returns_type": returns_type}
+    these_rules = {"imp_info": True, "points_order": "descending", "returns_type": "win_loss"}
+    for key, value in openspiel_params.items():
+      if value is not None and value != these_rules[key]:
+        raise GameError(f"native goofspiel has {key}={these_rules[key]}, got {key}={value}; "
+                        f"use 'openspiel:goofspiel(...)' for OpenSpiel's other variants")
+    if forced_last_round is None:
+      forced_last_round = all(value is None for value in openspiel_params.values())
+    if not isinstance(forced_last_round, bool):
+      raise GameError(f"parameter forced_last_round must be True or False, got {forced_last_round!r}")
+    self.num_rounds = num_cards if forced_last_round else num_cards - 1
     self.name = "goofspiel"
-    self.params = {"num_cards": num_cards}
+    self.params = {"num_cards": num_cards} | ({} if forced_last_round else {"forced_last_round": False})
 
   @property
-  def openspiel_name(self) -> str:
+  def openspiel_name(self) -> str | None:
     """OpenSpiel's game with the same histories and action ids (made turn-based)."""
+    if self.num_rounds == self.num_cards:
+      return None
     return f"goofspiel(imp_info=True,num_cards={self.num_cards},points_order=descending)"
 
   def new_initial_state(self) -> GoofspielState:
-    return GoofspielState(self.num_cards)
+    return GoofspielState(self.num_cards, self.num_rounds)
 
   def vectorized(self) -> "VectorizedGoofspiel":
-    return VectorizedGoofspiel(self.num_cards)
+    return VectorizedGoofspiel(self.num_cards, self.num_rounds)
 
 
 class VectorizedGoofspiel:
-  """Goof(N) over batches of states. Every level of the tree is one phase of one round.
+  """Goof(N) over batches of states (``num_rounds`` played as moves: N or N - 1). Every
+  level of the tree is one phase of one round.
 
   States: ``hand0``, ``hand1``: [N] int32 bitmasks of the cards still held (bit c = action
   c); ``pending``: [N] int8 player 0's bid this round (-1 before it); ``diff``: [N] int16
@@ -97,10 +133,10 @@ class VectorizedGoofspiel:
   (the leading digit is >= 3, so codes of different lengths differ).
   """
 
-  def __init__(self, num_cards: int):
+  def __init__(self, num_cards: int, num_rounds: int):
     if not 1 <= num_cards <= MAX_CARDS:
       raise GameError(f"vectorised goofspiel supports num_cards in [1, {MAX_CARDS}], got {num_cards}")
-    self.num_cards = num_cards
+    self.num_cards, self.num_rounds = num_cards, num_rounds
     self.base = 3 * (num_cards + 1)
 
   def initial_states(self) -> dict:
@@ -111,7 +147,7 @@ class VectorizedGoofspiel:
 
   def node_kind(self, states) -> np.ndarray:
     kind = np.where(states["pending"] >= 0, PLAYER_1, PLAYER_0)
-    return np.where(states["round"] == self.num_cards, TERMINAL_NODE, kind).astype(np.int8)
+    return np.where(states["round"] == self.num_rounds, TERMINAL_NODE, kind).astype(np.int8)
 
   def expand(self, states):
     n, num_cards = len(states["pending"]), self.num_cards
@@ -137,7 +173,11 @@ class VectorizedGoofspiel:
     return parent, card, np.ones(len(parent)), children
 
   def utility(self, states) -> np.ndarray:
-    return np.sign(states["diff"]).astype(np.float64)
+    diff = states["diff"].astype(np.int64)
+    if self.num_rounds < self.num_cards:  # score the last cards (point card 1)
+      last0, last1 = (np.log2(np.maximum(states[h], 1)).astype(np.int64) for h in ("hand0", "hand1"))
+      diff = diff + np.sign(last0 - last1)
+    return np.sign(diff).astype(np.float64)
 
   def infoset_code(self, states, player: int) -> np.ndarray:
     return states[f"code{player}"]
