@@ -216,11 +216,10 @@ def build_vectorized(rules: VectorizedRules, name: str, *, tolerance: float = 1e
     if len(terminal):
       utility[terminal] = rules.utility(take(states, terminal))
     expanding = np.flatnonzero(kind != TERMINAL_NODE)
-    if not len(expanding):
-      break_after = True
+    last_level = not len(expanding)
+    if last_level:
       parent_local, child_action_id, child_prob, children = np.zeros(0, np.int64), np.zeros(0, np.int32), np.zeros(0), {}
     else:
-      break_after = False
       parent_local, child_action_id, child_prob, children = rules.expand(take(states, expanding))
     parent_local = np.asarray(parent_local, np.int64)
     counts = np.bincount(parent_local, minlength=len(expanding)).astype(np.int32)
@@ -265,7 +264,7 @@ def build_vectorized(rules: VectorizedRules, name: str, *, tolerance: float = 1e
     chunks["num_children"].append(num_children)
     chunks["temp_sequence"].append(incoming["temp_sequence"].astype(np.int32))
     depth_offsets.append(offset + n)
-    if break_after:
+    if last_level:
       break
     incoming = {"parent": (offset + child_parent).astype(np.int32),
                 "action_index": child_action_index.astype(np.int32),
@@ -276,9 +275,8 @@ def build_vectorized(rules: VectorizedRules, name: str, *, tolerance: float = 1e
     del children, child_sequence, child_parent, parent_local
     depth += 1
 
-  def concatenate(field, axis=0):
-    out = np.concatenate(chunks.pop(field), axis=axis)
-    return out
+  def concatenate(field, axis=0):  # one field at a time, its chunks freed as it goes
+    return np.concatenate(chunks.pop(field), axis=axis)
 
   fields = {field: concatenate(field) for field in ("parent", "kind", "infoset", "action_index", "action_id",
                                                     "chance_prob", "utility", "num_children")}
