@@ -5,9 +5,13 @@
 
 from games._base import CHANCE, TERMINAL, GameError
 from games.coin_toss import CoinToss
+from games.goofspiel import Goofspiel
+from games.latent_tic_tac_toe import LatentTicTacToe
 from games.leduc_poker import LeducPoker
+from games.liars_dice import LiarsDice
 from games.matrix_games import rps, rps_plus
 from games.one_card_poker import OneCardPoker, kuhn_poker
+from games.princess_and_monster import PrincessAndMonster
 
 GAMES = {
     "kuhn_poker": kuhn_poker,
@@ -16,6 +20,10 @@ GAMES = {
     "rps": rps,
     "rps_plus": rps_plus,
     "coin_toss": CoinToss,
+    "goofspiel": Goofspiel,
+    "liars_dice": LiarsDice,
+    "princess_and_monster": PrincessAndMonster,
+    "latent_tic_tac_toe": LatentTicTacToe,
 }
 
 __all__ = ["CHANCE", "TERMINAL", "GAMES", "GameError"]

@@ -11,12 +11,21 @@ native games and OpenSpiel games through one interface:
 - ``returns()``: ``[u0, u1]`` at terminals;
 - ``information_state_string(player)``: a key equal for exactly the histories that the
   acting player cannot tell apart.
+
+A game may also offer ``vectorized()``: the same rules over batches of states (the
+``VectorizedRules`` protocol of jaxcfr/vectorized.py), for games too big to walk.
 """
 
 from __future__ import annotations
 
+import numpy as np
+
 CHANCE = -1  # OpenSpiel's kChancePlayerId
 TERMINAL = -4  # OpenSpiel's kTerminalPlayerId
+
+# Node kinds returned by vectorised rules (jaxcfr/vectorized.py); equal to jaxcfr.arrays'
+# constants, repeated here so that the rules need no JAX import.
+PLAYER_0, PLAYER_1, CHANCE_NODE, TERMINAL_NODE = 0, 1, 2, 3
 
 
 class State:
@@ -44,3 +53,11 @@ def check_int(name: str, value, *, low: int, high: int | None = None) -> int:
     bounds = f">= {low}" if high is None else f"in [{low}, {high}]"
     raise GameError(f"parameter {name} must be {bounds}, got {value}")
   return value
+
+
+def strings_from_chars(chars: np.ndarray) -> np.ndarray:
+  """[N, W] uint8 ASCII codes, 0 = padding at the end -> [N] str array (vectorised keys)."""
+  chars = np.ascontiguousarray(chars, np.uint8)
+  if chars.shape[1] == 0:
+    chars = np.zeros((chars.shape[0], 1), np.uint8)
+  return chars.view(f"S{chars.shape[1]}").ravel().astype(f"U{chars.shape[1]}")

@@ -14,7 +14,9 @@ OCP(3) has the statistics of OpenSpiel's ``kuhn_poker``.
 
 from __future__ import annotations
 
-from games._base import CHANCE, TERMINAL, State, check_int
+import numpy as np
+
+from games._base import CHANCE, CHANCE_NODE, PLAYER_0, PLAYER_1, TERMINAL, TERMINAL_NODE, State, check_int
 
 PASS, BET = 0, 1
 _TERMINAL_BETS = {"pp": 1, "pbp": 1, "pbb": 2, "bp": 1, "bb": 2}
@@ -68,9 +70,70 @@ class OneCardPoker:
   def new_initial_state(self) -> OneCardPokerState:
     return OneCardPokerState(self.num_cards)
 
+  def vectorized(self) -> "VectorizedOneCardPoker":
+    return VectorizedOneCardPoker(self.num_cards)
+
 
 def kuhn_poker() -> OneCardPoker:
   """Kuhn poker is OCP(3) (paper 000, section 2.2)."""
   game = OneCardPoker(3)
   game.name, game.params = "kuhn_poker", {}
   return game
+
+
+# --- vectorised rules (jaxcfr/vectorized.py), for big N -----------------------------------
+
+_BETTING = ("", "p", "b", "pb", "pp", "pbp", "pbb", "bp", "bb")  # index = betting state
+_NUM_DECISION_STATES = 4  # "", "p", "b", "pb"; the rest are terminal
+_NEXT = np.array([[1, 2], [4, 3], [7, 8], [5, 6]])  # [betting state, action] -> betting state
+_STAKE = np.array([0, 0, 0, 0, 1, 1, 2, 1, 2])
+_FOLDER = np.array([-1, -1, -1, -1, -1, 0, -1, 1, -1])  # who passed facing a bet (loses 1)
+_KIND = np.array([PLAYER_0, PLAYER_1, PLAYER_1, PLAYER_0] + [TERMINAL_NODE] * 5)
+
+
+class VectorizedOneCardPoker:
+  """OCP(N) over batches of states ``{"card0", "card1": [N] int32 (-1 = not dealt),
+  "betting": [N] int8 index into _BETTING}``; the same histories, ids and keys as
+  OneCardPokerState."""
+
+  def __init__(self, num_cards: int):
+    self.num_cards = num_cards
+
+  def initial_states(self) -> dict:
+    return {"card0": np.array([-1], np.int32), "card1": np.array([-1], np.int32),
+            "betting": np.array([0], np.int8)}
+
+  def node_kind(self, states) -> np.ndarray:
+    return np.where(states["card1"] < 0, CHANCE_NODE, _KIND[states["betting"]]).astype(np.int8)
+
+  def expand(self, states):
+    n, num_cards = len(states["card0"]), self.num_cards
+    if states["card0"][0] < 0:  # the root: deal player 0's card
+      return (np.zeros(num_cards, np.int64), np.arange(num_cards), np.full(num_cards, 1.0 / num_cards),
+              {"card0": np.arange(num_cards, dtype=np.int32), "card1": np.full(num_cards, -1, np.int32),
+               "betting": np.zeros(num_cards, np.int8)})
+    if states["card1"][0] < 0:  # deal player 1's card from the rest
+      parent = np.repeat(np.arange(n), num_cards)
+      card1 = np.tile(np.arange(num_cards, dtype=np.int32), n)
+      keep = card1 != states["card0"][parent]
+      parent, card1 = parent[keep], card1[keep]
+      return (parent, card1, np.full(len(parent), 1.0 / (num_cards - 1)),
+              {"card0": states["card0"][parent], "card1": card1, "betting": np.zeros(len(parent), np.int8)})
+    parent = np.repeat(np.arange(n), 2)
+    action = np.tile(np.array([PASS, BET]), n)
+    children = {"card0": states["card0"][parent], "card1": states["card1"][parent],
+                "betting": _NEXT[states["betting"][parent], action].astype(np.int8)}
+    return parent, action, np.ones(len(parent)), children
+
+  def utility(self, states) -> np.ndarray:
+    betting = states["betting"]
+    folder = _FOLDER[betting]
+    showdown = np.where(states["card0"] > states["card1"], 1.0, -1.0) * _STAKE[betting]
+    return np.where(folder == 0, -1.0, np.where(folder == 1, 1.0, showdown))
+
+  def infoset_code(self, states, player: int) -> np.ndarray:
+    return states[f"card{player}"].astype(np.int64) * _NUM_DECISION_STATES + states["betting"]
+
+  def infoset_keys(self, player: int, codes) -> np.ndarray:
+    card, betting = np.divmod(np.asarray(codes), _NUM_DECISION_STATES)
+    return np.array([f"{c}:{_BETTING[b]}" for c, b in zip(card.tolist(), betting.tolist())])

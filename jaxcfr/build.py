@@ -9,6 +9,7 @@ Cost: a few microseconds of Python per history; big games use the vectorised bui
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -154,63 +155,145 @@ def _path(parent: list, action_id: list, history: int) -> str:
 
 def _finish(name, tables, parent, kind, infoset, action_index, action_id, chance_prob, utility,
             num_children, temp_sequence, depth_offsets) -> GameArrays:
-  """Renumbers infosets by treeplex depth and sequences to match (see arrays.py)."""
-  kind = np.array(kind, np.int8)
-  infoset = np.array(infoset, np.int32)
-  num_children = np.array(num_children, np.int32)
-  first_child = np.concatenate([[1], 1 + np.cumsum(num_children)[:-1]]).astype(np.int64)
-  sequence = np.zeros_like(temp_sequence, dtype=np.int32)
-  players = []
-  for p, table in enumerate(tables):
-    n = len(table.parent_seq)
-    temp_parent_seq = np.array(table.parent_seq, np.int64)
+  """The tree walk's lists and infoset tables -> GameArrays (see ``assemble_game_arrays``)."""
+  treeplexes = []
+  for table in tables:
     num_actions = np.array([len(a) for a in table.actions], np.int32)
-    # Temporary sequence -> (infoset, action) owner, to find each infoset's depth.
-    seq_owner = np.full(table.num_sequences, -1, np.int64)
-    for i, base in enumerate(table.seq_base):
-      seq_owner[base:base + num_actions[i]] = i
-    depth = np.zeros(n, np.int64)
-    for i in range(n):  # parents are discovered before their children
-      owner = seq_owner[temp_parent_seq[i]] if temp_parent_seq[i] else -1
-      depth[i] = 0 if owner < 0 else depth[owner] + 1
-    order = np.argsort(depth, kind="stable")  # new id -> temporary id
-    new_id = np.empty(n, np.int64)
-    new_id[order] = np.arange(n)
-    new_num_actions = num_actions[order]
-    new_offset = np.concatenate([[0], np.cumsum(new_num_actions)[:-1]]).astype(np.int64)
-    temp_to_new_seq = np.zeros(table.num_sequences, np.int64)
-    for i in range(n):
-      base = table.seq_base[i]
-      temp_to_new_seq[base:base + num_actions[i]] = 1 + new_offset[new_id[i]] + np.arange(num_actions[i])
-    max_actions = int(num_actions.max()) if n else 1
-    action_ids = np.full((n, max_actions), -1, np.int32)
-    for i, actions in enumerate(table.actions):
-      action_ids[new_id[i], :len(actions)] = actions
-    keys = np.empty(n, dtype=object)
+    keys = np.empty(len(table.ids), dtype=object)
     for key, i in table.ids.items():
-      keys[new_id[i]] = key
-    level_offsets = np.searchsorted(depth[order], np.arange(depth.max() + 2 if n else 1)).astype(np.int64)
-    players.append(PlayerArrays(
-        parent_seq=temp_to_new_seq[temp_parent_seq[order]].astype(np.int32),
-        num_actions=new_num_actions,
-        level_offsets=level_offsets,
-        action_ids=action_ids,
-        keys=keys.astype(str) if n else np.array([], dtype=str),
-        first_history=np.array(table.first_history, np.int64)[order]))
-    sequence[p] = temp_to_new_seq[temp_sequence[p]]
-    mine = kind == p
-    infoset[mine] = new_id[infoset[mine]]
-  return GameArrays(
-      name=name,
+      keys[i] = key
+    treeplexes.append(TemporaryTreeplex(
+        parent_seq=np.array(table.parent_seq, np.int64),
+        num_actions=num_actions,
+        seq_action_id=np.array([-1] + [a for actions in table.actions for a in actions], np.int32),
+        keys=keys.astype(str) if len(keys) else np.array([], dtype=str),
+        first_history=np.array(table.first_history, np.int64)))
+  return assemble_game_arrays(
+      name, treeplexes,
       parent=np.array(parent, np.int32),
-      kind=kind,
-      infoset=infoset,
+      kind=np.array(kind, np.int8),
+      infoset=np.array(infoset, np.int32),
       action_index=np.array(action_index, np.int32),
       action_id=np.array(action_id, np.int32),
       chance_prob=np.array(chance_prob, np.float64),
       utility=np.array(utility, np.float64),
-      first_child=first_child,
-      num_children=num_children,
-      sequence=sequence,
-      depth_offsets=np.array(depth_offsets, np.int64),
+      num_children=np.array(num_children, np.int32),
+      temp_sequence=np.asarray(temp_sequence),
+      depth_offsets=np.array(depth_offsets, np.int64))
+
+
+@dataclasses.dataclass
+class TemporaryTreeplex:
+  """One player's infosets in discovery order (breadth-first order of first appearance),
+  before the renumbering by treeplex depth. ``I`` infosets, ``S`` temporary sequences.
+
+  The temporary sequences of infoset ``i`` are ``1 + cumsum(num_actions)[:i].sum() + a``,
+  i.e. sequences in discovery order, 0 = the empty sequence.
+
+  Attributes:
+    parent_seq: [I] int, temporary id of the sequence leading to each infoset.
+    num_actions: [I] int32.
+    seq_action_id: [S] int32, the action id of each temporary sequence (-1 at 0).
+    keys: [I] str, information-state keys.
+    first_history: [I] int64, the first history (breadth-first) of each infoset.
+  """
+
+  parent_seq: np.ndarray
+  num_actions: np.ndarray
+  seq_action_id: np.ndarray
+  keys: np.ndarray
+  first_history: np.ndarray
+
+
+def _exclusive_cumsum(values: np.ndarray) -> np.ndarray:
+  out = np.zeros(len(values), np.int64)
+  np.cumsum(values[:-1], out=out[1:])
+  return out
+
+
+def _compact_strings(keys: np.ndarray) -> np.ndarray:
+  """A str array in the narrowest fixed width that holds its longest string."""
+  keys = keys.astype(str)
+  return keys.astype(f"U{max(int(np.char.str_len(keys).max()), 1)}")
+
+
+def number_treeplex(table: TemporaryTreeplex) -> tuple[PlayerArrays, np.ndarray, np.ndarray]:
+  """Renumbers one player's infosets by treeplex depth (stable: discovery order within a
+  depth) and the sequences to match (arrays.py's layout).
+
+  Returns:
+    (the PlayerArrays, new_infoset [I] int64 (temporary id -> new id),
+     new_sequence [S] int32 (temporary sequence id -> new sequence id)).
+  """
+  n = len(table.num_actions)
+  num_actions = np.asarray(table.num_actions, np.int32)
+  temp_parent_seq = np.asarray(table.parent_seq, np.int64)
+  num_seqs = 1 + int(num_actions.sum())
+  seq_owner = np.concatenate([[-1], np.repeat(np.arange(n), num_actions)])  # [S] infoset of each sequence
+  parent_owner = seq_owner[temp_parent_seq]
+  # Treeplex depth: parents are discovered before their children, so iterating
+  # ``depth = depth[parent's infoset] + 1`` reaches the fixpoint within (max depth + 1) rounds.
+  depth = np.zeros(n, np.int64)
+  has_parent = parent_owner >= 0
+  while True:
+    new_depth = np.where(has_parent, depth[np.maximum(parent_owner, 0)] + 1, 0)
+    if np.array_equal(new_depth, depth):
+      break
+    depth = new_depth
+  order = np.argsort(depth, kind="stable")  # new id -> temporary id
+  new_infoset = np.empty(n, np.int64)
+  new_infoset[order] = np.arange(n)
+  new_num_actions = num_actions[order]
+  new_offset = _exclusive_cumsum(new_num_actions)
+  # Temporary sequence s = 1 + temp_offset[i] + a  ->  1 + new_offset[new_infoset[i]] + a.
+  temp_offset = _exclusive_cumsum(num_actions)
+  new_sequence = np.zeros(num_seqs, np.int32)
+  owners = seq_owner[1:]
+  new_sequence[1:] = np.arange(1, num_seqs) - temp_offset[owners] + new_offset[new_infoset[owners]]
+  max_actions = int(num_actions.max()) if n else 1
+  action_ids = np.full((n, max_actions), -1, np.int32)
+  legal = np.arange(max_actions)[None, :] < new_num_actions[:, None]
+  action_id_by_new_sequence = np.empty(num_seqs - 1, np.int32)
+  action_id_by_new_sequence[new_sequence[1:] - 1] = table.seq_action_id[1:]
+  action_ids[legal] = action_id_by_new_sequence
+  level_offsets = np.searchsorted(depth[order], np.arange(depth.max() + 2 if n else 1)).astype(np.int64)
+  player = PlayerArrays(
+      parent_seq=new_sequence[temp_parent_seq[order]].astype(np.int32),
+      num_actions=new_num_actions,
+      level_offsets=level_offsets,
+      action_ids=action_ids,
+      keys=_compact_strings(np.asarray(table.keys)[order]) if n else np.array([], dtype=str),
+      first_history=np.asarray(table.first_history, np.int64)[order])
+  return player, new_infoset, new_sequence
+
+
+def assemble_game_arrays(name: str, treeplexes, *, parent, kind, infoset, action_index, action_id,
+                         chance_prob, utility, num_children, temp_sequence, depth_offsets) -> GameArrays:
+  """GameArrays from breadth-first history arrays that use temporary infoset and sequence
+  ids (one TemporaryTreeplex per player); renumbers them in place (see ``number_treeplex``).
+
+  Args:
+    treeplexes: one TemporaryTreeplex per player.
+    parent, kind, infoset, action_index, action_id, chance_prob, utility, num_children: [H]
+      arrays in the dtypes of GameArrays; ``infoset`` holds temporary ids.
+    temp_sequence: [2, H] each player's last own temporary sequence before each history.
+    depth_offsets: [D + 1] int64.
+  """
+  first_child = np.empty(len(num_children), np.int64)
+  first_child[0] = 1
+  np.cumsum(num_children[:-1], out=first_child[1:])
+  first_child[1:] += 1
+  sequence = np.empty(temp_sequence.shape, np.int32)
+  players = []
+  for p, table in enumerate(treeplexes):
+    player, new_infoset, new_sequence = number_treeplex(table)
+    players.append(player)
+    np.take(new_sequence, temp_sequence[p], out=sequence[p])
+    mine = np.flatnonzero(kind == p)
+    infoset[mine] = new_infoset[infoset[mine]]
+    del mine
+  return GameArrays(
+      name=name, parent=parent, kind=kind, infoset=infoset, action_index=action_index,
+      action_id=action_id, chance_prob=chance_prob, utility=utility, first_child=first_child,
+      num_children=num_children, sequence=sequence, depth_offsets=depth_offsets,
       players=tuple(players))

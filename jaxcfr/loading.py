@@ -1,7 +1,8 @@
 """``jaxcfr.load``: game strings, the native registry, the OpenSpiel fallback and the disk cache.
 
 Game strings follow OpenSpiel: ``name`` or ``name(key=value,...)``. A native name (see
-``games.GAMES``) builds from the rules in ``games/``; any other name resolves through
+``games.GAMES``) builds from the rules in ``games/`` (with the vectorised builder,
+jaxcfr/vectorized.py, when the rules offer it); any other name resolves through
 OpenSpiel when it is installed; ``openspiel:NAME`` forces OpenSpiel. Built arrays are
 cached as ``.npz`` under ``$JAXCFR_CACHE_DIR`` (default ``~/.cache/jaxcfr``), keyed by the
 canonical game string and a hash of the rules and builder sources, so edited rules never
@@ -22,7 +23,7 @@ import numpy as np
 
 import games
 from jaxcfr import arrays as arrays_module
-from jaxcfr import build, openspiel
+from jaxcfr import build, openspiel, vectorized
 from jaxcfr.arrays import GameArrays
 from jaxcfr.statistics import statistics
 from jaxcfr.tensors import GameTensors, to_tensors
@@ -143,9 +144,14 @@ def build_arrays(game_string: str, *, use_cache: bool = True) -> tuple[GameArray
       allowed = list(inspect.signature(factory).parameters)
       raise games.GameError(f"unknown parameter for {name}: {sorted(params)}; its parameters are {allowed}") from error
     canonical = canonical_name(rules.name, rules.params)
-    make = lambda: build.build_from_protocol(rules.new_initial_state(), canonical)
-    fingerprint = _source_hash(factory, build, arrays_module, type(rules.new_initial_state()))
-    return _cached_build(canonical, fingerprint, make, use_cache), _OPENSPIEL_TWINS.get(canonical)
+    if hasattr(rules, "vectorized"):  # same arrays as the tree walk, built level by level
+      make = lambda: vectorized.build_vectorized(rules.vectorized(), canonical)
+      fingerprint = _source_hash(factory, build, vectorized, arrays_module, type(rules.vectorized()))
+    else:
+      make = lambda: build.build_from_protocol(rules.new_initial_state(), canonical)
+      fingerprint = _source_hash(factory, build, arrays_module, type(rules.new_initial_state()))
+    twin = getattr(rules, "openspiel_name", None) or _OPENSPIEL_TWINS.get(canonical)
+    return _cached_build(canonical, fingerprint, make, use_cache), twin
   if force_openspiel and openspiel.available() and name not in openspiel.registered_names():
     raise UnknownGameError(f"unknown OpenSpiel game {name!r} in {game_string.strip()!r}")
   if force_openspiel or name in openspiel.registered_names():

@@ -7,6 +7,7 @@ import pytest
 
 import jaxcfr
 from jaxcfr import build as build_module
+from jaxcfr import vectorized as vectorized_module
 from jaxcfr.arrays import GameArrays
 
 GAME = "one_card_poker(num_cards=4)"
@@ -14,16 +15,18 @@ GAME = "one_card_poker(num_cards=4)"
 
 @pytest.fixture
 def cache(tmp_path, monkeypatch):
-  """A private cache directory, and a counter of the builder's calls."""
+  """A private cache directory, and a counter of the builders' calls (tree walk and
+  vectorised)."""
   monkeypatch.setenv("JAXCFR_CACHE_DIR", str(tmp_path))
   calls = []
-  real = build_module.build_from_protocol
+  for module, builder in ((build_module, "build_from_protocol"), (vectorized_module, "build_vectorized")):
+    real = getattr(module, builder)
 
-  def counting(*args, **kwargs):
-    calls.append(args[1] if len(args) > 1 else kwargs.get("name"))
-    return real(*args, **kwargs)
+    def counting(*args, real=real, **kwargs):
+      calls.append(args[1] if len(args) > 1 else kwargs.get("name"))
+      return real(*args, **kwargs)
 
-  monkeypatch.setattr(build_module, "build_from_protocol", counting)
+    monkeypatch.setattr(module, builder, counting)
   return tmp_path, calls
 
 

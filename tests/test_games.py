@@ -21,7 +21,8 @@ import games
 
 from helpers import load
 
-GOOFSPIEL = "goofspiel(num_cards=4,imp_info=True,points_order=descending)"
+GOOFSPIEL = "goofspiel(num_cards=4,imp_info=True,points_order=descending)"  # OpenSpiel's parameters
+NATIVE_GOOFSPIEL = "goofspiel(num_cards=4,forced_last_round=False)"  # the same game and rules
 
 
 def openspiel_reference(game) -> dict:
@@ -82,8 +83,10 @@ def _openspiel(name: str):
     ("openspiel:kuhn_poker", "kuhn_poker"),
     ("leduc_poker", "leduc_poker"),
     ("openspiel:leduc_poker", "leduc_poker"),
-    ("liars_dice", "liars_dice"),  # ~300k histories: the slowest test (a few seconds)
-    (GOOFSPIEL, GOOFSPIEL),
+    ("openspiel:liars_dice", "liars_dice"),  # ~300k histories: the slowest test (a few seconds)
+    ("liars_dice", "liars_dice"),  # native rules (games/liars_dice.py)
+    (f"openspiel:{GOOFSPIEL}", GOOFSPIEL),
+    (NATIVE_GOOFSPIEL, GOOFSPIEL),  # native rules (games/goofspiel.py)
 ])
 def test_statistics_match_openspiel(jaxcfr_name, openspiel_name):
   stats = jaxcfr.load(jaxcfr_name, use_cache=False).statistics()
@@ -96,8 +99,16 @@ def test_statistics_match_openspiel(jaxcfr_name, openspiel_name):
 
 def test_openspiel_names_resolve_through_the_adapter():
   assert jaxcfr.load("kuhn_poker").name == "kuhn_poker"  # native wins over OpenSpiel
-  assert jaxcfr.load(GOOFSPIEL).name == (
-      "openspiel:goofspiel(imp_info=True,num_cards=4,points_order=descending)")
+  assert load(f"openspiel:{GOOFSPIEL}").name == "openspiel:goofspiel(imp_info=True,num_cards=4,points_order=descending)"
+  for name in (GOOFSPIEL, NATIVE_GOOFSPIEL):  # OpenSpiel's parameters: OpenSpiel's game, native rules
+    assert load(name).name == "goofspiel(forced_last_round=False,num_cards=4)"
+  with pytest.raises(games.GameError, match="openspiel:goofspiel"):
+    jaxcfr.load("goofspiel(num_cards=4,imp_info=False)")
+  assert load(NATIVE_GOOFSPIEL).openspiel_name == "goofspiel(imp_info=True,num_cards=4,points_order=descending)"
+  assert load("goofspiel(num_cards=4)").openspiel_name is None  # the last round is played: no twin
+  assert load("liars_dice").name == "liars_dice(dice_sides=6)"
+  assert load("liars_dice").openspiel_name == "liars_dice(dice_sides=6)"
+  assert load("openspiel:liars_dice").name == "openspiel:liars_dice"
   assert load("openspiel:kuhn_poker").name == "openspiel:kuhn_poker"
   assert load("kuhn_poker").openspiel_name == "kuhn_poker"
   assert load("one_card_poker(num_cards=3)").openspiel_name == "kuhn_poker"
@@ -194,7 +205,9 @@ def check_layout(arrays):
 
 
 @pytest.mark.parametrize("name", ["kuhn_poker", "openspiel:kuhn_poker", "leduc_poker", "coin_toss",
-                                  "rps_plus", "one_card_poker(num_cards=5)", GOOFSPIEL])
+                                  "rps_plus", "one_card_poker(num_cards=5)", GOOFSPIEL, NATIVE_GOOFSPIEL,
+                                  "liars_dice(dice_sides=3)", "princess_and_monster(rows=2,cols=2,horizon=4)",
+                                  "latent_tic_tac_toe(opening=eaib)"])
 def test_array_layout(name):
   check_layout(load(name).arrays)
 
@@ -211,10 +224,10 @@ def _partition(arrays):
   return set(paths), out
 
 
-@pytest.mark.parametrize("name", ["kuhn_poker", "leduc_poker"])
+@pytest.mark.parametrize("name", ["kuhn_poker", "leduc_poker", "liars_dice(dice_sides=3)", NATIVE_GOOFSPIEL])
 def test_native_game_is_its_openspiel_twin(name):
   """Same histories (as action-id paths), same infoset partitions, same utilities."""
-  native, adapter = load(name).arrays, load(f"openspiel:{name}").arrays
+  native, adapter = load(name).arrays, load(f"openspiel:{load(name).openspiel_name}").arrays
   assert native.num_histories == adapter.num_histories
   native_paths, native_partition = _partition(native)
   adapter_paths, adapter_partition = _partition(adapter)

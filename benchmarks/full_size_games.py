@@ -1,0 +1,154 @@
+"""The games of paper 002 Table 1 (and Bluff) at the papers' sizes: statistics, build time
+and peak memory, bytes per history, cache load time, and one CFR+ iteration.
+
+Each game runs in its own subprocess (so that peak memory is per game):
+  1. build with the vectorised builder, cache off; peak RSS of the process so far;
+  2. write the cache file (np.savez, uncompressed) and read it back (``build_arrays``);
+  3. ``jaxcfr.load`` from the cache (arrays read + tensors moved to the device);
+  4. CFR+: ``s.init``, one compiled ``s.run(tensors, state, 1)`` to compile, then the best
+     of three timed single iterations (jax.block_until_ready; compile excluded).
+Not part of CI: the full builds take minutes and up to ~16 GB.
+
+  python benchmarks/full_size_games.py [--games goofspiel,...] [--out benchmarks/results/full_size_games.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+GAMES = {  # short name: (game string, paper 002 Table 1 row or None)
+    "one_card_poker": ("one_card_poker(num_cards=500)",
+                       {"game": "OCP", "H_millions": 22.4, "I_thousands": 2, "l": 5, "M1": 45, "M2": 32}),
+    "goofspiel": ("goofspiel(num_cards=7)",
+                  {"game": "Goof", "H_millions": 98.3, "I_thousands": 3294, "l": 14, "M1": 89884, "M2": 89884}),
+    "latent_tic_tac_toe": ("latent_tic_tac_toe",
+                           {"game": "LTTT", "H_millions": 70.4, "I_thousands": 16039, "l": 18, "M1": 1333630,
+                            "M2": 1236660}),
+    "princess_and_monster": ("princess_and_monster(rows=3,cols=3,horizon=11)",
+                             {"game": "PAM", "H_millions": 91.8, "I_thousands": 20, "l": 13, "M1": 9541, "M2": 2930}),
+    "liars_dice": ("liars_dice(dice_sides=6)", None),  # Bluff(1,1,6): paper 000, not in Table 1
+}
+
+
+def _peak_rss_gib() -> float:
+  return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+
+
+def measure(game_string: str) -> dict:
+  """Runs in the child process."""
+  import jax  # pylint: disable=import-outside-toplevel
+  import numpy as np  # pylint: disable=import-outside-toplevel
+  import jaxcfr  # pylint: disable=import-outside-toplevel
+  from jaxcfr import cfr, loading, vectorized  # pylint: disable=import-outside-toplevel
+
+  row = {"game": game_string}
+  start = time.perf_counter()
+  arrays, _ = loading.build_arrays(game_string, use_cache=False)
+  row["build_s"] = time.perf_counter() - start
+  row["build_peak_rss_gib"] = _peak_rss_gib()
+  from jaxcfr.statistics import statistics  # pylint: disable=import-outside-toplevel
+  row["statistics"] = statistics(arrays)
+  histories = arrays.num_histories
+  npz = arrays.to_npz_dict()
+  row["array_bytes"] = int(sum(v.nbytes for v in npz.values()))
+  row["array_bytes_per_history"] = row["array_bytes"] / histories
+  del npz
+
+  # Write the cache entry from the arrays just built (the builder replaced by them), then
+  # read it back, then load from it.
+  real_builder = vectorized.build_vectorized
+  vectorized.build_vectorized = lambda rules, name, **kwargs: arrays
+  start = time.perf_counter()
+  loading.build_arrays(game_string)
+  row["cache_write_s"] = time.perf_counter() - start
+  vectorized.build_vectorized = real_builder
+  row["cache_file_bytes"] = sum(f.stat().st_size for f in loading.cache_dir().glob("*.npz"))
+  del arrays
+  start = time.perf_counter()
+  cached, _ = loading.build_arrays(game_string)
+  row["cache_read_s"] = time.perf_counter() - start
+  assert cached.num_histories == histories
+  del cached
+  start = time.perf_counter()
+  game = jaxcfr.load(game_string)
+  jax.block_until_ready(game.tensors)
+  row["cached_load_s"] = time.perf_counter() - start
+  row["load_peak_rss_gib"] = _peak_rss_gib()
+
+  solver = cfr.solver("cfr+")
+  state = solver.init(game.tensors)
+  start = time.perf_counter()
+  state = jax.block_until_ready(solver.run(game.tensors, state, 1))
+  row["cfr_plus_compile_and_first_iteration_s"] = time.perf_counter() - start
+  times = []
+  for _ in range(3):
+    start = time.perf_counter()
+    state = jax.block_until_ready(solver.run(game.tensors, state, 1))
+    times.append(time.perf_counter() - start)
+  row["cfr_plus_iteration_s"] = min(times)
+  row["dtype"] = str(np.dtype(game.tensors.dtype))
+  row["peak_rss_gib"] = _peak_rss_gib()
+  return row
+
+
+def main(argv=None) -> dict:
+  parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+  parser.add_argument("--games", default=",".join(GAMES), help=f"comma-separated, from {list(GAMES)}")
+  parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "full_size_games.json"))
+  parser.add_argument("--child", help=argparse.SUPPRESS)
+  args = parser.parse_args(argv)
+  if args.child:
+    print(json.dumps(measure(args.child)))
+    return {}
+
+  from jaxcfr.hardware import hardware  # pylint: disable=import-outside-toplevel
+  rows = []
+  for short in args.games.split(","):
+    game_string, paper = GAMES[short]
+    with tempfile.TemporaryDirectory(prefix="jaxcfr-full-size-") as cache:
+      env = {**os.environ, "JAXCFR_CACHE_DIR": cache}
+      print(f"{game_string} ...", flush=True)
+      done = subprocess.run([sys.executable, __file__, "--child", game_string], env=env, capture_output=True,
+                            text=True, check=False)
+    if done.returncode:
+      print(done.stderr[-3000:], file=sys.stderr)
+      rows.append({"game": game_string, "error": done.stderr[-2000:], "paper_002_table_1": paper})
+      continue
+    row = json.loads(done.stdout.strip().splitlines()[-1])
+    row["paper_002_table_1"] = paper
+    rows.append(row)
+    stats = row["statistics"]
+    print(f"  |H| {stats['histories']:,}  |I| {stats['infosets']}  l {stats['max_length']}  "
+          f"M {[round(m) for m in stats['m_values']]}  build {row['build_s']:.1f} s  "
+          f"peak {row['build_peak_rss_gib']:.1f} GiB  {row['array_bytes_per_history']:.1f} B/history  "
+          f"cached load {row['cached_load_s']:.1f} s  CFR+ iteration {row['cfr_plus_iteration_s']:.3f} s", flush=True)
+  result = {
+      "benchmark": "full_size_games",
+      "description": "vectorised build (cache off), cache write/read, jaxcfr.load from the cache, one CFR+ "
+                     "iteration (best of 3, compile excluded); peak RSS per game (own process)",
+      "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+      "hardware": hardware(),
+      "results": rows,
+  }
+  out = Path(args.out)
+  previous = json.loads(out.read_text()) if out.exists() else None
+  if previous and set(args.games.split(",")) != set(GAMES):  # a partial run updates its rows only
+    kept = [r for r in previous["results"] if r["game"] not in {row["game"] for row in rows}]
+    result["results"] = kept + rows
+  out.parent.mkdir(parents=True, exist_ok=True)
+  out.write_text(json.dumps(result, indent=2) + "\n")
+  print(f"wrote {out}")
+  return result
+
+
+if __name__ == "__main__":
+  main()
