@@ -174,9 +174,9 @@ def to_tensors(arrays: GameArrays, dtype=None) -> GameTensors:
   if dtype == jnp.float64 and not jax.config.jax_enable_x64:
     raise ValueError("dtype float64 needs jax.config.update('jax_enable_x64', True) before loading")
   terminal, terminal_pair, seq0, seq1 = payoff_pairs(arrays)
-  values = np.zeros(len(seq0))
-  np.add.at(values, terminal_pair, arrays.chance_reach()[terminal] * arrays.utility[terminal])
-  by_seq1 = np.lexsort((seq0, seq1))
+  values = np.bincount(terminal_pair, weights=arrays.chance_reach()[terminal] * arrays.utility[terminal],
+                       minlength=len(seq0))
+  by_seq1 = np.argsort(seq1, kind="stable")  # pairs are sorted by (seq0, seq1): ties keep seq0 order
   as_int = functools.partial(jnp.asarray, dtype=jnp.int32)
   payoff = SequencePayoff(
       seq0=as_int(seq0), seq1=as_int(seq1), value=jnp.asarray(values, dtype),
