@@ -41,18 +41,24 @@ def uniform_profile(tensors: GameTensors) -> tuple[jax.Array, jax.Array]:
 
 
 def realization_plan(treeplex: Treeplex, strategy: jax.Array) -> jax.Array:
-  """[S] realization plan ``x[(I,a)] = x[parent(I)] * sigma(I,a)``, ``x[empty] = 1``.
+  """[S, *B] realization plan ``x[(I,a)] = x[parent(I)] * sigma(I,a)``, ``x[empty] = 1``,
+  on padded sequences (0 at illegal slots).
 
   Args:
     strategy: [I, A, *B] behavioural strategy.
-  Returns:
-    [S, *B] realization plan.
   """
-  flat = strategy.reshape((-1,) + strategy.shape[2:])[treeplex.seq_flat_index]
-  plan = jnp.ones_like(flat)
-  for lo, hi in treeplex.seq_level_slices:
-    plan = plan.at[lo:hi].set(plan[treeplex.seq_parent[lo:hi]] * flat[lo:hi])
+  batch = strategy.shape[2:]
+  strategy = jnp.where(expand_to(treeplex.legal, strategy.ndim), strategy, 0)
+  plan = jnp.zeros((treeplex.num_sequences,) + batch, strategy.dtype).at[0].set(1)
+  for lo, hi in treeplex.level_slices:
+    block = jnp.expand_dims(plan[treeplex.parent_seq[lo:hi]], 1) * strategy[lo:hi]
+    plan = plan.at[treeplex.level_sequences(lo, hi)].set(block.reshape((-1,) + batch))
   return plan
+
+
+def action_table(treeplex: Treeplex, seq_values: jax.Array) -> jax.Array:
+  """[I, A, *B] view of a padded [S, *B] sequence vector (without the empty sequence)."""
+  return seq_values[1:].reshape(treeplex.legal.shape + seq_values.shape[1:])
 
 
 def sequence_values_for(payoff: SequencePayoff, player: int, opponent_plan: jax.Array,
@@ -87,8 +93,9 @@ def _bottom_up(treeplex: Treeplex, seq_values: jax.Array, infoset_value) -> jax.
   Returns [S, *B]: entry ``(I,a)`` is ``q(I,a)``, entry 0 the value of the empty sequence.
   """
   total = seq_values
+  batch = seq_values.shape[1:]
   for lo, hi in reversed(treeplex.level_slices):
-    q = total[treeplex.sequences[lo:hi]]
+    q = total[treeplex.level_sequences(lo, hi)].reshape((hi - lo, treeplex.max_actions) + batch)
     total = total.at[treeplex.parent_seq[lo:hi]].add(infoset_value(q, lo, hi))
   return total
 
@@ -103,7 +110,7 @@ def counterfactual_values(treeplex: Treeplex, seq_values: jax.Array, strategy: j
   legal = expand_to(treeplex.legal, strategy.ndim)
   masked = jnp.where(legal, strategy, 0)
   total = _bottom_up(treeplex, seq_values, lambda q, lo, hi: (masked[lo:hi] * q).sum(1))
-  q = jnp.where(legal, total[treeplex.sequences], 0)
+  q = jnp.where(legal, action_table(treeplex, total), 0)
   return q, (masked * q).sum(1)
 
 
@@ -122,7 +129,7 @@ def best_response(treeplex: Treeplex, seq_values: jax.Array):
     return jnp.where(legal[lo:hi], q, -jnp.inf).max(1)
 
   total = _bottom_up(treeplex, seq_values, best)
-  q = jnp.where(legal, total[treeplex.sequences], -jnp.inf)
+  q = jnp.where(legal, action_table(treeplex, total), -jnp.inf)
   strategy = jax.nn.one_hot(jnp.argmax(q, 1), treeplex.max_actions, axis=1, dtype=seq_values.dtype)
   return total[0], strategy
 

@@ -28,27 +28,25 @@ def _pytree(*, meta: tuple[str, ...] = ()):
   return wrap
 
 
-@_pytree(meta=("level_slices", "seq_level_slices"))
+@_pytree(meta=("level_slices",))
 class Treeplex:
-  """One player's treeplex. ``I`` infosets, ``A`` max actions, ``S`` sequences.
+  """One player's treeplex. ``I`` infosets, ``A`` max actions, ``S = 1 + I * A`` sequences.
+
+  On the device, sequences are *padded*: the sequence of (infoset ``i``, action slot ``a``)
+  is ``1 + i * A + a`` for every slot, legal or not, and 0 is the empty sequence. A [S]
+  vector then reshapes to [I, A] for free; the slots of illegal actions are never reached
+  (plans are 0 there, no payoff refers to them). GameArrays keep the compact numbering;
+  ``padded_sequence_ids`` maps one to the other.
 
   Attributes:
-    parent_seq: [I] int32, sequence leading to each infoset (0 = empty sequence).
-    sequences: [I, A] int32, sequence id of each (infoset, action); 0 where illegal.
+    parent_seq: [I] int32, padded sequence leading to each infoset (0 = empty sequence).
     legal: [I, A] bool, True = legal action.
-    seq_parent: [S] int32, the parent sequence of each sequence's infoset (0 for 0).
-    seq_flat_index: [S] int32, index of each sequence in a flattened [I * A] table.
     level_slices: static ((lo, hi), ...) infoset ranges by treeplex depth, top first.
-    seq_level_slices: static ((lo, hi), ...) the sequence ranges of those levels.
   """
 
   parent_seq: jax.Array
-  sequences: jax.Array
   legal: jax.Array
-  seq_parent: jax.Array
-  seq_flat_index: jax.Array
   level_slices: tuple
-  seq_level_slices: tuple
 
   @property
   def num_infosets(self) -> int:
@@ -60,7 +58,17 @@ class Treeplex:
 
   @property
   def num_sequences(self) -> int:
-    return self.seq_parent.shape[0]
+    """Padded sequences, the empty one included: ``1 + I * A``."""
+    return 1 + self.legal.shape[0] * self.legal.shape[1]
+
+  @property
+  def sequences(self) -> jax.Array:
+    """[I, A] padded sequence ids."""
+    return 1 + jnp.arange(self.num_infosets * self.max_actions, dtype=jnp.int32).reshape(self.legal.shape)
+
+  def level_sequences(self, lo: int, hi: int) -> slice:
+    """The padded sequence range of infosets ``lo:hi``."""
+    return slice(1 + lo * self.max_actions, 1 + hi * self.max_actions)
 
 
 @_pytree(meta=("depth_slices",))
@@ -133,24 +141,17 @@ def _slices(offsets) -> tuple:
   return tuple(zip(offsets[:-1], offsets[1:]))
 
 
-def _treeplex(player: PlayerArrays) -> Treeplex:
-  legal = player.legal
-  seq_offset = player.seq_offset
-  num_seqs = player.num_sequences
+def padded_sequence_ids(player: PlayerArrays) -> np.ndarray:
+  """[S_compact] the padded id (see Treeplex) of each compact sequence id of GameArrays."""
   seq_infoset = np.repeat(np.arange(player.num_infosets), player.num_actions)
-  seq_action = np.arange(num_seqs - 1) - seq_offset[seq_infoset]
-  seq_parent = np.concatenate([[0], player.parent_seq[seq_infoset]])
-  seq_flat_index = np.concatenate([[0], seq_infoset * player.max_actions + seq_action])
-  level_offsets = player.level_offsets
-  seq_level_offsets = 1 + np.concatenate([seq_offset, [num_seqs - 1]])[level_offsets]
-  return Treeplex(
-      parent_seq=jnp.asarray(player.parent_seq, jnp.int32),
-      sequences=jnp.asarray(player.sequences, jnp.int32),
-      legal=jnp.asarray(legal),
-      seq_parent=jnp.asarray(seq_parent, jnp.int32),
-      seq_flat_index=jnp.asarray(seq_flat_index, jnp.int32),
-      level_slices=_slices(level_offsets),
-      seq_level_slices=_slices(seq_level_offsets))
+  seq_action = np.arange(player.num_sequences - 1) - player.seq_offset[seq_infoset]
+  return np.concatenate([[0], 1 + seq_infoset * player.max_actions + seq_action]).astype(np.int64)
+
+
+def _treeplex(player: PlayerArrays) -> Treeplex:
+  padded = padded_sequence_ids(player)
+  return Treeplex(parent_seq=jnp.asarray(padded[player.parent_seq], jnp.int32),
+                  legal=jnp.asarray(player.legal), level_slices=_slices(player.level_offsets))
 
 
 def payoff_pairs(arrays: GameArrays) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -174,6 +175,8 @@ def to_tensors(arrays: GameArrays, dtype=None) -> GameTensors:
   if dtype == jnp.float64 and not jax.config.jax_enable_x64:
     raise ValueError("dtype float64 needs jax.config.update('jax_enable_x64', True) before loading")
   terminal, terminal_pair, seq0, seq1 = payoff_pairs(arrays)
+  padded = [padded_sequence_ids(p) for p in arrays.players]  # monotone: order is kept
+  seq0, seq1 = padded[0][seq0], padded[1][seq1]
   values = np.bincount(terminal_pair, weights=arrays.chance_reach()[terminal] * arrays.utility[terminal],
                        minlength=len(seq0))
   by_seq1 = np.argsort(seq1, kind="stable")  # pairs are sorted by (seq0, seq1): ties keep seq0 order
@@ -185,7 +188,8 @@ def to_tensors(arrays: GameArrays, dtype=None) -> GameTensors:
   tree = Tree(
       parent=as_int(arrays.parent), kind=jnp.asarray(arrays.kind), infoset=as_int(arrays.infoset),
       action_index=as_int(arrays.action_index), first_child=as_int(arrays.first_child),
-      num_children=as_int(arrays.num_children), sequence=as_int(arrays.sequence),
+      num_children=as_int(arrays.num_children),
+      sequence=as_int(np.stack([padded[p][arrays.sequence[p]] for p in range(2)])),
       chance_prob=jnp.asarray(arrays.chance_prob, dtype), utility=jnp.asarray(arrays.utility, dtype),
       depth_slices=_slices(arrays.depth_offsets))
   return GameTensors(tree=tree, players=tuple(_treeplex(p) for p in arrays.players), payoff=payoff,
