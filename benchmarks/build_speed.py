@@ -13,15 +13,10 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
-import os
-import platform
 import subprocess
-import sys
 import time
 from pathlib import Path
 
-import jax
-import numpy as np
 
 import jaxcfr
 from jaxcfr import loading
@@ -46,37 +41,12 @@ def _best_time(fn, repeats: int) -> tuple[float, object]:
   return best, result
 
 
-def _cpu_model() -> str | None:
-  try:
-    for line in Path("/proc/cpuinfo").read_text().splitlines():
-      if line.startswith("model name"):
-        return line.split(":", 1)[1].strip()
-  except OSError:
-    pass
-  return None
-
-
 def _git_commit() -> str | None:
   try:
     return subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(__file__).parent, capture_output=True,
                           text=True, check=True).stdout.strip()
   except (OSError, subprocess.CalledProcessError):
     return None
-
-
-def hardware() -> dict:
-  return {
-      "platform": platform.platform(),
-      "processor": platform.processor(),
-      "machine": platform.machine(),
-      "cpu_model": _cpu_model(),
-      "cpu_count": os.cpu_count(),
-      "jax_devices": [str(d) for d in jax.devices()],
-      "python": sys.version.split()[0],
-      "jax": jax.__version__,
-      "numpy": np.__version__,
-      "jaxcfr": jaxcfr.__version__,
-  }
 
 
 def main(argv=None) -> dict:
@@ -110,7 +80,7 @@ def main(argv=None) -> dict:
       "description": "tree-walk builder, cache off; build = rules -> GameArrays, load = build + to_tensors; "
                      f"best of {args.repeats} runs",
       "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-      "hardware": hardware(),
+      "hardware": jaxcfr.hardware.hardware(),
       "git_commit": _git_commit(),
       "results": rows,
   }

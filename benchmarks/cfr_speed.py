@@ -61,7 +61,7 @@ def main(argv=None) -> int:
   import jaxcfr  # pylint: disable=import-outside-toplevel
   games = [g.strip() for g in args.games.split(";") if g.strip()]
   chosen_peers = [p for p in args.peers.split(",") if p]
-  record = {"hardware": {**jaxcfr.hardware.hardware(), **peers.hardware()}, "games": {}, "batches": {}}
+  record = {"hardware": jaxcfr.hardware.hardware(), "games": {}, "batches": {}}
   for game in games:
     row = {"jaxcfr_float32": ours(game, "float32"), "jaxcfr_float64": ours(game, "float64"), "peers": {}}
     base = row["jaxcfr_float32"]["ms_per_iteration"]

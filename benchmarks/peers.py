@@ -85,16 +85,16 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib.metadata
 import io
 import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
 import time
 from typing import Any, Callable
+
+from jaxcfr.hardware import hardware, package_version
 
 PEERS = ("openspiel_cpp", "openspiel_jax", "liteefg")
 """Peer names accepted by :func:`time_peer` and :func:`check_peer`."""
@@ -214,7 +214,7 @@ def liteefg_status() -> tuple[bool, str]:
             f"LiteEFG cannot be imported ({type(error).__name__}: {error}); install "
             "with `pip install --no-deps liteefg==1.0.0 && pip install pandas`"
         )
-    return True, _version("liteefg") or "unknown version"
+    return True, package_version("liteefg") or "unknown version"
 
 
 class _LiteEFG:
@@ -243,7 +243,7 @@ class _LiteEFG:
             "(traverse_type='Enumerate'): regret matching+, alternating updates; "
             "average read as 'linear-avg-iterate'; float64",
             "iteration = graph.update_graph(env) + env.update_strategy(strategy)",
-            f"LiteEFG {_version('liteefg')}, native threads = {leg.get_threads()}",
+            f"LiteEFG {package_version('liteefg')}, native threads = {leg.get_threads()}",
             "game converted to a text file cached in ~/game_instances/ "
             "(counted in setup_s when first written)",
         ]
@@ -483,63 +483,6 @@ def _run_single(peer, game_string, iterations, check_game, check_iterations, kwa
 
 # --------------------------------------------------------------------------
 # Hardware
-
-
-def _version(distribution: str) -> str | None:
-    try:
-        return importlib.metadata.version(distribution)
-    except importlib.metadata.PackageNotFoundError:
-        return None
-
-
-def hardware() -> dict:
-    """Describe the machine and the software versions the timings depend on."""
-    cpu_model = None
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
-            for line in cpuinfo:
-                if line.startswith("model name"):
-                    cpu_model = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    memory_gib = None
-    try:
-        with open("/proc/meminfo", encoding="utf-8") as meminfo:
-            for line in meminfo:
-                if line.startswith("MemTotal:"):
-                    memory_gib = round(int(line.split()[1]) / 2**20, 1)
-                    break
-    except OSError:
-        pass
-    try:
-        usable = len(os.sched_getaffinity(0))
-    except AttributeError:
-        usable = os.cpu_count()
-    try:
-        import jax
-
-        devices = [str(device) for device in jax.devices()]
-    except Exception as error:
-        devices = [f"unavailable: {type(error).__name__}: {error}"]
-    return {
-        "cpu_model": cpu_model or platform.processor() or None,
-        "cpu_count": os.cpu_count(),
-        "cpus_usable": usable,
-        "memory_gib": memory_gib,
-        "os": platform.platform(),
-        "python": platform.python_version(),
-        "jax": _version("jax"),
-        "jaxlib": _version("jaxlib"),
-        "open_spiel": _version("open_spiel"),
-        "liteefg": _version("liteefg"),
-        "numpy": _version("numpy"),
-        "jax_devices": devices,
-    }
-
-
-# --------------------------------------------------------------------------
-# Command line
 
 
 def _format_row(peer: str, result: dict) -> str:

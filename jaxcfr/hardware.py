@@ -1,43 +1,42 @@
-"""A description of the machine, written into every result file."""
+"""A description of the machine and the software versions, written into every result file."""
 
 from __future__ import annotations
 
+import importlib.metadata
 import os
 import platform
 
 
-def _cpu_model() -> str:
+def _read_field(path: str, field: str) -> str | None:
   try:
-    with open("/proc/cpuinfo", encoding="utf-8") as f:
+    with open(path, encoding="utf-8") as f:
       for line in f:
-        if line.startswith("model name"):
+        if line.startswith(field):
           return line.split(":", 1)[1].strip()
-  except OSError:
-    pass
-  return platform.processor() or platform.machine()
-
-
-def _memory_gib() -> float | None:
-  try:
-    with open("/proc/meminfo", encoding="utf-8") as f:
-      for line in f:
-        if line.startswith("MemTotal"):
-          return round(int(line.split()[1]) / 2**20, 1)
   except OSError:
     pass
   return None
 
 
+def package_version(distribution: str) -> str | None:
+  """The installed version of a distribution, or None."""
+  try:
+    return importlib.metadata.version(distribution)
+  except importlib.metadata.PackageNotFoundError:
+    return None
+
+
 def hardware() -> dict:
   import jax  # pylint: disable=import-outside-toplevel
+  memory_kib = _read_field("/proc/meminfo", "MemTotal")
   return {
-      "cpu": _cpu_model(),
+      "cpu_model": _read_field("/proc/cpuinfo", "model name") or platform.processor() or platform.machine(),
       "cpu_count": os.cpu_count(),
-      "affinity_cpus": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None,
-      "memory_gib": _memory_gib(),
-      "platform": platform.platform(),
+      "cpus_usable": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
+      "memory_gib": round(int(memory_kib.split()[0]) / 2**20, 1) if memory_kib else None,
+      "os": platform.platform(),
       "python": platform.python_version(),
-      "jax": jax.__version__,
       "backend": jax.default_backend(),
-      "devices": [str(d) for d in jax.devices()],
+      "jax_devices": [str(d) for d in jax.devices()],
+      **{name: package_version(name) for name in ("jaxcfr", "jax", "jaxlib", "numpy", "open_spiel", "liteefg")},
   }

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 
-import jax
 import numpy as np
 import pytest
 from open_spiel.python.algorithms import best_response as os_best_response
