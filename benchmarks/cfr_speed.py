@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import ours as ours_lib  # noqa: E402  pylint: disable=wrong-import-position
 import peers  # noqa: E402  pylint: disable=wrong-import-position
 
-GAMES = ("kuhn_poker", "leduc_poker", "liars_dice", "goofspiel(num_cards=5,imp_info=True)")
+GAMES = ("kuhn_poker", "leduc_poker", "liars_dice", "goofspiel(num_cards=5,imp_info=True)")  # OpenSpiel strings
 BATCHES = (1, 8, 64, 512)
 GOALS = {("leduc_poker", "openspiel_cpp"): 150, ("leduc_poker", "openspiel_jax"): 20,
          ("liars_dice", "openspiel_cpp"): 50}

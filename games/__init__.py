@@ -3,7 +3,7 @@
 ``GAMES`` maps a name to a factory taking the game's parameters as keywords.
 """
 
-from games._base import CHANCE, TERMINAL, GameError
+from games._base import CHANCE, TERMINAL, GameError, OpenSpielVariant
 from games.coin_toss import CoinToss
 from games.goofspiel import Goofspiel
 from games.latent_tic_tac_toe import LatentTicTacToe
@@ -26,4 +26,4 @@ GAMES = {
     "latent_tic_tac_toe": LatentTicTacToe,
 }
 
-__all__ = ["CHANCE", "TERMINAL", "GAMES", "GameError"]
+__all__ = ["CHANCE", "TERMINAL", "GAMES", "GameError", "OpenSpielVariant"]

@@ -45,6 +45,11 @@ class GameError(ValueError):
   """A game name, a parameter or a rule set that cannot be built."""
 
 
+class OpenSpielVariant(GameError):
+  """The parameters name a variant of an OpenSpiel game that the native rules do not
+  cover; ``jaxcfr.load`` then builds OpenSpiel's game through the adapter."""
+
+
 def check_int(name: str, value, *, low: int, high: int | None = None) -> int:
   """Returns ``value`` as an int in ``[low, high]``, or raises GameError naming it."""
   if isinstance(value, bool) or not isinstance(value, int):

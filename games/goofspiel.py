@@ -31,7 +31,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from games._base import PLAYER_0, PLAYER_1, TERMINAL, TERMINAL_NODE, GameError, State, check_int, strings_from_chars
+from games._base import (PLAYER_0, PLAYER_1, TERMINAL, TERMINAL_NODE, GameError, OpenSpielVariant, State,
+                         check_int, strings_from_chars)
 
 _SYMBOLS = "0123456789abcdefghijklmnopqrstuvwxyz"
 _RESULTS = "01="  # player 0 won the point card, player 1 won it, tie
@@ -85,23 +86,31 @@ class Goofspiel:
   ``forced_last_round=False`` gives OpenSpiel's structure (see the module doc). OpenSpiel's
   parameters are accepted where they name these rules (``imp_info=True``,
   ``points_order=descending``, ``returns_type=win_loss``); given any of them, the game is
-  OpenSpiel's (``forced_last_round`` defaults to False), so OpenSpiel's game string
+  OpenSpiel's, with OpenSpiel's defaults for the ones not given (imp_info=False,
+  points_order=random) and ``forced_last_round`` False, so OpenSpiel's game string
   ``goofspiel(imp_info=True,num_cards=4,points_order=descending)`` loads natively the game
-  OpenSpiel has. Other values raise GameError: ``openspiel:goofspiel(...)`` loads
-  OpenSpiel's other variants through the adapter.
+  OpenSpiel has. Any other variant (e.g. ``goofspiel(num_cards=5,imp_info=True)``, whose
+  point order is random) raises OpenSpielVariant, and ``jaxcfr.load`` builds it through
+  the OpenSpiel adapter.
   """
 
   def __init__(self, num_cards: int = 4, forced_last_round: bool | None = None, *,
                imp_info: bool | None = None, points_order: str | None = None, returns_type: str | None = None):
     self.num_cards = check_int("num_cards", num_cards, low=1, high=MAX_CARDS)
     openspiel_params = {"imp_info": imp_info, "points_order": points_order, "returns_type": returns_type}
-    these_rules = {"imp_info": True, "points_order": "descending", "returns_type": "win_loss"}
-    for key, value in openspiel_params.items():
-      if value is not None and value != these_rules[key]:
-        raise GameError(f"native goofspiel has {key}={these_rules[key]}, got {key}={value}; "
-                        f"use 'openspiel:goofspiel(...)' for OpenSpiel's other variants")
-    if forced_last_round is None:
-      forced_last_round = all(value is None for value in openspiel_params.values())
+    if any(value is not None for value in openspiel_params.values()):
+      openspiel_defaults = {"imp_info": False, "points_order": "random", "returns_type": "win_loss"}
+      these_rules = {"imp_info": True, "points_order": "descending", "returns_type": "win_loss"}
+      for key, value in openspiel_params.items():
+        value = openspiel_defaults[key] if value is None else value
+        if value != these_rules[key]:
+          raise OpenSpielVariant(f"native goofspiel has {key}={these_rules[key]}; OpenSpiel's {key}={value} "
+                                 f"is another game")
+      if forced_last_round:
+        raise GameError("forced_last_round=True is not OpenSpiel's goofspiel; drop OpenSpiel's parameters")
+      forced_last_round = False
+    elif forced_last_round is None:
+      forced_last_round = True
     if not isinstance(forced_last_round, bool):
       raise GameError(f"parameter forced_last_round must be True or False, got {forced_last_round!r}")
     self.num_rounds = num_cards if forced_last_round else num_cards - 1

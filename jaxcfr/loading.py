@@ -143,6 +143,11 @@ def build_arrays(game_string: str, *, use_cache: bool = True) -> tuple[GameArray
     except TypeError as error:
       allowed = list(inspect.signature(factory).parameters)
       raise games.GameError(f"unknown parameter for {name}: {sorted(params)}; its parameters are {allowed}") from error
+    except games.OpenSpielVariant as error:
+      if not openspiel.available():
+        raise games.GameError(f"{body.strip()} is OpenSpiel's variant: {error}; it needs OpenSpiel "
+                              f"(pip install 'jaxcfr[openspiel]')") from error
+      return build_arrays(f"openspiel:{body.strip()}", use_cache=use_cache)
     canonical = canonical_name(rules.name, rules.params)
     if hasattr(rules, "vectorized"):  # same arrays as the tree walk, built level by level
       make = lambda: vectorized.build_vectorized(rules.vectorized(), canonical)

@@ -198,3 +198,15 @@ def test_vectorized_builder_checks_legal_actions_and_perfect_recall():
     build_vectorized(_CoinGuessRules(0, constant), "coin_guess")
   built = build_vectorized(_CoinGuessRules(1, lambda s: s["move"]), "coin_guess")
   assert [p.num_infosets for p in built.players] == [2, 2]
+
+
+def test_openspiel_variants_of_native_games_resolve_through_openspiel():
+  """OpenSpiel's goofspiel(imp_info=True) has a random point order (its default): it is not
+  the native game and must not be silently replaced by it."""
+  variant = load("goofspiel(num_cards=3,imp_info=True)")
+  assert variant.name == "openspiel:goofspiel(imp_info=True,num_cards=3)"
+  assert variant.arrays.kind.tolist().count(2) > 0  # the chance node that orders the points
+  native = load("goofspiel(num_cards=3,imp_info=True,points_order=descending)")
+  assert not native.name.startswith("openspiel:")
+  with pytest.raises(games.GameError, match="forced_last_round"):
+    load("goofspiel(num_cards=3,imp_info=True,points_order=descending,forced_last_round=True)")
