@@ -159,15 +159,22 @@ def _update_player(tensors: GameTensors, state: CFRState, player: int, strategie
   return regrets, average, instant, regret_matching(treeplex, matched)
 
 
-def _step(tensors: GameTensors, state: CFRState, *, alternating: bool, predictive: bool) -> CFRState:
+def _step(tensors: GameTensors, state: CFRState, *, alternating: bool, predictive: bool,
+          opponent_plan: Callable | None = None) -> CFRState:
+  """One iteration. ``opponent_plan(player, strategy, plan) -> plan``, if given, replaces
+  the realization plan of ``player`` that the other player updates against (used by
+  jaxcfr.rnr: a restricted player's plan mixed with a fixed model's)."""
   t = (state.iteration + 1).astype(state.alpha.dtype)
   weight_ratio = _next_weight_ratio(state, t)
   current, new = list(state.strategy), list(state.strategy)
   regrets, average, last = list(state.regrets), list(state.average), list(state.last_regret)
   plans = [evaluation.realization_plan(tp, s) for tp, s in zip(tensors.players, current)]
   for player in (0, 1):
+    opponent = plans[1 - player]
+    if opponent_plan is not None:
+      opponent = opponent_plan(1 - player, current[1 - player], opponent)
     regrets[player], average[player], last[player], new[player] = _update_player(
-        tensors, state, player, current, plans[1 - player], plans[player], t, weight_ratio, predictive)
+        tensors, state, player, current, opponent, plans[player], t, weight_ratio, predictive)
     if alternating:  # the next player sees this player's new strategy
       current[player] = new[player]
       plans[player] = evaluation.realization_plan(tensors.players[player], new[player])
