@@ -1,0 +1,139 @@
+"""Opponent models for RNR (DESIGN section 5, "Opponent exploitation"; paper 003 section 4).
+
+A model is a profile ``(sigma0 [I0, A0], sigma1 [I1, A1])``; RNR uses the restricted
+player's entry. Models are either fixed (``uniform``, ``cfr:ITERS``, a strategy file of
+jaxcfr.driver.save_strategy) or frequentist: counts of the actions a strategy took in
+sampled games against a probe strategy, normalised per infoset, with a default strategy at
+infosets never observed (paper 003 section 4, "frequentist best response").
+
+Games are sampled by walking the tree arrays (jaxcfr.tensors.Tree) from the root, one
+depth per step, all games at once.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from jaxcfr import cfr, evaluation
+from jaxcfr.arrays import CHANCE_NODE, TERMINAL_NODE
+from jaxcfr.tensors import GameTensors
+
+
+@functools.lru_cache(maxsize=None)
+def _average_of_run(algorithm: str, iterations: int):
+  base = cfr.solver(algorithm)
+
+  @jax.jit
+  def run(tensors):
+    state = jax.lax.fori_loop(0, iterations, lambda _, s: base.step(tensors, s), base.init(tensors))
+    return base.average_strategy(tensors, state)
+
+  return run
+
+
+def fixed_model(game, spec: str) -> tuple:
+  """A fixed model profile from a spec: ``uniform``, ``cfr:ITERS`` (the average strategy of
+  ITERS iterations of plain CFR: a weak, partly converged player), ``ALGO:ITERS`` for any
+  algorithm of jaxcfr.cfr, or the path of a file written by jaxcfr.driver.save_strategy.
+
+  Args:
+    game: a loaded jaxcfr.Game.
+  """
+  from jaxcfr import driver  # pylint: disable=import-outside-toplevel
+  tensors = game.tensors
+  if spec == "uniform":
+    return evaluation.uniform_profile(tensors)
+  algorithm, _, iterations = spec.partition(":")
+  if iterations and algorithm in cfr.ALGORITHMS and not Path(spec).exists():
+    try:
+      count = int(iterations)
+    except ValueError as error:
+      raise ValueError(f"model {spec!r}: iterations must be an integer") from error
+    if count < 1:
+      raise ValueError(f"model {spec!r}: iterations must be >= 1")
+    return _average_of_run(algorithm, count)(tensors)
+  if not Path(spec).exists():
+    raise ValueError(f"model {spec!r} is neither 'uniform', 'ALGO:ITERS' nor an existing strategy file")
+  profile = driver.load_strategy(spec, game)
+  return tuple(jnp.asarray(s, tensors.dtype) for s in profile)
+
+
+def _max_children(tensors: GameTensors) -> int:
+  return int(np.max(np.asarray(tensors.tree.num_children)))
+
+
+@functools.partial(jax.jit, static_argnames=("num_games", "max_children"))
+def _sample_counts(tensors: GameTensors, profile, key, *, num_games: int, max_children: int):
+  tree = tensors.tree
+  node = jnp.zeros(num_games, jnp.int32)
+  counts = [jnp.zeros(tp.legal.shape, jnp.int32) for tp in tensors.players]
+  slots = jnp.arange(max_children, dtype=jnp.int32)
+  games = jnp.arange(num_games)
+  for key_d in jax.random.split(key, len(tree.depth_slices)):
+    kind = tree.kind[node]
+    active = kind != TERMINAL_NODE
+    child = tree.first_child[node][:, None] + slots  # [G, K]
+    valid = (slots < tree.num_children[node][:, None]) & active[:, None]
+    child = jnp.where(valid, child, 0)
+    action = tree.action_index[child]
+    infoset = tree.infoset[node]
+    prob = jnp.where(kind[:, None] == CHANCE_NODE, tree.chance_prob[child], 0)
+    for player, (tp, strategy) in enumerate(zip(tensors.players, profile)):
+      row = jnp.clip(infoset, 0, tp.num_infosets - 1)[:, None]
+      col = jnp.clip(action, 0, tp.max_actions - 1)
+      prob = jnp.where(kind[:, None] == player, strategy[row, col], prob)
+    prob = jnp.where(valid, prob, 0)
+    choice = jax.random.categorical(key_d, jnp.log(prob), axis=1)
+    chosen_action = action[games, choice]
+    for player, tp in enumerate(tensors.players):
+      acted = active & (kind == player)
+      counts[player] = counts[player].at[jnp.clip(infoset, 0, tp.num_infosets - 1),
+                                         jnp.clip(chosen_action, 0, tp.max_actions - 1)].add(acted.astype(jnp.int32))
+    node = jnp.where(active, child[games, choice], node)
+  return tuple(counts), node
+
+
+def sample_games(tensors: GameTensors, profile, key, num_games: int):
+  """Plays ``num_games`` games of ``profile`` (each strategy [I, A]) from the root.
+
+  Returns:
+    (counts, terminals): counts ([I0, A0], [I1, A1]) int32, how often each player took each
+    action at each of its infosets, over all games; terminals [G], the history each game ended at.
+  """
+  return _sample_counts(tensors, tuple(jnp.asarray(s, tensors.dtype) for s in profile), key,
+                        num_games=int(num_games), max_children=_max_children(tensors))
+
+
+def frequency_strategy(tensors: GameTensors, player: int, counts, default=None) -> jax.Array:
+  """[I, A] observed action frequencies of ``player``; ``default`` [I, A] (uniform if None)
+  at infosets with no observation."""
+  treeplex = tensors.players[player]
+  counts = jnp.asarray(counts, tensors.dtype)
+  total = counts.sum(1, keepdims=True)
+  if default is None:
+    default = evaluation.uniform_strategy(treeplex, tensors.dtype)
+  default = jnp.asarray(default, tensors.dtype)
+  return jnp.where(total > 0, counts / jnp.where(total > 0, total, 1), default)
+
+
+def frequentist_model(tensors: GameTensors, player: int, strategy, probe, key, num_games: int, *,
+                      default=None) -> tuple:
+  """A frequentist model of ``player`` (paper 003 section 4): ``num_games`` games of
+  ``strategy`` (player ``player``'s [I, A]) against ``probe`` (the other player's [I, A]),
+  every action of ``player`` counted at its infoset, counts normalised per infoset,
+  ``default`` (uniform if None) where nothing was observed.
+
+  Returns:
+    a profile whose ``player`` entry is the model (the other entry is ``probe``).
+  """
+  profile = [None, None]
+  profile[player], profile[1 - player] = strategy, probe
+  counts, _ = sample_games(tensors, profile, key, num_games)
+  model = [jnp.asarray(probe, tensors.dtype)] * 2
+  model[player] = frequency_strategy(tensors, player, counts[player], default)
+  return tuple(model)

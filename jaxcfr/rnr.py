@@ -1,0 +1,216 @@
+"""Restricted Nash Response (RNR) in sequence form with every deterministic solver of
+jaxcfr.cfr (DESIGN section 5, "Opponent exploitation"; paper 003 sections 5-6).
+
+The restricted player ``r`` plays ``mix_p(sigma_fix, sigma)``: with probability ``p`` the
+fixed model ``sigma_fix``, otherwise its free strategy ``sigma`` (paper 003 eq. 3-4).
+Realization plans mix linearly, so the unrestricted player ``u = 1 - r`` faces
+
+    y_eff = p * plan(sigma_fix) + (1 - p) * plan(sigma)
+
+and is the one whose strategy is the *counter-strategy*. ``p = 0`` is the original game
+(a Nash equilibrium), ``p = 1`` a best response to the model.
+
+The restricted player's free part learns against the unrestricted player's plan as in
+plain CFR. In the modified game of paper 003 section 5 (an unobserved chance node at the
+root chooses "fixed" with probability ``p``) the free part is a separate copy of ``r``'s
+tree reached with chance probability ``1 - p``, so its counterfactual values are the
+plain ones times ``1 - p``. Every update of cfr.py (regret matching, RM+ flooring, the
+DCFR/LCFR discounts, PCFR+'s prediction, the own-reach averaging weights) is positively
+homogeneous in the regrets, so for ``p < 1`` leaving out that constant changes neither
+the free strategy nor anything else of the trajectory. At ``p = 1`` the modified game gives
+the free part zero values (it would stay uniform); here it keeps learning against ``u``,
+which ``u`` never sees (its weight in ``y_eff`` is 0), so ``u``'s trajectory is the same.
+
+``p``, the restricted player and the model are array leaves of RNRState: ``p`` of shape
+[*B] makes a batch of runs with trailing axes [..., *B] (cfr.init), and ``vmap`` over
+states works too.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Callable, NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from jaxcfr import cfr, evaluation
+from jaxcfr.tensors import GameTensors
+
+
+class RNRState(NamedTuple):
+  """One RNR run or a batch of them (trailing batch axes ``B``).
+
+  Attributes:
+    solver: the cfr.CFRState of both players (the restricted player's entries are its free part).
+    p: [*B] probability that the restricted player follows the model.
+    restricted: [*B] int32, the restricted player (0 or 1).
+    model: ([I0, A0, *B'], [I1, A1, *B']) the fixed model profile; only the restricted
+      player's strategy is used. ``B'`` is empty or ``B``.
+    model_plan: ([S0, *B'], [S1, *B']) its realization plans.
+  """
+
+  solver: cfr.CFRState
+  p: jax.Array
+  restricted: jax.Array
+  model: tuple
+  model_plan: tuple
+
+
+class RNRSolver(NamedTuple):
+  """init(tensors, model, *, p, restricted, **hyperparameters) -> RNRState;
+  step(tensors, state) -> RNRState; run(tensors, state, n) -> RNRState (jitted);
+  counter_profile(tensors, state) -> profile (model for r, average counter-strategy for u)."""
+
+  init: Callable
+  step: Callable
+  run: Callable
+  counter_profile: Callable
+  base: cfr.Solver
+
+
+def mixed_plan(state: RNRState, player: int, plan: jax.Array) -> jax.Array:
+  """[S, *B] the plan that ``player``'s opponent faces: ``p * plan(sigma_fix) + (1 - p) * plan``
+  where ``player`` is restricted, ``plan`` otherwise (paper 003 eq. 4)."""
+  weight = jnp.where(state.restricted == player, state.p, 0).astype(plan.dtype)
+  weight = weight.reshape((1,) + weight.shape)
+  fixed = evaluation.expand_to(state.model_plan[player].astype(plan.dtype), plan.ndim)
+  return weight * fixed + (1 - weight) * plan
+
+
+def _step(tensors: GameTensors, state: RNRState, *, base: cfr.Solver) -> RNRState:
+  transform = lambda player, strategy, plan: mixed_plan(state, player, plan)
+  return state._replace(solver=base.step(tensors, state.solver, opponent_plan=transform))
+
+
+def _init(tensors: GameTensors, model, *, p, restricted=1, base: cfr.Solver, **hyperparameters) -> RNRState:
+  dtype = tensors.dtype
+  probe = base.init(tensors, **hyperparameters)
+  p = jnp.asarray(p, dtype)
+  restricted = jnp.asarray(restricted, jnp.int32)
+  batch = jnp.broadcast_shapes(probe.iteration.shape, p.shape, restricted.shape)
+  try:  # checked when concrete (not under jit or vmap)
+    concrete_p, concrete_r = np.asarray(p), np.asarray(restricted)
+  except (jax.errors.TracerArrayConversionError, jax.errors.ConcretizationTypeError):
+    concrete_p = concrete_r = None
+  if concrete_p is not None:
+    if np.any((concrete_p < 0) | (concrete_p > 1)):
+      raise ValueError(f"p must lie in [0, 1], got {concrete_p}")
+    if np.any((concrete_r != 0) & (concrete_r != 1)):
+      raise ValueError(f"restricted must be 0 or 1, got {concrete_r}")
+  hyper = {k: jnp.broadcast_to(getattr(probe, k), batch) for k in ("alpha", "beta", "gamma", "averaging_delay")}
+  state = base.init(tensors, **hyper)
+  model = tuple(jnp.asarray(s, dtype) for s in model)
+  model_plan = tuple(evaluation.realization_plan(tp, s) for tp, s in zip(tensors.players, model))
+  return RNRState(solver=state, p=jnp.broadcast_to(p, batch), restricted=jnp.broadcast_to(restricted, batch),
+                  model=model, model_plan=model_plan)
+
+
+def counter_profile(tensors: GameTensors, state: RNRState):
+  """The profile (each [I, A, *B]) where the restricted player plays its model and the
+  unrestricted player its average strategy: the RNR counter-strategy against the model."""
+  average = cfr.average_strategy(tensors, state.solver)
+  out = []
+  for player in (0, 1):
+    ndim = average[player].ndim
+    restricted = state.restricted.reshape((1, 1) + state.restricted.shape)
+    model = evaluation.expand_to(state.model[player].astype(average[player].dtype), ndim)
+    out.append(jnp.where(restricted == player, model, average[player]))
+  return tuple(out)
+
+
+@functools.lru_cache(maxsize=None)
+def solver(algorithm: str = "cfr+", **options) -> RNRSolver:
+  """The RNR solver around ``cfr.solver(algorithm, **options)`` (cached: compiles once).
+
+  ``init(tensors, model, *, p, restricted=1, **hyperparameters)``: ``model`` a profile
+  (only the restricted player's strategy is used), ``p`` and ``restricted`` scalars or
+  arrays [*B] broadcast with the hyperparameters of cfr.init.
+  """
+  base = cfr.solver(algorithm, **options)
+  step = functools.partial(_step, base=base)
+
+  @functools.partial(jax.jit, static_argnums=2)
+  def run(tensors, state, num_iterations: int):
+    return jax.lax.fori_loop(0, num_iterations, lambda _, s: step(tensors, s), state)
+
+  return RNRSolver(init=functools.partial(_init, base=base), step=step, run=run,
+                   counter_profile=counter_profile, base=base)
+
+
+def evaluate(tensors: GameTensors, state: RNRState, game_value) -> dict:
+  """Exact metrics of the counter-strategy (each [*B], from the unrestricted player u's
+  point of view; ``game_value`` is player 0's value of the game).
+
+  value_vs_model: u's expected value against the model.
+  best_response_value: u's best-response value against the model (the p = 1 limit).
+  exploitation: ``value_vs_model - game value`` (u's gain over the game value).
+  exploitability: ``game value + BR_r(counter)``, u's worst-case loss below the game value
+    (0 for an equilibrium strategy; paper 003 Figure 1's x axis).
+  """
+  profile = counter_profile(tensors, state)
+  unrestricted = 1 - state.restricted
+  sign = jnp.where(unrestricted == 0, 1.0, -1.0).astype(tensors.dtype)
+  value0 = evaluation.expected_value(tensors, profile)
+  best = evaluation.best_response_values(tensors, profile)  # [2, *B]: BR0(sigma1), BR1(sigma0)
+  br_restricted = jnp.where(state.restricted == 0, best[0], best[1])
+  br_unrestricted = jnp.where(state.restricted == 0, best[1], best[0])
+  game_value_u = sign * game_value
+  value_u = sign * value0
+  return {"value_vs_model": value_u, "best_response_value": br_unrestricted,
+          "exploitation": value_u - game_value_u, "exploitability": game_value_u + br_restricted}
+
+
+_evaluate = jax.jit(evaluate)
+
+
+@functools.lru_cache(maxsize=None)
+def _equilibrium(algorithm: str, iterations: int):
+  base = cfr.solver(algorithm)
+
+  @jax.jit
+  def solve(tensors):
+    state = jax.lax.fori_loop(0, iterations, lambda _, s: base.step(tensors, s), base.init(tensors))
+    profile = base.average_strategy(tensors, state)
+    return evaluation.expected_value(tensors, profile), evaluation.exploitability(tensors, profile)
+
+  return solve
+
+
+def game_value(tensors: GameTensors, *, iterations: int = 2000, algorithm: str = "cfr+"):
+  """(value, tolerance): player 0's game value from an ``algorithm`` run of ``iterations``
+  iterations, and the exploitability of its average (the value is within 2x that of the truth)."""
+  value, tolerance = _equilibrium(algorithm, iterations)(tensors)
+  return float(value), float(tolerance)
+
+
+def trade_off(tensors: GameTensors, model, ps, *, restricted=(1,), algorithm: str = "cfr+",
+              iterations: int = 1000, value=None, **options) -> list[dict]:
+  """The exploitation / exploitability trade-off (paper 003 Figure 1, paper 000 Figure 6)
+  for every (p, restricted player) pair, as one batched program.
+
+  Args:
+    model: the fixed model profile (only the restricted players' strategies are used).
+    ps: the values of p.
+    restricted: the restricted players to sweep (0, 1 or both).
+    value: player 0's game value (default: ``game_value`` with the same algorithm, at least
+      as many iterations as the RNR runs).
+  Returns:
+    one dict per pair: p, restricted_player, value_vs_model, best_response_value,
+    exploitation, exploitability, game_value.
+  """
+  ps = [float(p) for p in ps]
+  restricted = [int(r) for r in np.atleast_1d(restricted)]
+  grid_p = np.array([p for r in restricted for p in ps])
+  grid_r = np.array([r for r in restricted for _ in ps], np.int32)
+  if value is None:
+    value, _ = game_value(tensors, iterations=max(iterations, 2000), algorithm=algorithm)
+  rnr = solver(algorithm, **options)
+  state = rnr.run(tensors, rnr.init(tensors, model, p=grid_p, restricted=grid_r), iterations)
+  metrics = jax.device_get(_evaluate(tensors, state, jnp.asarray(value, tensors.dtype)))
+  rows = []
+  for k, (p, r) in enumerate(zip(grid_p, grid_r)):
+    rows.append({"p": float(p), "restricted_player": int(r),
+                 **{name: float(v[k]) for name, v in metrics.items()}, "game_value": float(value)})
+  return rows
