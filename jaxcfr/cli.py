@@ -1,4 +1,4 @@
-"""The ``jaxcfr`` command line: ``jaxcfr info GAME``, ``jaxcfr solve GAME``."""
+"""The ``jaxcfr`` command line: ``jaxcfr info GAME``, ``jaxcfr solve GAME``, ``jaxcfr rnr GAME``."""
 
 from __future__ import annotations
 
@@ -41,6 +41,21 @@ def _parser() -> argparse.ArgumentParser:
   solve.add_argument("--checkpoint-every", type=int)
   solve.add_argument("--resume", action="store_true", help="continue from --checkpoint")
   solve.add_argument("--no-progress", action="store_true")
+
+  rnr = commands.add_parser("rnr", help="restricted Nash responses to an opponent model (exploitation vs exploitability)")
+  rnr.add_argument("game", nargs="?", default="kuhn_poker")
+  rnr.add_argument("--model", default="cfr:100",
+                   help="the fixed model: uniform, ALGO:ITERS (e.g. cfr:100, an average strategy) or a "
+                        "strategy file written by 'solve --strategy-out'")
+  rnr.add_argument("--p", type=_floats, default=[0, 0.5, 0.7, 0.8, 0.9, 0.93, 0.97, 1],
+                   help="comma-separated probabilities that the restricted player follows the model")
+  rnr.add_argument("--restricted", choices=("0", "1", "both"), default="1",
+                   help="the restricted (modelled) player; the other computes the counter-strategy")
+  rnr.add_argument("--algo", choices=ALGORITHMS, default="cfr+")
+  rnr.add_argument("--iters", type=int, default=1000)
+  rnr.add_argument("--value-iters", type=int, help="iterations of the game-value solve (default: max(iters, 2000))")
+  rnr.add_argument("--dtype", choices=("float32", "float64"), default="float64")
+  rnr.add_argument("--json", metavar="FILE", help="write one JSON row per (p, restricted player)")
   return parser
 
 
@@ -89,10 +104,39 @@ def _solve(args) -> int:
   return 0
 
 
+def _rnr(args) -> int:
+  import jax  # pylint: disable=import-outside-toplevel
+  if args.dtype == "float64":
+    jax.config.update("jax_enable_x64", True)
+  from jaxcfr import opponent, rnr  # pylint: disable=import-outside-toplevel
+  from jaxcfr.loading import load  # pylint: disable=import-outside-toplevel
+  if args.iters < 1:
+    raise ValueError(f"--iters must be >= 1, got {args.iters}")
+  game = load(args.game, dtype=args.dtype)
+  model = opponent.fixed_model(game, args.model)
+  restricted = (0, 1) if args.restricted == "both" else (int(args.restricted),)
+  value, tolerance = rnr.game_value(game.tensors, iterations=args.value_iters or max(args.iters, 2000),
+                                    algorithm=args.algo)
+  rows = rnr.trade_off(game.tensors, model, args.p, restricted=restricted, algorithm=args.algo,
+                       iterations=args.iters, value=value)
+  print(f"game {game.name}, model {args.model}, {args.algo} x {args.iters} iterations; "
+        f"game value (player 0) {value:.6f} +- {2 * tolerance:.1e}")
+  print(f"{'r':>2} {'p':>6} {'value_vs_model':>15} {'exploitation':>13} {'exploitability':>15}")
+  for row in rows:
+    print(f"{row['restricted_player']:>2} {row['p']:>6.3f} {row['value_vs_model']:>15.6f} "
+          f"{row['exploitation']:>13.6f} {row['exploitability']:>15.6f}")
+  if args.json:
+    record = {"game": game.name, "model": args.model, "algo": args.algo, "iters": args.iters,
+              "game_value": value, "game_value_tolerance": 2 * tolerance, "rows": rows}
+    with open(args.json, "w", encoding="utf-8") as f:
+      json.dump(record, f, indent=2)
+  return 0
+
+
 def main(argv: list[str] | None = None) -> int:
   args = _parser().parse_args(argv)
   try:
-    return {"info": _info, "solve": _solve}[args.command](args)
+    return {"info": _info, "solve": _solve, "rnr": _rnr}[args.command](args)
   except (ValueError, ImportError) as error:
     print(f"jaxcfr: error: {error}", file=sys.stderr)
     return 2

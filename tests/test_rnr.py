@@ -1,0 +1,207 @@
+"""Restricted Nash Response (jaxcfr.rnr) and opponent models (jaxcfr.opponent) on Kuhn poker."""
+
+import functools
+import json
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import jaxcfr
+from jaxcfr import cfr, cli, driver, evaluation, opponent, rnr
+from tests.helpers import best_response_values, exploitability, expected_value, history_reach, load
+
+KUHN_VALUE = -1 / 18  # player 0's value of Kuhn poker
+PS = (0.0, 0.3, 0.6, 0.8, 0.9, 1.0)
+ITERATIONS = 3000
+TOLERANCE = 2e-3  # CFR+ after ITERATIONS on Kuhn: exploitabilities ~1e-4
+
+
+@functools.lru_cache(maxsize=None)
+def kuhn():
+  return load("kuhn_poker")
+
+
+@functools.lru_cache(maxsize=None)
+def model():
+  """A weak, partly converged player: 10 iterations of plain CFR."""
+  return opponent.fixed_model(kuhn(), "cfr:10")
+
+
+@functools.lru_cache(maxsize=None)
+def sweep():
+  """One batched program: every p of PS for both restricted players."""
+  tensors = kuhn().tensors
+  solver = rnr.solver("cfr+")
+  grid_p = np.array(PS * 2)
+  grid_r = np.repeat([0, 1], len(PS)).astype(np.int32)
+  state = solver.run(tensors, solver.init(tensors, model(), p=grid_p, restricted=grid_r), ITERATIONS)
+  metrics = jax.device_get(jax.jit(rnr.evaluate)(tensors, state, KUHN_VALUE))
+  return state, {k: np.asarray(v).reshape(2, len(PS)) for k, v in metrics.items()}
+
+
+def test_p_zero_is_an_equilibrium():
+  state, metrics = sweep()
+  tensors = kuhn().tensors
+  average = cfr.average_strategy(tensors, state.solver)
+  for r in (0, 1):
+    profile = tuple(s[..., r * len(PS)] for s in average)
+    assert float(exploitability(tensors, profile)) < TOLERANCE
+    assert float(expected_value(tensors, profile)) == pytest.approx(KUHN_VALUE, abs=TOLERANCE)
+    assert metrics["exploitability"][r, 0] < TOLERANCE
+
+
+def test_p_one_is_a_best_response_to_the_model():
+  _, metrics = sweep()
+  best = np.asarray(best_response_values(kuhn().tensors, model()))  # [BR0(model1), BR1(model0)]
+  for r in (0, 1):
+    assert metrics["best_response_value"][r, -1] == pytest.approx(best[1 - r], abs=1e-12)
+    assert metrics["value_vs_model"][r, -1] == pytest.approx(best[1 - r], abs=TOLERANCE)
+
+
+def test_trade_off_is_monotone_in_p():
+  _, metrics = sweep()
+  for r in (0, 1):
+    assert np.all(np.diff(metrics["exploitation"][r]) > -TOLERANCE)
+    assert np.all(np.diff(metrics["exploitability"][r]) > -TOLERANCE)
+    assert np.all(metrics["exploitability"][r] > -TOLERANCE)
+    # the counter-strategy beats the game value against the model by more as p grows
+    assert metrics["exploitation"][r, -1] > metrics["exploitation"][r, 0] + 0.01
+
+
+def test_each_counter_strategy_solves_its_own_restricted_game():
+  """The RNR of p maximises ``p * exploitation - (1 - p) * exploitability`` (u's value in the
+  modified game of paper 003 section 5, minus the game value) over every counter-strategy of
+  the sweep."""
+  _, metrics = sweep()
+  for r in (0, 1):
+    for i, p in enumerate(PS):
+      objective = p * metrics["exploitation"][r] - (1 - p) * metrics["exploitability"][r]
+      assert objective[i] >= objective.max() - TOLERANCE
+
+
+def test_metrics_match_direct_evaluation():
+  state, metrics = sweep()
+  tensors = kuhn().tensors
+  average = cfr.average_strategy(tensors, state.solver)
+  k = 2 * len(PS) - 3  # restricted player 1, p = 0.8
+  counter = (average[0][..., k], model()[1])
+  value0 = float(expected_value(tensors, counter))
+  assert metrics["value_vs_model"][1, -3] == pytest.approx(value0, abs=1e-12)
+  assert metrics["exploitation"][1, -3] == pytest.approx(value0 - KUHN_VALUE, abs=1e-12)
+  br1 = float(best_response_values(tensors, counter)[1])
+  assert metrics["exploitability"][1, -3] == pytest.approx(KUHN_VALUE + br1, abs=1e-12)
+
+
+@pytest.mark.parametrize("algorithm", cfr.ALGORITHMS)
+def test_p_zero_reproduces_the_plain_solver(algorithm):
+  tensors = kuhn().tensors
+  base, solver = cfr.solver(algorithm), rnr.solver(algorithm)
+  plain = base.run(tensors, base.init(tensors), 20)
+  state = solver.run(tensors, solver.init(tensors, model(), p=0.0, restricted=0), 20)
+  for a, b in zip(jax.tree.leaves(plain), jax.tree.leaves(state.solver)):
+    np.testing.assert_allclose(np.asarray(b), np.asarray(a), rtol=0, atol=1e-14)
+
+
+def _single(p, restricted, iterations=50):
+  tensors = kuhn().tensors
+  solver = rnr.solver("cfr+")
+  return solver.run(tensors, solver.init(tensors, model(), p=p, restricted=restricted), iterations)
+
+
+def test_batch_over_p_equals_single_runs_and_vmap():
+  tensors = kuhn().tensors
+  solver = rnr.solver("cfr+")
+  ps, rs = np.array([0.2, 0.9, 0.5]), np.array([1, 1, 0], np.int32)
+  batched = solver.run(tensors, solver.init(tensors, model(), p=ps, restricted=rs), 50)
+  assert batched.solver.strategy[0].shape == tensors.players[0].legal.shape + (3,)
+  states = jax.vmap(lambda p, r: solver.init(tensors, model(), p=p, restricted=r))(ps, rs)
+  mapped = jax.vmap(lambda s: solver.run(tensors, s, 50))(states)
+  for k, (p, r) in enumerate(zip(ps, rs)):
+    single = _single(p, r)
+    for a, b, c in zip(jax.tree.leaves(single.solver), jax.tree.leaves(batched.solver),
+                       jax.tree.leaves(mapped.solver)):
+      np.testing.assert_allclose(np.asarray(b)[..., k], np.asarray(a), rtol=0, atol=1e-12)
+      np.testing.assert_allclose(np.asarray(c)[k], np.asarray(a), rtol=0, atol=1e-12)
+
+
+def test_trade_off_rows():
+  rows = rnr.trade_off(kuhn().tensors, model(), [0.0, 1.0], restricted=(0, 1), iterations=50, value=KUHN_VALUE)
+  assert [(r["p"], r["restricted_player"]) for r in rows] == [(0.0, 0), (1.0, 0), (0.0, 1), (1.0, 1)]
+  for row in rows:
+    assert {"p", "restricted_player", "value_vs_model", "exploitation", "exploitability"} <= set(row)
+    assert row["exploitation"] == pytest.approx(row["value_vs_model"] - (KUHN_VALUE if row["restricted_player"] else -KUHN_VALUE))
+
+
+def test_invalid_arguments():
+  tensors = kuhn().tensors
+  with pytest.raises(ValueError, match="p must lie"):
+    rnr.solver("cfr+").init(tensors, model(), p=1.5)
+  with pytest.raises(ValueError, match="restricted"):
+    rnr.solver("cfr+").init(tensors, model(), p=0.5, restricted=2)
+  with pytest.raises(ValueError, match="neither"):
+    opponent.fixed_model(kuhn(), "no_such_file.npz")
+
+
+def test_fixed_models(tmp_path):
+  game = kuhn()
+  uniform = opponent.fixed_model(game, "uniform")
+  for s, u in zip(uniform, evaluation.uniform_profile(game.tensors)):
+    np.testing.assert_array_equal(np.asarray(s), np.asarray(u))
+  path = tmp_path / "model.npz"
+  driver.save_strategy(path, game, model())
+  for s, m in zip(opponent.fixed_model(game, str(path)), model()):
+    np.testing.assert_allclose(np.asarray(s), np.asarray(m), rtol=0, atol=1e-15)
+
+
+def test_sampled_games_follow_the_profile():
+  game = kuhn()
+  num_games = 100_000
+  counts, terminals = opponent.sample_games(game.tensors, model(), jax.random.key(1), num_games)
+  reach = history_reach(game.arrays, [np.asarray(s) for s in model()]).prod(0)
+  terminal = game.arrays.kind == 3
+  frequency = np.bincount(np.asarray(terminals), minlength=len(reach)) / num_games
+  assert np.all(frequency[~terminal] == 0)
+  sigma = np.sqrt(reach * (1 - reach) / num_games)
+  assert np.all(np.abs(frequency - reach)[terminal] < 5 * sigma[terminal] + 1e-12)
+  assert sum(int(c.sum()) for c in counts) > num_games  # every Kuhn game has >= 2 actions
+
+
+def test_frequentist_model_converges_to_the_sampled_strategy():
+  tensors = kuhn().tensors
+  uniform = evaluation.uniform_profile(tensors)
+  strategy = np.asarray(model()[0])
+  errors = []
+  for num_games in (100, 100_000):
+    built = opponent.frequentist_model(tensors, 0, strategy, uniform[1], jax.random.key(2), num_games)
+    np.testing.assert_array_equal(np.asarray(built[1]), np.asarray(uniform[1]))
+    errors.append(float(np.abs(np.asarray(built[0]) - strategy).max()))
+  assert errors[1] < 0.02 and errors[1] < errors[0] / 3
+
+
+def test_frequentist_model_defaults_at_unobserved_infosets():
+  tensors = kuhn().tensors
+  # Player 0 always passes first, so player 1's infosets after a bet are never reached.
+  always_pass = np.zeros(tensors.players[0].legal.shape)
+  always_pass[:, 0] = 1
+  uniform1 = np.asarray(evaluation.uniform_profile(tensors)[1])
+  default = np.asarray(model()[1])
+  built = opponent.frequentist_model(tensors, 1, uniform1, always_pass, jax.random.key(3), 1000, default=default)
+  counts, _ = opponent.sample_games(tensors, (always_pass, uniform1), jax.random.key(3), 1000)
+  unobserved = np.asarray(counts[1]).sum(1) == 0
+  assert unobserved.any() and not unobserved.all()
+  np.testing.assert_array_equal(np.asarray(built[1])[unobserved], default[unobserved])
+  observed = np.asarray(built[1])[~unobserved]
+  np.testing.assert_allclose(observed, uniform1[~unobserved], atol=0.1)
+
+
+def test_cli_writes_rows(tmp_path):
+  path = tmp_path / "rnr.json"
+  assert cli.main(["rnr", "kuhn_poker", "--model", "uniform", "--p", "0,1", "--restricted", "both",
+                   "--iters", "50", "--value-iters", "50", "--json", str(path)]) == 0
+  record = json.loads(path.read_text())
+  assert len(record["rows"]) == 4
+  for row in record["rows"]:
+    assert {"p", "restricted_player", "value_vs_model", "exploitation", "exploitability"} <= set(row)
+  assert cli.main(["rnr", "kuhn_poker", "--model", "nonexistent.npz", "--p", "0"]) == 2
