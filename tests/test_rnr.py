@@ -205,3 +205,56 @@ def test_cli_writes_rows(tmp_path):
   for row in record["rows"]:
     assert {"p", "restricted_player", "value_vs_model", "exploitation", "exploitability"} <= set(row)
   assert cli.main(["rnr", "kuhn_poker", "--model", "nonexistent.npz", "--p", "0"]) == 2
+
+
+def _constraints(treeplex):
+  """Sequence-form constraints ``E x = e`` of a padded treeplex: ``x[0] = 1`` and, per
+  infoset, the sum of its legal sequences equals its parent sequence; illegal slots 0."""
+  legal = np.asarray(treeplex.legal)
+  parent = np.asarray(treeplex.parent_seq)
+  rows = [np.eye(treeplex.num_sequences)[0]]
+  for i in range(treeplex.num_infosets):
+    row = np.zeros(treeplex.num_sequences)
+    row[1 + i * treeplex.max_actions + np.flatnonzero(legal[i])] = 1
+    row[parent[i]] -= 1
+    rows.append(row)
+  bounds = [(0, None)] + [(0, None) if ok else (0, 0) for ok in legal.reshape(-1)]
+  e = np.zeros(len(rows))
+  e[0] = 1
+  return np.array(rows), e, bounds
+
+
+def _restricted_game_value(tensors, restricted, p, fixed_plan):
+  """The unrestricted player's value of the RNR game by linear programming (paper 003
+  section 5: the restricted plan is ``p y_fix + (1 - p) y``):
+  ``max_x p x^T M y_fix + min_y (1 - p) x^T M y`` with the inner min replaced by its dual."""
+  from scipy.optimize import linprog  # pylint: disable=import-outside-toplevel
+  payoff = tensors.payoff
+  a = np.zeros((tensors.players[0].num_sequences, tensors.players[1].num_sequences))
+  np.add.at(a, (np.asarray(payoff.seq0), np.asarray(payoff.seq1)), np.asarray(payoff.value))
+  m = a if restricted == 1 else -a.T  # the unrestricted player's payoff, [S_u, S_r]
+  u = 1 - restricted
+  e, e_rhs, x_bounds = _constraints(tensors.players[u])
+  f, f_rhs, _ = _constraints(tensors.players[restricted])
+  nx, nz = m.shape[0], f.shape[0]
+  # variables (x, z): maximise p (M y_fix)^T x + f^T z  s.t.  E x = e,  F^T z - (1 - p) M^T x <= 0
+  objective = -np.concatenate([p * m @ fixed_plan, f_rhs])
+  inequality = np.hstack([-(1 - p) * m.T, f.T])
+  equality = np.hstack([e, np.zeros((e.shape[0], nz))])
+  result = linprog(objective, A_ub=inequality, b_ub=np.zeros(m.shape[1]), A_eq=equality, b_eq=e_rhs,
+                   bounds=x_bounds + [(None, None)] * nz, method="highs")
+  assert result.status == 0
+  return -result.fun
+
+
+def test_restricted_game_value_matches_linear_programming():
+  """``v* + p * exploitation - (1 - p) * exploitability`` of each RNR is the unrestricted
+  player's value of the modified game, computed independently by an LP."""
+  _, metrics = sweep()
+  tensors = kuhn().tensors
+  for r in (0, 1):
+    fixed_plan = np.asarray(evaluation.realization_plan(tensors.players[r], model()[r]))
+    value_u = KUHN_VALUE if r == 1 else -KUHN_VALUE
+    for i, p in enumerate(PS):
+      achieved = value_u + p * metrics["exploitation"][r, i] - (1 - p) * metrics["exploitability"][r, i]
+      assert achieved == pytest.approx(_restricted_game_value(tensors, r, p, fixed_plan), abs=TOLERANCE)
