@@ -141,12 +141,20 @@ def _next_weight_ratio(state: CFRState, t: jax.Array) -> jax.Array:
 
 def _update_player(tensors: GameTensors, state: CFRState, player: int, strategies: list,
                    opponent_plan: jax.Array, own_plan: jax.Array, t: jax.Array, weight_ratio,
-                   predictive: bool):
-  """One player's regret, average and strategy update against ``opponent_plan``."""
+                   predictive: bool, behaviour: jax.Array | None = None):
+  """One player's regret, average and strategy update against ``opponent_plan``.
+
+  ``behaviour``, if given, is the strategy the player actually follows below each infoset
+  (jaxcfr.rnr's data-biased response); regrets are then those of ``strategies[player]``
+  at each infoset with ``behaviour`` downstream."""
   treeplex = tensors.players[player]
   seq_values = evaluation.sequence_values_for(tensors.payoff, player, opponent_plan,
                                               treeplex.num_sequences)
-  q, v = evaluation.counterfactual_values(treeplex, seq_values, strategies[player])
+  if behaviour is None:
+    q, v = evaluation.counterfactual_values(treeplex, seq_values, strategies[player])
+  else:
+    q, _ = evaluation.counterfactual_values(treeplex, seq_values, behaviour)
+    v = (q * strategies[player]).sum(1)
   instant = jnp.where(evaluation.expand_to(treeplex.legal, q.ndim), q - jnp.expand_dims(v, 1), 0)
   regrets = state.regrets[player] + instant
   factor = jnp.where(regrets >= 0, _discount(t, state.alpha), _discount(t, state.beta))
@@ -160,10 +168,12 @@ def _update_player(tensors: GameTensors, state: CFRState, player: int, strategie
 
 
 def _step(tensors: GameTensors, state: CFRState, *, alternating: bool, predictive: bool,
-          opponent_plan: Callable | None = None) -> CFRState:
+          opponent_plan: Callable | None = None, behaviour: Callable | None = None) -> CFRState:
   """One iteration. ``opponent_plan(player, strategy, plan) -> plan``, if given, replaces
   the realization plan of ``player`` that the other player updates against (used by
-  jaxcfr.rnr: a restricted player's plan mixed with a fixed model's)."""
+  jaxcfr.rnr: a restricted player's plan mixed with a fixed model's).
+  ``behaviour(player, strategy) -> strategy | None``, if given, is the strategy ``player``
+  follows below its infosets when its counterfactual values are computed (None: ``strategy``)."""
   t = (state.iteration + 1).astype(state.alpha.dtype)
   weight_ratio = _next_weight_ratio(state, t)
   current, new = list(state.strategy), list(state.strategy)
@@ -173,8 +183,9 @@ def _step(tensors: GameTensors, state: CFRState, *, alternating: bool, predictiv
     opponent = plans[1 - player]
     if opponent_plan is not None:
       opponent = opponent_plan(1 - player, current[1 - player], opponent)
+    own = None if behaviour is None else behaviour(player, current[player])
     regrets[player], average[player], last[player], new[player] = _update_player(
-        tensors, state, player, current, opponent, plans[player], t, weight_ratio, predictive)
+        tensors, state, player, current, opponent, plans[player], t, weight_ratio, predictive, own)
     if alternating:  # the next player sees this player's new strategy
       current[player] = new[player]
       plans[player] = evaluation.realization_plan(tensors.players[player], new[player])

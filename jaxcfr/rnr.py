@@ -214,3 +214,108 @@ def trade_off(tensors: GameTensors, model, ps, *, restricted=(1,), algorithm: st
     rows.append({"p": float(p), "restricted_player": int(r),
                  **{name: float(v[k]) for name, v in metrics.items()}, "game_value": float(value)})
   return rows
+
+
+# --- Data-biased response (paper 000 footnote 9; Johanson & Bowling 2009) ---------------
+#
+# The restricted player's choice between model and free strategy is made afresh, hidden,
+# at each of its infosets: it follows ``b(I) = c(I) sigma_fix(I) + (1 - c(I)) sigma(I)``
+# with a per-infoset confidence ``c(I)``. The unrestricted player faces the plan of ``b``.
+# The set of such ``b`` is a treeplex whose local sets are scaled simplices, so CFR over it
+# is CFR on ``sigma`` with counterfactual values computed with ``b`` below each infoset;
+# the free part's local regrets are ``(1 - c(I)) (q_b(I, a) - sum_a' sigma(I, a') q_b(I, a'))``,
+# and the per-infoset factor ``1 - c(I)`` (constant over iterations) is left out for the
+# same reason as ``1 - p`` above (infosets with ``c(I) = 1`` are then still updated, which
+# nothing sees).
+
+
+class DBRState(NamedTuple):
+  """One DBR run or a batch of them (trailing batch axes ``B``).
+
+  Attributes:
+    solver: the cfr.CFRState (the restricted player's entries are its free part).
+    confidence: ([I0, *B'], [I1, *B']) per-infoset confidence; only the restricted player's is used.
+    restricted: [*B] int32, the restricted player.
+    model: ([I0, A0, *B'], [I1, A1, *B']) the fixed model profile.
+  """
+
+  solver: cfr.CFRState
+  confidence: tuple
+  restricted: jax.Array
+  model: tuple
+
+
+def behaviour(state: DBRState, player: int, strategy: jax.Array) -> jax.Array:
+  """[I, A, *B] ``c sigma_fix + (1 - c) strategy`` where ``player`` is restricted, else ``strategy``."""
+  confidence = state.confidence[player].astype(strategy.dtype)
+  restricted = state.restricted.reshape((1,) + state.restricted.shape)
+  weight = jnp.where(restricted == player, confidence, 0)
+  weight = jnp.expand_dims(evaluation.expand_to(weight, strategy.ndim - 1), 1)
+  model = evaluation.expand_to(state.model[player].astype(strategy.dtype), strategy.ndim)
+  return weight * model + (1 - weight) * strategy
+
+
+def _dbr_step(tensors: GameTensors, state: DBRState, *, base: cfr.Solver) -> DBRState:
+  def own(player, strategy):
+    return behaviour(state, player, strategy)
+
+  def opponent_plan(player, strategy, plan):
+    del plan
+    return evaluation.realization_plan(tensors.players[player], own(player, strategy))
+
+  return state._replace(solver=base.step(tensors, state.solver, opponent_plan=opponent_plan, behaviour=own))
+
+
+def _dbr_init(tensors: GameTensors, model, *, confidence, restricted=1, base: cfr.Solver,
+              **hyperparameters) -> DBRState:
+  dtype = tensors.dtype
+  if isinstance(confidence, (tuple, list)):
+    confidence = tuple(jnp.asarray(c, dtype) for c in confidence)
+  else:  # one constant for every infoset, scalar or [*B]
+    c = jnp.asarray(confidence, dtype)
+    confidence = tuple(jnp.broadcast_to(c, (tp.num_infosets,) + c.shape) for tp in tensors.players)
+  restricted = jnp.asarray(restricted, jnp.int32)
+  try:
+    concrete = [np.asarray(c) for c in confidence] + [np.asarray(restricted)]
+  except (jax.errors.TracerArrayConversionError, jax.errors.ConcretizationTypeError):
+    concrete = None
+  if concrete is not None:
+    if any(np.any((c < 0) | (c > 1)) for c in concrete[:2]):
+      raise ValueError("confidence must lie in [0, 1]")
+    if np.any((concrete[2] != 0) & (concrete[2] != 1)):
+      raise ValueError(f"restricted must be 0 or 1, got {concrete[2]}")
+  probe = base.init(tensors, **hyperparameters)
+  batch = jnp.broadcast_shapes(probe.iteration.shape, restricted.shape, *(c.shape[1:] for c in confidence))
+  hyper = {k: jnp.broadcast_to(getattr(probe, k), batch) for k in ("alpha", "beta", "gamma", "averaging_delay")}
+  return DBRState(solver=base.init(tensors, **hyper), confidence=confidence,
+                  restricted=jnp.broadcast_to(restricted, batch),
+                  model=tuple(jnp.asarray(s, dtype) for s in model))
+
+
+@functools.lru_cache(maxsize=None)
+def dbr_solver(algorithm: str = "cfr+", **options) -> RNRSolver:
+  """The data-biased response solver around ``cfr.solver(algorithm, **options)``.
+
+  ``init(tensors, model, *, confidence, restricted=1, **hyperparameters)``: ``confidence``
+  a constant (scalar or [*B], every infoset) or a pair of per-infoset arrays
+  ([I0, *B'], [I1, *B']), e.g. from ``count_confidence``. ``counter_profile`` and
+  ``evaluate`` take its states as they take RNR states.
+  """
+  base = cfr.solver(algorithm, **options)
+  step = functools.partial(_dbr_step, base=base)
+
+  @functools.partial(jax.jit, static_argnums=2)
+  def run(tensors, state, num_iterations: int):
+    return jax.lax.fori_loop(0, num_iterations, lambda _, s: step(tensors, s), state)
+
+  return RNRSolver(init=functools.partial(_dbr_init, base=base), step=step, run=run,
+                   counter_profile=counter_profile, base=base)
+
+
+def count_confidence(counts, *, p_max: float, threshold: float) -> jax.Array:
+  """[I] count-based confidence ``p_max * min(1, n(I) / threshold)`` from observation
+  counts [I, A] (e.g. opponent.sample_games): no trust in the model where it saw nothing,
+  full trust ``p_max`` from ``threshold`` observations on (a linear ramp, one of the
+  confidence functions of the data-biased response)."""
+  total = jnp.asarray(counts).sum(1)
+  return p_max * jnp.minimum(1.0, total / threshold)

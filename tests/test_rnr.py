@@ -258,3 +258,80 @@ def test_restricted_game_value_matches_linear_programming():
     for i, p in enumerate(PS):
       achieved = value_u + p * metrics["exploitation"][r, i] - (1 - p) * metrics["exploitability"][r, i]
       assert achieved == pytest.approx(_restricted_game_value(tensors, r, p, fixed_plan), abs=TOLERANCE)
+
+
+def _dbr_game_value(tensors, restricted, confidence, model_strategy, counter_plan=None):
+  """The unrestricted player's value of the data-biased game by LP: the restricted plans are
+  those with ``y(I, a) >= c(I) sigma_fix(I, a) y(parent(I))`` (behaviour ``c sigma_fix +
+  (1 - c) sigma``). With ``counter_plan``, the value that counter-strategy guarantees."""
+  from scipy.optimize import linprog  # pylint: disable=import-outside-toplevel
+  payoff = tensors.payoff
+  a = np.zeros((tensors.players[0].num_sequences, tensors.players[1].num_sequences))
+  np.add.at(a, (np.asarray(payoff.seq0), np.asarray(payoff.seq1)), np.asarray(payoff.value))
+  m = a if restricted == 1 else -a.T
+  u = 1 - restricted
+  e, e_rhs, x_bounds = _constraints(tensors.players[u])
+  f, f_rhs, _ = _constraints(tensors.players[restricted])
+  treeplex = tensors.players[restricted]
+  legal, parent = np.asarray(treeplex.legal), np.asarray(treeplex.parent_seq)
+  g = []
+  for i, a_ in zip(*np.nonzero(legal)):
+    row = np.zeros(treeplex.num_sequences)
+    row[1 + i * treeplex.max_actions + a_] = 1
+    row[parent[i]] -= confidence[i] * model_strategy[i, a_]
+    g.append(row)
+  g = np.array(g)
+  if counter_plan is not None:
+    x_bounds = [(v, v) for v in counter_plan]
+  nx, nz, nw = m.shape[0], f.shape[0], g.shape[0]
+  objective = -np.concatenate([np.zeros(nx), f_rhs, np.zeros(nw)])
+  inequality = np.hstack([-m.T, f.T, g.T])
+  equality = np.hstack([e, np.zeros((e.shape[0], nz + nw))])
+  result = linprog(objective, A_ub=inequality, b_ub=np.zeros(m.shape[1]), A_eq=equality, b_eq=e_rhs,
+                   bounds=x_bounds + [(None, None)] * nz + [(0, None)] * nw, method="highs")
+  assert result.status == 0
+  return -result.fun
+
+
+@functools.lru_cache(maxsize=None)
+def dbr_sweep():
+  """DBR runs: constant confidences 0, 0.5, 1 and a count-based confidence, restricted player 1."""
+  tensors = kuhn().tensors
+  counts, _ = opponent.sample_games(tensors, model(), jax.random.key(4), 30)
+  counted = np.asarray(rnr.count_confidence(counts[1], p_max=0.9, threshold=10))
+  confidence1 = np.stack([np.zeros_like(counted), np.full_like(counted, 0.5), np.ones_like(counted), counted], -1)
+  confidence = (np.zeros((tensors.players[0].num_infosets, 4)), confidence1)
+  solver = rnr.dbr_solver("cfr+")
+  state = solver.run(tensors, solver.init(tensors, model(), confidence=confidence, restricted=1), ITERATIONS)
+  return state, confidence1
+
+
+def test_count_confidence_ramps_to_p_max():
+  counts = np.array([[0, 0], [3, 2], [10, 0], [40, 60]])
+  np.testing.assert_allclose(np.asarray(rnr.count_confidence(counts, p_max=0.8, threshold=10)),
+                             [0, 0.4, 0.8, 0.8])
+
+
+def test_dbr_with_zero_confidence_reproduces_the_plain_solver():
+  tensors = kuhn().tensors
+  base, solver = cfr.solver("cfr+"), rnr.dbr_solver("cfr+")
+  plain = base.run(tensors, base.init(tensors), 20)
+  state = solver.run(tensors, solver.init(tensors, model(), confidence=0.0, restricted=1), 20)
+  for a, b in zip(jax.tree.leaves(plain), jax.tree.leaves(state.solver)):
+    np.testing.assert_allclose(np.asarray(b), np.asarray(a), rtol=0, atol=1e-14)
+
+
+def test_dbr_counter_strategies_solve_the_data_biased_game():
+  tensors = kuhn().tensors
+  state, confidence = dbr_sweep()
+  counter = rnr.counter_profile(tensors, state)
+  metrics = jax.device_get(jax.jit(rnr.evaluate)(tensors, state, KUHN_VALUE))
+  fixed = np.asarray(model()[1])
+  best = float(best_response_values(tensors, model())[0])
+  assert metrics["value_vs_model"][2] == pytest.approx(best, abs=TOLERANCE)  # confidence 1: a best response
+  assert metrics["exploitability"][0] < TOLERANCE  # confidence 0: an equilibrium
+  for k in range(confidence.shape[-1]):
+    optimum = _dbr_game_value(tensors, 1, confidence[:, k], fixed)
+    plan = np.asarray(evaluation.realization_plan(tensors.players[0], counter[0][..., k]))
+    guaranteed = _dbr_game_value(tensors, 1, confidence[:, k], fixed, counter_plan=plan)
+    assert guaranteed == pytest.approx(optimum, abs=TOLERANCE)
