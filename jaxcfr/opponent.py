@@ -67,13 +67,23 @@ def _max_children(tensors: GameTensors) -> int:
   return int(np.max(np.asarray(tensors.tree.num_children)))
 
 
-@functools.partial(jax.jit, static_argnames=("num_games", "max_children"))
-def _sample_counts(tensors: GameTensors, profile, key, *, num_games: int, max_children: int):
+def walk(tensors: GameTensors, probability, key, *, num_games: int, max_children: int):
+  """Plays ``num_games`` games from the root, one depth per step (traceable).
+
+  Args:
+    probability: ``probability(player, game [G, 1], infoset [G, 1], action [G, K]) -> [G, K]``,
+      the probability that ``player`` takes ``action`` at ``infoset`` in each game (indices
+      are clipped to the player's shapes; rows of other players are ignored).
+    max_children: the largest ``num_children`` of the tree (static).
+  Returns:
+    (terminals [G], steps): the history each game ended at, and per depth a tuple
+    (kind [G], infoset [G], action [G], active [G]) of the decisions taken.
+  """
   tree = tensors.tree
   node = jnp.zeros(num_games, jnp.int32)
-  counts = [jnp.zeros(tp.legal.shape, jnp.int32) for tp in tensors.players]
   slots = jnp.arange(max_children, dtype=jnp.int32)
   games = jnp.arange(num_games)
+  steps = []
   for key_d in jax.random.split(key, len(tree.depth_slices)):
     kind = tree.kind[node]
     active = kind != TERMINAL_NODE
@@ -83,19 +93,28 @@ def _sample_counts(tensors: GameTensors, profile, key, *, num_games: int, max_ch
     action = tree.action_index[child]
     infoset = tree.infoset[node]
     prob = jnp.where(kind[:, None] == CHANCE_NODE, tree.chance_prob[child], 0)
-    for player, (tp, strategy) in enumerate(zip(tensors.players, profile)):
+    for player, tp in enumerate(tensors.players):
       row = jnp.clip(infoset, 0, tp.num_infosets - 1)[:, None]
       col = jnp.clip(action, 0, tp.max_actions - 1)
-      prob = jnp.where(kind[:, None] == player, strategy[row, col], prob)
+      prob = jnp.where(kind[:, None] == player, probability(player, games[:, None], row, col), prob)
     prob = jnp.where(valid, prob, 0)
     choice = jax.random.categorical(key_d, jnp.log(prob), axis=1)
-    chosen_action = action[games, choice]
+    steps.append((kind, infoset, action[games, choice], active))
+    node = jnp.where(active, child[games, choice], node)
+  return node, steps
+
+
+@functools.partial(jax.jit, static_argnames=("num_games", "max_children"))
+def _sample_counts(tensors: GameTensors, profile, key, *, num_games: int, max_children: int):
+  terminals, steps = walk(tensors, lambda player, game, row, col: profile[player][row, col], key,
+                          num_games=num_games, max_children=max_children)
+  counts = [jnp.zeros(tp.legal.shape, jnp.int32) for tp in tensors.players]
+  for kind, infoset, action, active in steps:
     for player, tp in enumerate(tensors.players):
       acted = active & (kind == player)
       counts[player] = counts[player].at[jnp.clip(infoset, 0, tp.num_infosets - 1),
-                                         jnp.clip(chosen_action, 0, tp.max_actions - 1)].add(acted.astype(jnp.int32))
-    node = jnp.where(active, child[games, choice], node)
-  return tuple(counts), node
+                                         jnp.clip(action, 0, tp.max_actions - 1)].add(acted.astype(jnp.int32))
+  return tuple(counts), terminals
 
 
 def sample_games(tensors: GameTensors, profile, key, num_games: int):
