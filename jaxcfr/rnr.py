@@ -89,7 +89,8 @@ def _init(tensors: GameTensors, model, *, p, restricted=1, base: cfr.Solver, **h
   probe = base.init(tensors, **hyperparameters)
   p = jnp.asarray(p, dtype)
   restricted = jnp.asarray(restricted, jnp.int32)
-  batch = jnp.broadcast_shapes(probe.iteration.shape, p.shape, restricted.shape)
+  model = tuple(jnp.asarray(s, dtype) for s in model)
+  batch = jnp.broadcast_shapes(probe.iteration.shape, p.shape, restricted.shape, *(s.shape[2:] for s in model))
   try:  # checked when concrete (not under jit or vmap)
     concrete_p, concrete_r = np.asarray(p), np.asarray(restricted)
   except (jax.errors.TracerArrayConversionError, jax.errors.ConcretizationTypeError):
@@ -101,7 +102,6 @@ def _init(tensors: GameTensors, model, *, p, restricted=1, base: cfr.Solver, **h
       raise ValueError(f"restricted must be 0 or 1, got {concrete_r}")
   hyper = {k: jnp.broadcast_to(getattr(probe, k), batch) for k in ("alpha", "beta", "gamma", "averaging_delay")}
   state = base.init(tensors, **hyper)
-  model = tuple(jnp.asarray(s, dtype) for s in model)
   model_plan = tuple(evaluation.realization_plan(tp, s) for tp, s in zip(tensors.players, model))
   return RNRState(solver=state, p=jnp.broadcast_to(p, batch), restricted=jnp.broadcast_to(restricted, batch),
                   model=model, model_plan=model_plan)
@@ -285,11 +285,13 @@ def _dbr_init(tensors: GameTensors, model, *, confidence, restricted=1, base: cf
     if np.any((concrete[2] != 0) & (concrete[2] != 1)):
       raise ValueError(f"restricted must be 0 or 1, got {concrete[2]}")
   probe = base.init(tensors, **hyperparameters)
-  batch = jnp.broadcast_shapes(probe.iteration.shape, restricted.shape, *(c.shape[1:] for c in confidence))
+  model = tuple(jnp.asarray(s, dtype) for s in model)
+  batch = jnp.broadcast_shapes(probe.iteration.shape, restricted.shape, *(c.shape[1:] for c in confidence),
+                               *(s.shape[2:] for s in model))
   hyper = {k: jnp.broadcast_to(getattr(probe, k), batch) for k in ("alpha", "beta", "gamma", "averaging_delay")}
   return DBRState(solver=base.init(tensors, **hyper), confidence=confidence,
                   restricted=jnp.broadcast_to(restricted, batch),
-                  model=tuple(jnp.asarray(s, dtype) for s in model))
+                  model=model)
 
 
 @functools.lru_cache(maxsize=None)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import jaxcfr
-from jaxcfr import cfr, cli, driver, evaluation, opponent, rnr
+from jaxcfr import cfr, cli, driver, evaluation, experts, opponent, rnr
 from tests.helpers import best_response_values, exploitability, expected_value, history_reach, load
 
 KUHN_VALUE = -1 / 18  # player 0's value of Kuhn poker
@@ -335,3 +335,42 @@ def test_dbr_counter_strategies_solve_the_data_biased_game():
     plan = np.asarray(evaluation.realization_plan(tensors.players[0], counter[0][..., k]))
     guaranteed = _dbr_game_value(tensors, 1, confidence[:, k], fixed, counter_plan=plan)
     assert guaranteed == pytest.approx(optimum, abs=TOLERANCE)
+
+
+@functools.lru_cache(maxsize=None)
+def experts_setup():
+  """Player 0's experts: RNR (p = 0.8) counter-strategies to a uniform player 1 and to model()."""
+  tensors = kuhn().tensors
+  opponents = [np.asarray(evaluation.uniform_profile(tensors)[1]), np.asarray(model()[1])]
+  solver = rnr.solver("cfr+")
+  grid = np.stack(opponents, -1)
+  state = solver.run(tensors, solver.init(tensors, (model()[0], grid), p=0.8, restricted=1), 500)
+  counters = np.moveaxis(np.asarray(rnr.counter_profile(tensors, state)[0]), -1, 0)  # [E, I, A]
+  return counters, opponents
+
+
+def test_expert_values_are_exact_values():
+  tensors = kuhn().tensors
+  counters, opponents = experts_setup()
+  values = np.asarray(experts.expert_values(tensors, 0, counters, opponents[0]))
+  for k, counter in enumerate(counters):
+    assert values[k] == pytest.approx(float(expected_value(tensors, (counter, opponents[0]))), abs=1e-12)
+  values1 = np.asarray(experts.expert_values(tensors, 1, np.stack(opponents), counters[0]))
+  for k, strategy in enumerate(opponents):
+    assert values1[k] == pytest.approx(-float(expected_value(tensors, (counters[0], strategy))), abs=1e-12)
+
+
+def test_ucb1_prefers_the_best_expert():
+  tensors = kuhn().tensors
+  counters, opponents = experts_setup()
+  values = np.asarray(experts.expert_values(tensors, 0, counters, opponents[0]))
+  assert values[0] > values[1] + 0.3  # the counter to the uniform player is much better against it
+  pulls, arms, payoffs = experts.ucb1_matches(tensors, 0, counters, opponents[0], jax.random.key(5),
+                                              num_hands=1000, num_matches=32)
+  pulls, arms, payoffs = map(np.asarray, (pulls, arms, payoffs))
+  assert pulls.shape == (32, 2) and arms.shape == payoffs.shape == (32, 1000)
+  np.testing.assert_array_equal(pulls.sum(1), 1000)
+  assert pulls[:, 0].mean() > 0.7 * 1000
+  # the sampled payoffs average to the exact values of the experts played
+  expected = values[arms].mean()
+  assert abs(payoffs.mean() - expected) < 5 * payoffs.std() / np.sqrt(payoffs.size)
