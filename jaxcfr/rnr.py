@@ -84,6 +84,17 @@ def _step(tensors: GameTensors, state: RNRState, *, base: cfr.Solver) -> RNRStat
   return state._replace(solver=base.step(tensors, state.solver, opponent_plan=transform))
 
 
+def _check_model(tensors: GameTensors, model) -> None:
+  """``evaluation.check_profile`` on a concrete model (skipped under tracing)."""
+  if len(model) != 2:
+    raise ValueError(f"a model is a profile with one strategy per player (2), got {len(model)}")
+  try:
+    concrete = tuple(np.asarray(s) for s in model)
+  except (jax.errors.TracerArrayConversionError, jax.errors.ConcretizationTypeError):
+    return
+  evaluation.check_profile(tensors, concrete, tolerance=1e-5)
+
+
 def _init(tensors: GameTensors, model, *, p, restricted=1, base: cfr.Solver, **hyperparameters) -> RNRState:
   dtype = tensors.dtype
   probe = base.init(tensors, **hyperparameters)
@@ -100,6 +111,7 @@ def _init(tensors: GameTensors, model, *, p, restricted=1, base: cfr.Solver, **h
       raise ValueError(f"p must lie in [0, 1], got {concrete_p}")
     if np.any((concrete_r != 0) & (concrete_r != 1)):
       raise ValueError(f"restricted must be 0 or 1, got {concrete_r}")
+  _check_model(tensors, model)
   hyper = {k: jnp.broadcast_to(getattr(probe, k), batch) for k in ("alpha", "beta", "gamma", "averaging_delay")}
   state = base.init(tensors, **hyper)
   model_plan = tuple(evaluation.realization_plan(tp, s) for tp, s in zip(tensors.players, model))
@@ -284,6 +296,7 @@ def _dbr_init(tensors: GameTensors, model, *, confidence, restricted=1, base: cf
       raise ValueError("confidence must lie in [0, 1]")
     if np.any((concrete[2] != 0) & (concrete[2] != 1)):
       raise ValueError(f"restricted must be 0 or 1, got {concrete[2]}")
+  _check_model(tensors, model)
   probe = base.init(tensors, **hyperparameters)
   model = tuple(jnp.asarray(s, dtype) for s in model)
   batch = jnp.broadcast_shapes(probe.iteration.shape, restricted.shape, *(c.shape[1:] for c in confidence),

@@ -140,6 +140,10 @@ def test_invalid_arguments():
     rnr.solver("cfr+").init(tensors, model(), p=1.5)
   with pytest.raises(ValueError, match="restricted"):
     rnr.solver("cfr+").init(tensors, model(), p=0.5, restricted=2)
+  with pytest.raises(ValueError, match="sums to"):
+    rnr.solver("cfr+").init(tensors, (model()[0], 2 * np.asarray(model()[1])), p=0.5)
+  with pytest.raises(ValueError, match="confidence"):
+    rnr.dbr_solver("cfr+").init(tensors, model(), confidence=-0.1)
   with pytest.raises(ValueError, match="neither"):
     opponent.fixed_model(kuhn(), "no_such_file.npz")
 
