@@ -51,6 +51,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="comma-separated probabilities that the restricted player follows the model")
   rnr.add_argument("--restricted", choices=("0", "1", "both"), default="1",
                    help="the restricted (modelled) player; the other computes the counter-strategy")
+  rnr.add_argument("--variant", choices=("rnr", "dbr"), default="rnr",
+                   help="rnr: restricted Nash response; dbr: data-biased response, confidence p at every infoset")
   rnr.add_argument("--algo", choices=ALGORITHMS, default="cfr+")
   rnr.add_argument("--iters", type=int, default=1000)
   rnr.add_argument("--value-iters", type=int, help="iterations of the game-value solve (default: max(iters, 2000))")
@@ -118,15 +120,15 @@ def _rnr(args) -> int:
   value, tolerance = rnr.game_value(game.tensors, iterations=args.value_iters or max(args.iters, 2000),
                                     algorithm=args.algo)
   rows = rnr.trade_off(game.tensors, model, args.p, restricted=restricted, algorithm=args.algo,
-                       iterations=args.iters, value=value)
-  print(f"game {game.name}, model {args.model}, {args.algo} x {args.iters} iterations; "
+                       iterations=args.iters, value=value, variant=args.variant)
+  print(f"game {game.name}, model {args.model}, {args.variant}, {args.algo} x {args.iters} iterations; "
         f"game value (player 0) {value:.6f} +- {2 * tolerance:.1e}")
   print(f"{'r':>2} {'p':>6} {'value_vs_model':>15} {'exploitation':>13} {'exploitability':>15}")
   for row in rows:
     print(f"{row['restricted_player']:>2} {row['p']:>6.3f} {row['value_vs_model']:>15.6f} "
           f"{row['exploitation']:>13.6f} {row['exploitability']:>15.6f}")
   if args.json:
-    record = {"game": game.name, "model": args.model, "algo": args.algo, "iters": args.iters,
+    record = {"game": game.name, "model": args.model, "variant": args.variant, "algo": args.algo, "iters": args.iters,
               "game_value": value, "game_value_tolerance": 2 * tolerance, "rows": rows}
     with open(args.json, "w", encoding="utf-8") as f:
       json.dump(record, f, indent=2)

@@ -198,7 +198,7 @@ def game_value(tensors: GameTensors, *, iterations: int = 2000, algorithm: str =
 
 
 def trade_off(tensors: GameTensors, model, ps, *, restricted=(1,), algorithm: str = "cfr+",
-              iterations: int = 1000, value=None, **options) -> list[dict]:
+              iterations: int = 1000, value=None, variant: str = "rnr", **options) -> list[dict]:
   """The exploitation / exploitability trade-off (paper 003 Figure 1, paper 000 Figure 6)
   for every (p, restricted player) pair, as one batched program.
 
@@ -208,6 +208,8 @@ def trade_off(tensors: GameTensors, model, ps, *, restricted=(1,), algorithm: st
     restricted: the restricted players to sweep (0, 1 or both).
     value: player 0's game value (default: ``game_value`` with the same algorithm, at least
       as many iterations as the RNR runs).
+    variant: "rnr" (restricted Nash response) or "dbr" (data-biased response with the
+      constant confidence p at every infoset).
   Returns:
     one dict per pair: p, restricted_player, value_vs_model, best_response_value,
     exploitation, exploitability, game_value.
@@ -218,8 +220,15 @@ def trade_off(tensors: GameTensors, model, ps, *, restricted=(1,), algorithm: st
   grid_r = np.array([r for r in restricted for _ in ps], np.int32)
   if value is None:
     value, _ = game_value(tensors, iterations=max(iterations, 2000), algorithm=algorithm)
-  rnr = solver(algorithm, **options)
-  state = rnr.run(tensors, rnr.init(tensors, model, p=grid_p, restricted=grid_r), iterations)
+  if variant == "rnr":
+    rnr = solver(algorithm, **options)
+    state = rnr.init(tensors, model, p=grid_p, restricted=grid_r)
+  elif variant == "dbr":
+    rnr = dbr_solver(algorithm, **options)
+    state = rnr.init(tensors, model, confidence=grid_p, restricted=grid_r)
+  else:
+    raise ValueError(f"variant must be 'rnr' or 'dbr', got {variant!r}")
+  state = rnr.run(tensors, state, iterations)
   metrics = jax.device_get(_evaluate(tensors, state, jnp.asarray(value, tensors.dtype)))
   rows = []
   for k, (p, r) in enumerate(zip(grid_p, grid_r)):

@@ -134,6 +134,18 @@ def test_trade_off_rows():
     assert row["exploitation"] == pytest.approx(row["value_vs_model"] - (KUHN_VALUE if row["restricted_player"] else -KUHN_VALUE))
 
 
+def test_dbr_trade_off_ends_agree_with_rnr():
+  """Confidence 0 and 1 at every infoset are the same games as p = 0 and p = 1."""
+  tensors = kuhn().tensors
+  rows = {variant: rnr.trade_off(tensors, model(), [0.0, 1.0], restricted=(0, 1), iterations=50,
+                                 value=KUHN_VALUE, variant=variant) for variant in ("rnr", "dbr")}
+  for a, b in zip(rows["rnr"], rows["dbr"]):
+    for key in ("value_vs_model", "exploitation", "exploitability"):
+      assert a[key] == pytest.approx(b[key], abs=1e-12)
+  with pytest.raises(ValueError, match="variant"):
+    rnr.trade_off(tensors, model(), [0.5], variant="mcrnr")
+
+
 def test_invalid_arguments():
   tensors = kuhn().tensors
   with pytest.raises(ValueError, match="p must lie"):
@@ -204,6 +216,8 @@ def test_cli_writes_rows(tmp_path):
   path = tmp_path / "rnr.json"
   assert cli.main(["rnr", "kuhn_poker", "--model", "uniform", "--p", "0,1", "--restricted", "both",
                    "--iters", "50", "--value-iters", "50", "--json", str(path)]) == 0
+  assert cli.main(["rnr", "kuhn_poker", "--model", "uniform", "--p", "0.5", "--variant", "dbr",
+                   "--iters", "50", "--value-iters", "50"]) == 0
   record = json.loads(path.read_text())
   assert len(record["rows"]) == 4
   for row in record["rows"]:
