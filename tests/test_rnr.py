@@ -392,3 +392,17 @@ def test_ucb1_prefers_the_best_expert():
   # the sampled payoffs average to the exact values of the experts played
   expected = values[arms].mean()
   assert abs(payoffs.mean() - expected) < 5 * payoffs.std() / np.sqrt(payoffs.size)
+
+
+def test_tradeoff_script_runs(tmp_path, monkeypatch):
+  import runpy  # pylint: disable=import-outside-toplevel
+  import sys  # pylint: disable=import-outside-toplevel
+  from pathlib import Path  # pylint: disable=import-outside-toplevel
+  script = Path(__file__).resolve().parents[1] / "scripts" / "rnr_tradeoff.py"
+  out = tmp_path / "tradeoff"
+  monkeypatch.setattr(sys, "argv", ["rnr_tradeoff.py", "--games", "kuhn_poker", "--iters", "50", "--out", str(out)])
+  runpy.run_path(str(script), run_name="__main__")
+  record = json.loads(out.with_suffix(".json").read_text())
+  curve = record["games"]["kuhn_poker"]["curve"]
+  assert [c["p"] for c in curve] == [0.0, 0.5, 0.7, 0.8, 0.9, 0.93, 0.97, 1.0]
+  assert len(record["games"]["kuhn_poker"]["rows"]) == 16
