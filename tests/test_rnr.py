@@ -398,7 +398,7 @@ def test_tradeoff_script_runs(tmp_path, monkeypatch):
   import runpy  # pylint: disable=import-outside-toplevel
   import sys  # pylint: disable=import-outside-toplevel
   from pathlib import Path  # pylint: disable=import-outside-toplevel
-  script = Path(__file__).resolve().parents[1] / "scripts" / "rnr_tradeoff.py"
+  script = Path(__file__).resolve().parents[1] / "benchmarks" / "rnr_tradeoff.py"
   out = tmp_path / "tradeoff"
   monkeypatch.setattr(sys, "argv", ["rnr_tradeoff.py", "--games", "kuhn_poker", "--iters", "50", "--out", str(out)])
   runpy.run_path(str(script), run_name="__main__")

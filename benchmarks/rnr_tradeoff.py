@@ -7,7 +7,7 @@ player restricted in turn, all as one batched program (jaxcfr.rnr.trade_off). As
 Figure 6, exploitation (value against the model minus the game value) and exploitability
 (worst-case loss below the game value) are summed over the two restricted players.
 
-  PYTHONPATH=. python scripts/rnr_tradeoff.py --games kuhn_poker,leduc_poker --out rnr_tradeoff
+  PYTHONPATH=. python benchmarks/rnr_tradeoff.py --games kuhn_poker,leduc_poker --out rnr_tradeoff
 
 writes rnr_tradeoff.json and, if matplotlib is installed, rnr_tradeoff.png.
 """
