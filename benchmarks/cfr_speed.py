@@ -96,6 +96,10 @@ def main(argv=None) -> int:
       print(f"  {layout:8s} B={batch:4d}: {result['ms_per_iteration']:9.3f} ms/iter for the batch, "
             f"{result['cost_vs_one_run']:7.1f}x one run", flush=True)
   out = Path(args.out or Path(__file__).parent / "results" / f"cfr_speed_{jaxcfr.hardware.hardware()['backend']}.json")
+  if out.exists():  # a run over some games keeps the other games' rows of an earlier run
+    earlier = json.loads(out.read_text())
+    record["games"] = {**{g: r for g, r in earlier.get("games", {}).items() if g not in record["games"]},
+                       **record["games"]}
   out.parent.mkdir(parents=True, exist_ok=True)
   out.write_text(json.dumps(record, indent=2))
   print(f"wrote {out}")
