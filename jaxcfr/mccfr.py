@@ -38,8 +38,10 @@ Average strategy:
     averaging" of Lanctot's thesis, cited by paper 002 [10]): at each infoset of the
     updating player on the path, ``s_I += pi_i(z[I]) sigma(I, .) / q(z[I])``, where
     ``q(z[I])`` is the probability of sampling the prefix. Its expectation is
-    ``|I| pi_i(I) sigma(I, .)``, a per-infoset constant times CFR's weight, which the
-    row normalisation removes.
+    ``n_I pi_i(I) sigma(I, .)``, CFR's weight times the number ``n_I`` of histories of
+    ``I`` that chance and the opponent reach; the row normalisation removes ``n_I``
+    while it stays constant (it changes only when the opponent's reach of some history
+    of ``I`` becomes or stops being zero).
   * ``mccfr-os``, ``averaging="optimistic"``: paper 000 Algorithm 1 line 15, ``s_I +=
     (t - c_I) pi_i(z[I]) sigma(I, .)``, ``c_I <- t`` (the worked Kuhn example of 000
     section 3.2.3 uses it).
@@ -205,14 +207,6 @@ def chance_intervals(tree: Tree) -> tuple[jax.Array, jax.Array]:
   return lo, hi
 
 
-def _consistent(tree: Tree, ok: jax.Array) -> jax.Array:
-  """[H] bool: every edge from the root to the history is ``ok`` (one pass per depth)."""
-  mask = ok.at[0].set(True)
-  for lo, hi in tree.depth_slices[1:]:
-    mask = mask.at[lo:hi].set(mask[lo:hi] & mask[tree.parent[lo:hi]])
-  return mask
-
-
 def _sample_rows(probs: jax.Array, u: jax.Array, num_legal: jax.Array) -> jax.Array:
   """[N] index drawn from each row of ``probs`` [N, A] by inverse CDF with ``u`` [N]."""
   cum = jnp.cumsum(probs, -1)
@@ -224,14 +218,37 @@ def _pad(table: jax.Array, width: int, value=0) -> jax.Array:
   return jnp.pad(table, ((0, 0), (0, width - table.shape[1])), constant_values=value)
 
 
-def sampled_chance_children(tree: Tree, key: jax.Array) -> jax.Array:
-  """[H] bool: one child drawn at every chance node by ``chance_prob`` (True elsewhere)."""
+def sampled_block(tree: Tree, key: jax.Array, opponent: int | None = None,
+                  opponent_actions: jax.Array | None = None) -> jax.Array:
+  """[H] bool: the histories consistent with one sampled outcome at every chance node (and,
+  if given, the opponent's pure strategy ``opponent_actions`` [I_opp]): every chance and
+  opponent edge from the root is the sampled one. One pass per depth level.
+
+  The chance nodes of one depth level share one uniform ``u_d`` (each picks the child
+  whose ``chance_intervals`` slice holds ``u_d``): every chance node's outcome has its
+  exact distribution and the nodes on one path use independent uniforms, so a terminal is
+  in the block with probability ``pi_c(z)`` (times ``pi_-i(z)`` with an opponent), as the
+  sampled counterfactual value needs (002 eq. 6); drawing D numbers instead of one per
+  history is what makes the pass cheap (a common-random-numbers deal, like dealing one
+  board card to every betting sequence in chance-sampled poker CFR).
+
+  Args:
+    key: a raw [2] uint32 PRNG key.
+  """
   lo, hi = chance_intervals(tree)
-  u = jax.random.uniform(key, tree.parent.shape, lo.dtype)
-  parent = jnp.maximum(tree.parent, 0)
-  up = u[parent]
-  chosen = (lo <= up) & (up < hi)
-  return jnp.where(tree.kind[parent] == CHANCE_NODE, chosen, True)
+  u = jax.random.uniform(jax.random.wrap_key_data(key), (max(len(tree.depth_slices) - 1, 1),), lo.dtype)
+  levels = [jnp.ones((1,), bool)]
+  (previous, _), *deeper = tree.depth_slices
+  for d, (start, stop) in enumerate(deeper):
+    parent = tree.parent[start:stop]
+    kind = tree.kind[parent]
+    ok = jnp.where(kind == CHANCE_NODE, (lo[start:stop] <= u[d]) & (u[d] < hi[start:stop]), True)
+    if opponent_actions is not None:
+      chosen = opponent_actions[jnp.maximum(tree.infoset[parent], 0)]
+      ok = ok & jnp.where(kind == opponent, tree.action_index[start:stop] == chosen, True)
+    levels.append(levels[-1][parent - previous] & ok)
+    previous = start
+  return jnp.concatenate(levels)
 
 
 def history_reach(tree: Tree, strategy: jax.Array, player: int) -> jax.Array:
@@ -497,11 +514,7 @@ def external_sampling_estimate(tensors: GameTensors, strategies, key: jax.Array,
   k_chance, k_opp = jax.random.split(jax.random.wrap_key_data(key))
   u = jax.random.uniform(k_opp, (opp_tp.num_infosets,), strategies[opponent].dtype)
   tau = _sample_rows(strategies[opponent], u, opp_tp.legal.sum(-1))
-  parent = jnp.maximum(tree.parent, 0)
-  opp_edge = tree.action_index == tau[jnp.maximum(tree.infoset[parent], 0)]
-  ok = jnp.where(tree.kind[parent] == opponent, opp_edge, True)
-  ok = ok & sampled_chance_children(tree, jax.random.key_data(k_chance))
-  mask = _consistent(tree, ok)
+  mask = sampled_block(tree, jax.random.key_data(k_chance), opponent, tau)
   at_opponent = mask & (tree.kind == opponent)
   visits = jax.ops.segment_sum(at_opponent.astype(strategies[opponent].dtype),
                                jnp.where(at_opponent, tree.infoset, opp_tp.num_infosets),
@@ -515,7 +528,7 @@ def chance_sampling_estimate(tensors: GameTensors, strategies, key: jax.Array, *
   actions exact (the opponent's reach weights the utilities)."""
   tree = tensors.tree
   opponent = 1 - player
-  mask = _consistent(tree, sampled_chance_children(tree, key))
+  mask = sampled_block(tree, key)
   opp_plan = evaluation.realization_plan(tensors.players[opponent], strategies[opponent])
   weight = opp_plan[tree.sequence[opponent][tensors.payoff.terminal]]
   visits = jnp.zeros((tensors.players[opponent].num_infosets,), strategies[opponent].dtype)
