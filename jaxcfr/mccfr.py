@@ -277,23 +277,32 @@ def cfr_nodes_touched(tensors: GameTensors, opponent_strategy: jax.Array, player
 # --- outcome sampling ---------------------------------------------------------------------
 
 
-def _walk_tables(tensors: GameTensors, strategies, player: int, epsilon):
-  """The per-history node table and the stacked [I0 + I1, A] policy / sampling tables."""
-  tree = tensors.tree
-  width = max(tp.max_actions for tp in tensors.players)
-  offsets = (0, tensors.players[0].num_infosets)
-  policy = jnp.concatenate([_pad(s, width) for s in strategies])
-  sampling = []
-  for p, (tp, s) in enumerate(zip(tensors.players, strategies)):
-    if p == player:
-      uniform = evaluation.uniform_strategy(tp, s.dtype)
-      s = epsilon * uniform + (1 - epsilon) * s
-    sampling.append(_pad(s, width))
-  sampling = jnp.concatenate(sampling)
-  kind = tree.kind.astype(jnp.int32)
-  row = jnp.maximum(tree.infoset, 0) + jnp.where(kind == 1, offsets[1], 0)
-  nodes = jnp.stack([kind, row, tree.first_child, tree.num_children], -1)
-  return nodes, policy, sampling
+class _Sigma(NamedTuple):
+  """Where the walk and the estimate read sigma rows: ``tables`` are the players' [I, A]
+  strategies, or their cumulative regrets when ``matched`` (regret matching is then done
+  per gathered row, so an update costs O(K D) rather than O(I A))."""
+
+  tables: tuple
+  matched: bool = False
+
+
+def _sigma_rows(source: _Sigma, kind: jax.Array, infoset: jax.Array, count: jax.Array,
+                width: int, players=(0, 1)) -> jax.Array:
+  """[..., width] sigma rows of the nodes (acting ``kind``, ``infoset``, ``count`` legal
+  actions); rows of other kinds are garbage."""
+  rows = []
+  for p in players:
+    table = source.tables[p]
+    row = table[jnp.clip(infoset, 0, table.shape[0] - 1)]
+    rows.append(jnp.pad(row, [(0, 0)] * (row.ndim - 1) + [(0, width - row.shape[-1])]))
+  sigma = rows[0] if len(rows) == 1 else jnp.where((kind == players[1])[..., None], rows[1], rows[0])
+  if source.matched:  # paper 000 eq. 5 on the gathered rows (cfr.regret_matching row-wise)
+    legal = jnp.arange(width) < count[..., None]
+    positive = jnp.where(legal, jnp.maximum(sigma, 0), 0)
+    total = positive.sum(-1, keepdims=True)
+    uniform = legal / jnp.maximum(count, 1)[..., None].astype(sigma.dtype)
+    sigma = jnp.where(total > 0, positive / jnp.where(total > 0, total, 1), uniform).astype(sigma.dtype)
+  return sigma
 
 
 def sample_trajectories(tensors: GameTensors, strategies, key: jax.Array, num: int, *,
@@ -311,11 +320,19 @@ def sample_trajectories(tensors: GameTensors, strategies, key: jax.Array, num: i
     key: a raw [2] uint32 PRNG key.
     chance_width: static bound on chance outcomes per node (see ``chance_width``).
   """
+  return _walk(tensors, _Sigma(tuple(strategies)), key, num, player=player, epsilon=epsilon,
+               chance_width=chance_width)
+
+
+def _walk(tensors: GameTensors, source: _Sigma, key: jax.Array, num: int, *, player: int, epsilon,
+          chance_width: int | None) -> Trajectories:
   tree = tensors.tree
   num_histories = tree.parent.shape[0]
   depths = max(len(tree.depth_slices) - 1, 1)
-  table, policy, sampling = _walk_tables(tensors, strategies, player, epsilon)
-  u = jax.random.uniform(jax.random.wrap_key_data(key), (depths, num), policy.dtype)
+  width = max(tp.max_actions for tp in tensors.players)
+  dtype = tensors.dtype
+  table = jnp.stack([tree.kind.astype(jnp.int32), tree.infoset, tree.first_child, tree.num_children], -1)
+  u = jax.random.uniform(jax.random.wrap_key_data(key), (depths, num), dtype)
   if chance_width is None:
     _, cdf_hi = chance_intervals(tree)
     steps = _search_steps(tree)
@@ -335,13 +352,16 @@ def sample_trajectories(tensors: GameTensors, strategies, key: jax.Array, num: i
 
   def depth_step(h, ud):
     node = table[h]
-    kind, row, first, count = node[:, 0], node[:, 1], node[:, 2], jnp.maximum(node[:, 3], 1)
+    kind, infoset, first, count = node[:, 0], node[:, 1], node[:, 2], jnp.maximum(node[:, 3], 1)
     alive = kind != TERMINAL_NODE
     chance = kind == CHANCE_NODE
-    srow = sampling[row]
-    a = _sample_rows(srow, ud, count)
-    p_sigma = jnp.take_along_axis(policy[row], a[:, None], 1)[:, 0]
-    p_sample = jnp.take_along_axis(srow, a[:, None], 1)[:, 0]
+    sigma = _sigma_rows(source, kind, infoset, count, width)
+    legal = jnp.arange(width) < count[:, None]
+    explore = epsilon * legal / count[:, None].astype(dtype) + (1 - epsilon) * sigma
+    sampling = jnp.where((kind == player)[:, None], explore, sigma)
+    a = _sample_rows(sampling, ud, count)
+    p_sigma = jnp.take_along_axis(sigma, a[:, None], 1)[:, 0]
+    p_sample = jnp.take_along_axis(sampling, a[:, None], 1)[:, 0]
     a = jnp.where(chance, chance_choice(first, count, ud), a)
     child = jnp.minimum(first + a, num_histories - 1)
     p_chance = tree.chance_prob[child]
@@ -353,7 +373,6 @@ def sample_trajectories(tensors: GameTensors, strategies, key: jax.Array, num: i
 
   root = jnp.zeros((num,), jnp.int32)
   _, (nodes, actions, policy_prob, sample_prob) = jax.lax.scan(depth_step, root, u)
-  dtype = policy.dtype
   return Trajectories(nodes=jnp.concatenate([root[None], nodes]).T.astype(jnp.int32),
                       actions=actions.T.astype(jnp.int32), policy_prob=policy_prob.T.astype(dtype),
                       sample_prob=sample_prob.T.astype(dtype))
@@ -409,44 +428,66 @@ def _exclusive_cumprod(x: jax.Array, reverse: bool = False) -> jax.Array:
   return jnp.concatenate([ones, jnp.cumprod(x, 1)[:, :-1]], 1)
 
 
-def outcome_sampling_estimate(tensors: GameTensors, strategies, trajectories: Trajectories, *,
-                              player: int) -> OSEstimate:
-  """Player ``player``'s sampled regrets (002 eq. 10) and average increments from the
-  trajectories, with sigma = ``strategies`` (the profile they were sampled under)."""
+class _OSRows(NamedTuple):
+  """One update's per-step rows before they are scattered; ``index`` [K * D] is the
+  infoset of each step (``I`` off the updating player's steps, dropped by the scatter)."""
+
+  index: jax.Array
+  regret: jax.Array
+  average: jax.Array
+  reach: jax.Array
+  sigma: jax.Array
+  w: jax.Array
+  w_paper000: jax.Array
+  nodes_touched: jax.Array
+
+
+def _os_rows(tensors: GameTensors, source: _Sigma, trajectories: Trajectories, player: int) -> _OSRows:
   tree = tensors.tree
-  treeplex = tensors.players[player]
-  num_infosets, width = treeplex.legal.shape
+  num_infosets, width = tensors.players[player].legal.shape
   steps = trajectories.nodes[:, :-1]
   num = steps.shape[0]
-  own = tree.kind[steps] == player
+  kind = tree.kind[steps]
+  own = kind == player
   sigma_taken = trajectories.policy_prob
   own_p = jnp.where(own, sigma_taken, 1.0)
   other_p = jnp.where(own, 1.0, sigma_taken)
   q = trajectories.sample_prob.prod(1)
   terminal = trajectories.nodes[:, -1]
   u = tree.utility[terminal] * (1.0 if player == 0 else -1.0)
-  opp_reach = other_p.prod(1)
-  w_all = (u * opp_reach / q)[:, None] * _exclusive_cumprod(own_p, reverse=True)
-  w = jnp.where(own, w_all, 0.0)
+  w = (u * other_p.prod(1) / q)[:, None] * _exclusive_cumprod(own_p, reverse=True)
+  w = jnp.where(own, w, 0.0)
   w_paper000 = jnp.where(own, u[:, None] * _exclusive_cumprod(other_p) / q[:, None], 0.0)
   infoset = jnp.where(own, tree.infoset[steps], num_infosets)
-  rows = jnp.maximum(jnp.minimum(infoset, num_infosets - 1), 0)
-  legal = treeplex.legal[rows]
-  sigma = strategies[player][rows]
+  count = jnp.maximum(tree.num_children[steps], 1)
+  sigma = _sigma_rows(source, kind, infoset, count, width, players=(player,))
+  legal = jnp.arange(width) < count[..., None]
   onehot = jax.nn.one_hot(trajectories.actions, width, dtype=sigma.dtype)
-  regret = w[..., None] * (onehot - sigma_taken[..., None] * legal)
+  regret = w[..., None] * (onehot - sigma_taken[..., None] * legal)  # 002 eq. 10
   own_before = _exclusive_cumprod(own_p)
   average = (own_before / _exclusive_cumprod(trajectories.sample_prob))[..., None] * sigma
-  flat = infoset.reshape(-1)
-  scatter = lambda v: jnp.zeros((num_infosets, width), v.dtype).at[flat].add(
-      v.reshape(-1, width) / num, mode="drop")
-  reach = jnp.zeros((num_infosets,), own_before.dtype).at[flat].max(
-      jnp.where(own, own_before, 0.0).reshape(-1), mode="drop")
-  visited = jnp.zeros((num_infosets,), bool).at[flat].set(True, mode="drop")
-  alive = tree.kind[steps] != TERMINAL_NODE
-  return OSEstimate(regret=scatter(regret), average=scatter(average), reach=reach, visited=visited,
-                    w=w, w_paper000=w_paper000,
-                    nodes_touched=(alive.sum() + num).astype(jnp.int32))
+  alive = kind != TERMINAL_NODE
+  flat = lambda x: x.reshape((num * steps.shape[1],) + x.shape[2:])
+  return _OSRows(index=flat(infoset), regret=flat(regret) / num, average=flat(average) / num,
+                 reach=flat(jnp.where(own, own_before, 0.0)), sigma=flat(sigma), w=w, w_paper000=w_paper000,
+                 nodes_touched=(alive.sum() + num).astype(jnp.int32))
+
+
+def _estimate(tensors: GameTensors, rows: _OSRows, player: int) -> OSEstimate:
+  num_infosets, width = tensors.players[player].legal.shape
+  dense = lambda v: jnp.zeros((num_infosets, width), v.dtype).at[rows.index].add(v, mode="drop")
+  return OSEstimate(
+      regret=dense(rows.regret), average=dense(rows.average),
+      reach=jnp.zeros((num_infosets,), rows.reach.dtype).at[rows.index].max(rows.reach, mode="drop"),
+      visited=jnp.zeros((num_infosets,), bool).at[rows.index].set(True, mode="drop"),
+      w=rows.w, w_paper000=rows.w_paper000, nodes_touched=rows.nodes_touched)
+
+
+def outcome_sampling_estimate(tensors: GameTensors, strategies, trajectories: Trajectories, *,
+                              player: int) -> OSEstimate:
+  """Player ``player``'s sampled regrets (002 eq. 10) and average increments from the
+  trajectories, with sigma = ``strategies`` (the profile they were sampled under)."""
+  return _estimate(tensors, _os_rows(tensors, _Sigma(tuple(strategies)), trajectories, player), player)
 
 
 def outcome_sampling_update(tensors: GameTensors, state: MCCFRState, trajectories: Trajectories, *,
@@ -455,30 +496,33 @@ def outcome_sampling_update(tensors: GameTensors, state: MCCFRState, trajectorie
 
   Args:
     strategies: the profile sigma used for the update (default: regret matching on
-      ``state.regrets``). Paper 000's simultaneous update of both players on one
-      trajectory passes the profile of the forward pass to both calls.
+      ``state.regrets``, done per visited row). Paper 000's simultaneous update of both
+      players on one trajectory passes the profile of the forward pass to both calls.
     averaging: "stochastic" or "optimistic" (see the module doc); the iteration ``t`` of
       optimistic averaging is ``state.iteration + 1``.
   Returns:
-    (new state, OSEstimate). ``state.iteration`` is not advanced.
+    (new state, OSEstimate). ``state.iteration`` is not advanced. Under ``jit`` the dense
+    OSEstimate costs nothing when unused.
   """
-  if strategies is None:
-    strategies = current_strategy(tensors, state)
-  estimate = outcome_sampling_estimate(tensors, strategies, trajectories, player=player)
+  source = _Sigma(state.regrets, True) if strategies is None else _Sigma(tuple(strategies))
+  rows = _os_rows(tensors, source, trajectories, player)
   regrets, average, last_visit = list(state.regrets), list(state.average), list(state.last_visit)
-  regrets[player] = regrets[player] + estimate.regret
+  regrets[player] = regrets[player].at[rows.index].add(rows.regret, mode="drop")
   if averaging == "stochastic":
-    average[player] = average[player] + estimate.average
-  elif averaging == "optimistic":
+    average[player] = average[player].at[rows.index].add(rows.average, mode="drop")
+  elif averaging == "optimistic":  # 000 Algorithm 1 line 15, once per visited infoset
+    estimate = _estimate(tensors, rows, player)
+    sigma = (cfr.regret_matching(tensors.players[player], state.regrets[player]) if strategies is None
+             else strategies[player])
     t = state.iteration + 1
     weight = ((t - last_visit[player]).astype(estimate.reach.dtype) * estimate.reach)[:, None]
-    average[player] = average[player] + jnp.where(estimate.visited[:, None], weight * strategies[player], 0)
+    average[player] = average[player] + jnp.where(estimate.visited[:, None], weight * sigma, 0)
     last_visit[player] = jnp.where(estimate.visited, t, last_visit[player])
   else:
     raise ValueError(f"averaging must be one of {AVERAGING}, got {averaging!r}")
   state = state._replace(regrets=tuple(regrets), average=tuple(average), last_visit=tuple(last_visit),
-                         nodes_touched=_add_count(state.nodes_touched, estimate.nodes_touched))
-  return state, estimate
+                         nodes_touched=_add_count(state.nodes_touched, rows.nodes_touched))
+  return state, _estimate(tensors, rows, player)
 
 
 # --- external and chance sampling ---------------------------------------------------------
@@ -580,12 +624,14 @@ def _split(key: jax.Array, num: int):
 def _outcome_step(tensors, state: MCCFRState, *, trajectories: int, averaging: str,
                   chance_width: int | None) -> MCCFRState:
   next_key, *keys = _split(state.key, 3)
-  for player in (0, 1):
-    strategies = current_strategy(tensors, state)
-    paths = sample_trajectories(tensors, strategies, keys[player], trajectories, player=player,
-                                epsilon=state.epsilon, chance_width=chance_width)
-    state, _ = outcome_sampling_update(tensors, state, paths, player=player, strategies=strategies,
-                                       averaging=averaging)
+  depths = len(tensors.tree.depth_slices) - 1
+  lazy = trajectories * depths < sum(tp.num_infosets for tp in tensors.players)
+  for player in (0, 1):  # player 1's walk sees player 0's new regrets
+    # regret matching per visited row when the walk reads fewer rows than the tables hold
+    source = _Sigma(state.regrets, True) if lazy else _Sigma(current_strategy(tensors, state))
+    paths = _walk(tensors, source, keys[player], trajectories, player=player,
+                  epsilon=state.epsilon, chance_width=chance_width)
+    state, _ = outcome_sampling_update(tensors, state, paths, player=player, averaging=averaging)
   return state._replace(key=next_key, iteration=state.iteration + 1)
 
 
