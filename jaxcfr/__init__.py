@@ -1,6 +1,6 @@
 """jaxcfr: sequence-form solvers for two-player zero-sum imperfect-information games."""
 
-from jaxcfr import cfr, driver, evaluation, openspiel, tensors
+from jaxcfr import cfr, driver, evaluation, mccfr, openspiel, tensors
 from jaxcfr.build import GameBuildError
 from jaxcfr.driver import SolveResult, solve
 from jaxcfr.evaluation import (best_response, best_response_values, counterfactual_values,
@@ -12,7 +12,7 @@ from jaxcfr.tensors import GameTensors, with_payoff_from_tree
 __version__ = "0.1.0"
 
 __all__ = [
-    "Game", "GameBuildError", "SolveResult", "cfr", "driver", "evaluation", "openspiel", "solve",
+    "Game", "GameBuildError", "SolveResult", "cfr", "driver", "evaluation", "mccfr", "openspiel", "solve",
     "tensors", "GameTensors", "UnknownGameError", "best_response",
     "best_response_values", "counterfactual_values", "expected_value", "exploitability", "load",
     "nash_conv", "parse_game_string", "realization_plan", "sequence_values", "uniform_profile",
