@@ -17,9 +17,16 @@ estimate of the counterfactual regret ``r(I, a) = q(I, a) - v(I)`` of CFR (002 L
     This is paper 000's eq. 6 with its ``w_I = u_i(z) pi_-i(z[I]) / q(z)`` (the two
     ``w`` differ by the tail probability ``pi(z[I] a*, z)``; ``OSEstimate`` reports
     both). The ``K`` estimates are averaged (``K = 1`` is the papers' algorithm).
+    In arrays: a ``lax.scan`` over depth levels moves all K trajectories one level down
+    per step (gather the node; inverse CDF on the acting player's gathered row, regret-
+    matched on the fly when K D is below the table size; chance from a gathered row of
+    ``chance_width`` outcomes or a binary search over sibling intervals); the backward
+    pass is exclusive cumulative products over the [K, D] path arrays, and the regret and
+    average rows are scatter-added into the [I, A] tables.
 ``mccfr-es``  external sampling (002 eq. 11). One pure strategy of the opponent (one
-    action per opponent infoset, drawn from ``sigma_-i``) and one outcome per chance node
-    are drawn; the terminals consistent with them form the block ``Q`` and ``q(z) =
+    action per opponent infoset, drawn from ``sigma_-i``, the paper's ``tau``; OpenSpiel
+    draws per visited history instead, which is equally unbiased) and one outcome per
+    chance node (see ``sampled_block``) are drawn; the terminals consistent with them form the block ``Q`` and ``q(z) =
     pi_-i(z)`` cancels, so the sampled sequence values are ``g~[s] = sum_{z in Q, seq_i(z)
     = s} u_i(z)``. One consistency pass down the tree arrays finds ``Q``; the ordinary
     bottom-up counterfactual pass over player i's treeplex
@@ -212,10 +219,6 @@ def _sample_rows(probs: jax.Array, u: jax.Array, num_legal: jax.Array) -> jax.Ar
   cum = jnp.cumsum(probs, -1)
   below = cum[:, :-1] <= (u * cum[:, -1])[:, None]
   return jnp.minimum(below.sum(-1), num_legal - 1).astype(jnp.int32)
-
-
-def _pad(table: jax.Array, width: int, value=0) -> jax.Array:
-  return jnp.pad(table, ((0, 0), (0, width - table.shape[1])), constant_values=value)
 
 
 def sampled_block(tree: Tree, key: jax.Array, opponent: int | None = None,

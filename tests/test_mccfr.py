@@ -318,6 +318,19 @@ def test_driver_runs_seeds_as_a_batch():
     driver.solve(kuhn, "mccfr-os", 10, updates="simultaneous")
 
 
+def test_sampled_resume_equals_uninterrupted_run(tmp_path):
+  kuhn = helpers.load("kuhn_poker")
+  path = tmp_path / "run.npz"
+  straight = driver.solve(kuhn, "mccfr-es", 40, eval_every=20, seed=2)
+  driver.solve(kuhn, "mccfr-es", 20, eval_every=20, seed=2, checkpoint=path)
+  resumed = driver.solve(kuhn, "mccfr-es", 40, eval_every=20, seed=2, checkpoint=path, resume=True)
+  for a, b in zip(jax.tree_util.tree_leaves(straight.state), jax.tree_util.tree_leaves(resumed.state)):
+    np.testing.assert_array_equal(a, b)  # the PRNG key is part of the state
+  assert resumed.history[-1]["nodes_touched"] == straight.history[-1]["nodes_touched"]
+  with pytest.raises(ValueError, match="another run"):
+    driver.solve(kuhn, "mccfr-es", 60, eval_every=20, seed=3, checkpoint=path, resume=True)
+
+
 def test_cli_solve_sampled_batch_writes_one_result_per_seed(tmp_path, capsys):
   out = tmp_path / "r.json"
   assert cli.main(["solve", "kuhn_poker", "--algo", "mccfr-os", "--iters", "50", "--seed", "3", "--batch", "2",
