@@ -119,12 +119,16 @@ class Trajectories(NamedTuple):
     policy_prob: [K, D] float, probability of that child under the profile sigma (chance
       probability at chance nodes; 1 once terminal).
     sample_prob: [K, D] float, probability of that child under the sampling profile.
+    steps: optional (kind [K, D], infoset [K, D], legal count [K, D], sigma rows
+      [K, D, A_max]) of each step's node, kept by the walk so that the update need not
+      gather them again (None from ``forced_trajectory``).
   """
 
   nodes: jax.Array
   actions: jax.Array
   policy_prob: jax.Array
   sample_prob: jax.Array
+  steps: tuple | None = None
 
 
 class OSEstimate(NamedTuple):
@@ -371,14 +375,15 @@ def _walk(tensors: GameTensors, source: _Sigma, key: jax.Array, num: int, *, pla
     child = jnp.where(alive, child, h)
     out = (child, jnp.where(alive, a, 0),
            jnp.where(alive, jnp.where(chance, p_chance, p_sigma), 1.0),
-           jnp.where(alive, jnp.where(chance, p_chance, p_sample), 1.0))
+           jnp.where(alive, jnp.where(chance, p_chance, p_sample), 1.0), (kind, infoset, count, sigma))
     return child, out
 
   root = jnp.zeros((num,), jnp.int32)
-  _, (nodes, actions, policy_prob, sample_prob) = jax.lax.scan(depth_step, root, u)
+  _, (nodes, actions, policy_prob, sample_prob, steps) = jax.lax.scan(depth_step, root, u)
   return Trajectories(nodes=jnp.concatenate([root[None], nodes]).T.astype(jnp.int32),
                       actions=actions.T.astype(jnp.int32), policy_prob=policy_prob.T.astype(dtype),
-                      sample_prob=sample_prob.T.astype(dtype))
+                      sample_prob=sample_prob.T.astype(dtype),
+                      steps=tuple(jnp.swapaxes(x, 0, 1) for x in steps))
 
 
 def forced_trajectory(tensors: GameTensors, strategies, terminal: int, *, epsilon=DEFAULT_EPSILON,
@@ -445,12 +450,16 @@ class _OSRows(NamedTuple):
   nodes_touched: jax.Array
 
 
-def _os_rows(tensors: GameTensors, source: _Sigma, trajectories: Trajectories, player: int) -> _OSRows:
+def _os_rows(tensors: GameTensors, source: _Sigma, trajectories: Trajectories, player: int,
+             walk_rows: bool = False) -> _OSRows:
+  """``walk_rows``: take the steps' nodes and sigma rows from the walk (valid only when the
+  walk read the same ``source``)."""
   tree = tensors.tree
   num_infosets, width = tensors.players[player].legal.shape
   steps = trajectories.nodes[:, :-1]
   num = steps.shape[0]
-  kind = tree.kind[steps]
+  walk_rows = walk_rows and trajectories.steps is not None
+  kind = trajectories.steps[0] if walk_rows else tree.kind[steps]
   own = kind == player
   sigma_taken = trajectories.policy_prob
   own_p = jnp.where(own, sigma_taken, 1.0)
@@ -461,9 +470,13 @@ def _os_rows(tensors: GameTensors, source: _Sigma, trajectories: Trajectories, p
   w = (u * other_p.prod(1) / q)[:, None] * _exclusive_cumprod(own_p, reverse=True)
   w = jnp.where(own, w, 0.0)
   w_paper000 = jnp.where(own, u[:, None] * _exclusive_cumprod(other_p) / q[:, None], 0.0)
-  infoset = jnp.where(own, tree.infoset[steps], num_infosets)
-  count = jnp.maximum(tree.num_children[steps], 1)
-  sigma = _sigma_rows(source, kind, infoset, count, width, players=(player,))
+  if walk_rows:
+    infoset = jnp.where(own, trajectories.steps[1], num_infosets)
+    count, sigma = trajectories.steps[2], trajectories.steps[3][..., :width]
+  else:
+    infoset = jnp.where(own, tree.infoset[steps], num_infosets)
+    count = jnp.maximum(tree.num_children[steps], 1)
+    sigma = _sigma_rows(source, kind, infoset, count, width, players=(player,))
   legal = jnp.arange(width) < count[..., None]
   onehot = jax.nn.one_hot(trajectories.actions, width, dtype=sigma.dtype)
   regret = w[..., None] * (onehot - sigma_taken[..., None] * legal)  # 002 eq. 10
@@ -494,7 +507,8 @@ def outcome_sampling_estimate(tensors: GameTensors, strategies, trajectories: Tr
 
 
 def outcome_sampling_update(tensors: GameTensors, state: MCCFRState, trajectories: Trajectories, *,
-                            player: int, strategies=None, averaging: str = "stochastic"):
+                            player: int, strategies=None, averaging: str = "stochastic",
+                            _walk_rows: bool = False):
   """Applies one outcome-sampling update of ``player`` from given trajectories.
 
   Args:
@@ -508,7 +522,7 @@ def outcome_sampling_update(tensors: GameTensors, state: MCCFRState, trajectorie
     OSEstimate costs nothing when unused.
   """
   source = _Sigma(state.regrets, True) if strategies is None else _Sigma(tuple(strategies))
-  rows = _os_rows(tensors, source, trajectories, player)
+  rows = _os_rows(tensors, source, trajectories, player, walk_rows=_walk_rows)
   regrets, average, last_visit = list(state.regrets), list(state.average), list(state.last_visit)
   regrets[player] = regrets[player].at[rows.index].add(rows.regret, mode="drop")
   if averaging == "stochastic":
@@ -634,7 +648,8 @@ def _outcome_step(tensors, state: MCCFRState, *, trajectories: int, averaging: s
     source = _Sigma(state.regrets, True) if lazy else _Sigma(current_strategy(tensors, state))
     paths = _walk(tensors, source, keys[player], trajectories, player=player,
                   epsilon=state.epsilon, chance_width=chance_width)
-    state, _ = outcome_sampling_update(tensors, state, paths, player=player, averaging=averaging)
+    state, _ = outcome_sampling_update(tensors, state, paths, player=player, averaging=averaging,
+                                       strategies=None if lazy else source.tables, _walk_rows=True)
   return state._replace(key=next_key, iteration=state.iteration + 1)
 
 
