@@ -1,6 +1,6 @@
 """jaxcfr: sequence-form solvers for two-player zero-sum imperfect-information games."""
 
-from jaxcfr import cfr, driver, evaluation, experts, openspiel, opponent, rnr, tensors
+from jaxcfr import cfr, driver, evaluation, experts, mccfr, openspiel, opponent, rnr, tensors
 from jaxcfr.build import GameBuildError
 from jaxcfr.driver import SolveResult, solve
 from jaxcfr.evaluation import (best_response, best_response_values, check_profile, counterfactual_values,
@@ -12,7 +12,7 @@ from jaxcfr.tensors import GameTensors, with_payoff_from_tree
 __version__ = "0.1.0"
 
 __all__ = [
-    "Game", "GameBuildError", "SolveResult", "cfr", "driver", "evaluation", "experts", "openspiel",
+    "Game", "GameBuildError", "SolveResult", "cfr", "driver", "evaluation", "experts", "mccfr", "openspiel",
     "opponent", "rnr", "solve",
     "tensors", "GameTensors", "UnknownGameError", "best_response",
     "best_response_values", "check_profile", "counterfactual_values", "expected_value", "exploitability", "load",

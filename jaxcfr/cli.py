@@ -7,6 +7,7 @@ import json
 import sys
 
 from jaxcfr.cfr import ALGORITHMS
+from jaxcfr.mccfr import ALGORITHMS as SAMPLED_ALGORITHMS
 
 
 def _floats(text: str) -> list[float]:
@@ -24,9 +25,10 @@ def _parser() -> argparse.ArgumentParser:
   info.add_argument("game", help="e.g. leduc_poker, one_card_poker(num_cards=13), openspiel:liars_dice")
   info.add_argument("--json", action="store_true", help="print JSON")
 
-  solve = commands.add_parser("solve", help="solve a game with a CFR-family algorithm")
+  solve = commands.add_parser("solve", help="solve a game with a CFR-family or sampled (MCCFR) algorithm")
   solve.add_argument("game", nargs="?", default="leduc_poker")
-  solve.add_argument("--algo", choices=ALGORITHMS, default="cfr+")
+  solve.add_argument("--algo", choices=ALGORITHMS + SAMPLED_ALGORITHMS, default="cfr+",
+                     help="mccfr-os: outcome sampling, mccfr-es: external sampling, cfr-cs: chance sampling")
   solve.add_argument("--iters", type=int, default=1000)
   solve.add_argument("--updates", choices=("alternating", "simultaneous"))
   solve.add_argument("--dtype", choices=("float32", "float64"), default="float64")
@@ -35,6 +37,13 @@ def _parser() -> argparse.ArgumentParser:
     solve.add_argument(f"--{name}", type=_floats,
                        help=f"{name}; a comma-separated list runs a batch over the grid of all lists")
   solve.add_argument("--averaging-delay", type=int, default=0)
+  sampled = solve.add_argument_group("sampled algorithms (mccfr-os, mccfr-es, cfr-cs)")
+  sampled.add_argument("--seed", type=int, default=0, help="PRNG seed (the first of a batch)")
+  sampled.add_argument("--batch", type=int, metavar="B",
+                       help="run seeds SEED..SEED+B-1 as one batched program; the JSON holds one result per seed")
+  sampled.add_argument("--epsilon", type=float, help="outcome sampling's exploration (default 0.6)")
+  sampled.add_argument("--trajectories", type=int, default=1, metavar="K",
+                       help="outcome sampling's trajectories per update (K = 1 is the papers' algorithm)")
   solve.add_argument("--json", metavar="FILE", help="write the results as JSON")
   solve.add_argument("--strategy-out", metavar="FILE", help="write the average strategy as .npz")
   solve.add_argument("--checkpoint", metavar="FILE", help="checkpoint file (.npz)")
@@ -79,24 +88,45 @@ def _solve(args) -> int:
     jax.config.update("jax_enable_x64", True)
   from jaxcfr import driver  # pylint: disable=import-outside-toplevel
   from jaxcfr.loading import load  # pylint: disable=import-outside-toplevel
+  from jaxcfr import mccfr  # pylint: disable=import-outside-toplevel
   game = load(args.game, dtype=args.dtype)
   lists = {k: getattr(args, k) for k in ("alpha", "beta", "gamma")}
-  batched = any(v is not None and len(v) > 1 for v in lists.values())
-  scalars = {k: v[0] for k, v in lists.items() if v is not None and not batched}
-  batch = driver.hyperparameter_grid(**lists) if batched else None
+  if args.algo in mccfr.ALGORITHMS:
+    if any(v is not None for v in lists.values()) or args.averaging_delay:
+      raise ValueError(f"--alpha/--beta/--gamma/--averaging-delay do not apply to {args.algo}")
+    if args.batch is not None and args.batch < 1:
+      raise ValueError(f"--batch must be >= 1, got {args.batch}")
+    batched = args.batch is not None
+    batch = {"seed": list(range(args.seed, args.seed + args.batch))} if batched else None
+    scalars = {} if batched else {"seed": args.seed}
+    if args.epsilon is not None:
+      scalars["epsilon"] = args.epsilon
+    if args.algo == "mccfr-os":
+      scalars["trajectories"] = args.trajectories
+    elif args.epsilon is not None or args.trajectories != 1:
+      raise ValueError(f"--epsilon and --trajectories apply to mccfr-os only, not {args.algo}")
+  else:
+    if args.batch is not None or args.epsilon is not None or args.trajectories != 1:
+      raise ValueError(f"--batch/--epsilon/--trajectories apply to the sampled algorithms "
+                       f"{list(mccfr.ALGORITHMS)}, not {args.algo}")
+    batched = any(v is not None and len(v) > 1 for v in lists.values())
+    scalars = {k: v[0] for k, v in lists.items() if v is not None and not batched}
+    scalars["averaging_delay"] = args.averaging_delay
+    batch = driver.hyperparameter_grid(**lists) if batched else None
   result = driver.solve(game, args.algo, args.iters, updates=args.updates, eval_every=args.eval_every,
                         batch=batch, checkpoint=args.checkpoint, checkpoint_every=args.checkpoint_every,
-                        resume=args.resume, progress=False if args.no_progress else None,
-                        averaging_delay=args.averaging_delay, **scalars)
+                        resume=args.resume, progress=False if args.no_progress else None, **scalars)
   summary = result.summary()
   print(f"game            {summary['game']}")
   print(f"algorithm       {summary['algo']} ({summary['updates']} updates, {summary['dtype']})")
   print(f"iterations      {summary['iters']}")
   if batched:
-    print(f"batch           {result.batch_size} configurations: {result.hyperparameters}")
+    print(f"batch           {result.batch_size} runs: {result.hyperparameters}")
   print(f"exploitability  {summary['exploitability']}   (NashConv / 2, OpenSpiel's convention)")
   print(f"nash_conv       {summary['nash_conv']}")
   print(f"value           {summary['value']}   (player 0, average strategy)")
+  if "nodes_touched" in summary:
+    print(f"nodes touched   {summary['nodes_touched']}   (paper 002's count)")
   print(f"seconds         {summary['seconds']:.3f}")
   if args.json:
     with open(args.json, "w", encoding="utf-8") as f:

@@ -14,11 +14,14 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcfr import cfr, checkpoint as checkpoint_lib, evaluation
+from jaxcfr import cfr, checkpoint as checkpoint_lib, evaluation, mccfr
 from jaxcfr.hardware import hardware
 from jaxcfr.loading import Game, load
 
 HYPERPARAMETERS = ("alpha", "beta", "gamma", "averaging_delay")
+# Sampled algorithms (mccfr.ALGORITHMS): batchable array hyperparameters and static options.
+SAMPLED_HYPERPARAMETERS = mccfr.HYPERPARAMETERS  # seed, epsilon
+SAMPLED_OPTIONS = ("trajectories", "averaging")
 
 
 @dataclasses.dataclass
@@ -28,7 +31,8 @@ class SolveResult:
 
   Attributes:
     history: one dict per evaluation: iteration, seconds, exploitability, nash_conv, value,
-      current_exploitability (floats, or lists with a batch).
+      current_exploitability (floats, or lists with a batch); sampled algorithms add
+      nodes_touched (the running count, paper 002's measure of work).
     state: the final solver state.
     average_strategy: the average profile ((sigma0, sigma1), batched with a batch).
   """
@@ -47,14 +51,22 @@ class SolveResult:
   def summary(self) -> dict:
     """The JSON record: the last evaluation's metrics at the top, the whole history below."""
     last = self.history[-1]
-    return {
+    record = {
         "game": self.game, "algo": self.algorithm, "updates": self.updates, "iters": self.iterations,
-        "dtype": str(self.state.alpha.dtype), "batch_size": self.batch_size,
+        "dtype": str(self.state.regrets[0].dtype), "batch_size": self.batch_size,
         "hyperparameters": self.hyperparameters,
         "exploitability": last["exploitability"], "nash_conv": last["nash_conv"],
         "value": last["value"], "current_exploitability": last["current_exploitability"],
         "seconds": self.seconds, "hardware": hardware(), "history": self.history,
     }
+    if "nodes_touched" in last:  # a sampled algorithm
+      record["nodes_touched"] = last["nodes_touched"]
+      record["nodes_touched_per_iteration"] = (np.asarray(last["nodes_touched"]) / last["iteration"]).tolist()
+      if self.batch_size:  # one result per run (seed)
+        keys = ("exploitability", "nash_conv", "value", "current_exploitability", "nodes_touched")
+        record["results"] = [{**{k: v[b] for k, v in self.hyperparameters.items() if isinstance(v, list)},
+                              **{k: last[k][b] for k in keys}} for b in range(self.batch_size)]
+    return record
 
 
 def metrics(tensors, state: cfr.CFRState, *, solver: cfr.Solver) -> dict:
@@ -69,9 +81,22 @@ def metrics(tensors, state: cfr.CFRState, *, solver: cfr.Solver) -> dict:
 
 
 @functools.lru_cache(maxsize=32)
-def _compiled_metrics(solver: cfr.Solver):
-  """Jitted metrics for a solver; cached so repeated solves reuse the compilation."""
-  return jax.jit(functools.partial(metrics, solver=solver))
+def _compiled(solver: cfr.Solver, vmapped: bool):
+  """Jitted (chunk runner, metrics) for a solver; cached so repeated solves reuse them.
+
+  Deterministic batches carry trailing batch axes and need no vmap; batches of sampled runs
+  (one PRNG key each) are vmapped.
+  """
+
+  def chunk(tensors, state, n):
+    body = lambda s: jax.lax.fori_loop(0, n, lambda _, x: solver.step(tensors, x), s)
+    return jax.vmap(body)(state) if vmapped else body(state)
+
+  def measure(tensors, state):
+    fn = functools.partial(metrics, tensors, solver=solver)
+    return jax.vmap(fn)(state) if vmapped else fn(state)
+
+  return jax.jit(chunk, static_argnums=2), jax.jit(measure)
 
 
 def hyperparameter_grid(**values) -> dict[str, np.ndarray]:
@@ -129,16 +154,30 @@ def solve(game: Game | str, algorithm: str = "cfr+", iterations: int = 1000, *,
       every evaluation) and at the end.
     resume: continue from ``checkpoint`` if it exists; the result equals an uninterrupted run.
     progress: draw a progress bar (default: when stderr is a terminal).
-    **hyperparameters: alpha, beta, gamma, averaging_delay for every run.
+    **hyperparameters: alpha, beta, gamma, averaging_delay for every run; for the sampled
+      algorithms of ``mccfr.ALGORITHMS``: seed and epsilon (batchable: ``batch={"seed":
+      [0, 1, 2]}`` runs the seeds as one vmapped program) and the static options
+      trajectories (K) and averaging.
   """
   if isinstance(game, str):
     game = load(game)
   if iterations < 1:
     raise ValueError(f"iterations must be >= 1, got {iterations}")
-  unknown = set(hyperparameters) - set(HYPERPARAMETERS) | set(batch or {}) - set(HYPERPARAMETERS)
+  sampled = algorithm in mccfr.ALGORITHMS
+  names = SAMPLED_HYPERPARAMETERS if sampled else HYPERPARAMETERS
+  allowed = names + SAMPLED_OPTIONS if sampled else names
+  unknown = set(hyperparameters) - set(allowed) | set(batch or {}) - set(names)
   if unknown:
-    raise ValueError(f"unknown hyperparameters {sorted(unknown)}; known: {list(HYPERPARAMETERS)}")
-  solver = cfr.solver(algorithm, updates=updates, **hyperparameters)
+    raise ValueError(f"unknown hyperparameters {sorted(unknown)}; known: {list(allowed)}")
+  if sampled:
+    if updates not in (None, "alternating"):
+      raise ValueError(f"{algorithm} updates alternate; updates={updates!r} is not supported")
+    options = {k: hyperparameters.pop(k) for k in SAMPLED_OPTIONS if k in hyperparameters}
+    solver = mccfr.solver(algorithm, chance_width=mccfr.chance_width(game), **options)
+    init = functools.partial(solver.init, **hyperparameters)
+  else:
+    solver = cfr.solver(algorithm, updates=updates, **hyperparameters)
+    init = solver.init
   tensors = game.tensors
   eval_every = max(1, eval_every or iterations // 10)
   checkpoint_every = checkpoint_every or eval_every
@@ -148,12 +187,19 @@ def solve(game: Game | str, algorithm: str = "cfr+", iterations: int = 1000, *,
     if len(sizes) != 1:
       raise ValueError(f"batch arrays must have one length, got {sorted(sizes)}")
     batch_size = sizes.pop()
-    state = solver.init(tensors, **{k: jnp.asarray(v).reshape(-1) for k, v in batch.items()})
+    if sampled:  # seeds: one vmapped run each
+      state = jax.vmap(lambda kw: init(tensors, **kw))({k: jnp.asarray(v) for k, v in batch.items()})
+    else:  # hyperparameters: one state with trailing batch axes (cfr.init)
+      state = init(tensors, **{k: jnp.asarray(v).reshape(-1) for k, v in batch.items()})
   else:
-    state = solver.init(tensors)
-  measure = _compiled_metrics(solver)
-  hyper = {k: _to_python(getattr(state, k)) for k in HYPERPARAMETERS}
-  identity = {"game": game.name, "algorithm": algorithm, "updates": updates or cfr.PRESETS[algorithm].updates,
+    state = init(tensors)
+  vmapped = sampled and batch_size is not None
+  run_chunk, measure = _compiled(solver, vmapped)
+  hyper = {k: _to_python(getattr(state, k)) for k in names}
+  if sampled:
+    hyper.update(trajectories=options.get("trajectories", 1), averaging=options.get("averaging", "stochastic"))
+  identity = {"game": game.name, "algorithm": algorithm,
+              "updates": "alternating" if sampled else updates or cfr.PRESETS[algorithm].updates,
               "hyperparameters": hyper, "batch_size": batch_size}
   history, done, elapsed_before = [], 0, 0.0
   if resume and checkpoint and Path(checkpoint).exists():
@@ -168,11 +214,13 @@ def solve(game: Game | str, algorithm: str = "cfr+", iterations: int = 1000, *,
   while done < iterations or not history:
     n = min(eval_every - done % eval_every, iterations - done)
     if n > 0:
-      state = solver.run(tensors, state, n)
+      state = run_chunk(tensors, state, n)
       done += n
     values = jax.device_get(measure(tensors, state))
     seconds = elapsed_before + time.perf_counter() - start
     history.append({"iteration": done, "seconds": seconds, **{k: _to_python(v) for k, v in values.items()}})
+    if sampled:
+      history[-1]["nodes_touched"] = _to_python(mccfr.nodes_touched(state))
     bar.update(done, values["exploitability"])
     if checkpoint and (done % checkpoint_every == 0 or done == iterations):
       checkpoint_lib.save(checkpoint, state, {"identity": identity, "iterations": done,

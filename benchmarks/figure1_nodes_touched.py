@@ -1,0 +1,189 @@
+"""Paper 002's Figure 1 on small instances: exploitability against nodes touched for CFR,
+CFR with pruning, outcome-sampling and external-sampling MCCFR (and chance-sampled CFR).
+
+Instances (the paper's OCP(500), Goofspiel(7), Latent Tic-Tac-Toe and Princess and Monster
+are far larger): ``kuhn_poker``, ``one_card_poker(num_cards=13)`` and ``leduc_poker``.
+
+Nodes touched are histories visited, as paper 002 section 5 counts them:
+  * CFR: every history, once per player pass; our CFR alternates updates (player 0's pass,
+    then player 1's), so an iteration touches 2 |H|.
+  * CFR with pruning: the same iterates; a pass for player i skips the subtrees where the
+    opponent's reach is zero, so it touches the histories with ``pi_-i(h) > 0``.
+  * MCCFR-outcome (epsilon = 0.6, K = 1, the papers' algorithm): the sampled paths.
+  * MCCFR-external, CFR chance-sampled: the histories consistent with the sample.
+The y axis is the paper's exploitability ``epsilon_sigma = b1(sigma2) + b2(sigma1)``
+(NashConv; OpenSpiel's exploitability is half of it) of the average strategy. Sampled
+algorithms are averaged over ``--seeds`` seeds (run as one vmapped batch); wall time is
+recorded next to nodes touched. Axes are logarithmic (the paper's are linear).
+
+  python benchmarks/figure1_nodes_touched.py [--games kuhn_poker,leduc_poker] [--scale 1]
+Writes benchmarks/results/figure1_nodes_touched.json and .png (needs matplotlib: the
+``notebooks`` extra).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import subprocess
+import time
+from pathlib import Path
+
+import jax
+
+jax.config.update("jax_enable_x64", True)
+
+import jax.numpy as jnp  # pylint: disable=wrong-import-position
+import numpy as np  # pylint: disable=wrong-import-position
+
+import jaxcfr  # pylint: disable=wrong-import-position
+from jaxcfr import cfr, evaluation, mccfr  # pylint: disable=wrong-import-position
+from jaxcfr.hardware import hardware  # pylint: disable=wrong-import-position
+
+# game -> budget of nodes touched per algorithm (times --scale)
+GAMES = {
+    "kuhn_poker": 2e6,
+    "one_card_poker(num_cards=13)": 1e7,
+    "leduc_poker": 1.5e7,
+}
+SAMPLED = ("mccfr-os", "mccfr-es", "cfr-cs")
+LABELS = {"cfr": "CFR", "cfr-pruning": "CFR with pruning", "mccfr-os": "MCCFR-outcome",
+          "mccfr-es": "MCCFR-external", "cfr-cs": "CFR chance-sampled"}
+CHECKPOINTS = 24
+
+
+def _checkpoints(last: int) -> list[int]:
+  return sorted({int(round(x)) for x in np.geomspace(1, max(last, 2), CHECKPOINTS)})
+
+
+def _git_commit() -> str | None:
+  try:
+    return subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(__file__).parent, capture_output=True,
+                          text=True, check=True).stdout.strip()
+  except (OSError, subprocess.CalledProcessError):
+    return None
+
+
+def run_cfr(game, budget: float) -> dict:
+  """Vanilla CFR (OpenSpiel's preset, alternating); node counts with and without pruning."""
+  tensors = game.tensors
+  solver = cfr.solver("cfr")
+  histories = game.arrays.num_histories
+
+  @jax.jit
+  def chunk(state, pruned, n):  # n is traced: one compilation for every checkpoint
+    def body(_, carry):
+      state, pruned = carry
+      first = mccfr.cfr_nodes_touched(tensors, state.strategy[1], 0, pruning=True)
+      state = solver.step(tensors, state)
+      second = mccfr.cfr_nodes_touched(tensors, state.strategy[0], 1, pruning=True)
+      return state, pruned + first.astype(jnp.int64) + second.astype(jnp.int64)
+    return jax.lax.fori_loop(0, n, body, (state, pruned))
+
+  exploit = jax.jit(lambda s: evaluation.nash_conv(tensors, solver.average_strategy(tensors, s)))
+  state, pruned, done, seconds = solver.init(tensors), jnp.zeros((), jnp.int64), 0, 0.0
+  full_rows, pruned_rows = [], []
+  for target in _checkpoints(int(budget / (2 * histories))):
+    start = time.perf_counter()
+    state, pruned = jax.block_until_ready(chunk(state, pruned, target - done))
+    seconds += time.perf_counter() - start
+    done = target
+    value = float(exploit(state))
+    full_rows.append({"iteration": done, "nodes_touched": 2 * histories * done, "nash_conv": value,
+                      "seconds": seconds})
+    pruned_rows.append({"iteration": done, "nodes_touched": int(pruned), "nash_conv": value, "seconds": seconds})
+  return {"cfr": full_rows, "cfr-pruning": pruned_rows}
+
+
+def run_sampled(game, algorithm: str, budget: float, seeds: int) -> list[dict]:
+  tensors = game.tensors
+  solver = mccfr.solver(algorithm, chance_width=mccfr.chance_width(game))
+
+  def advance(state, n):
+    return jax.lax.fori_loop(0, n, lambda _, s: solver.step(tensors, s), state)
+
+  chunk = jax.jit(jax.vmap(advance, (0, None)))
+  exploit = jax.jit(jax.vmap(lambda s: evaluation.nash_conv(tensors, solver.average_strategy(tensors, s))))
+  state = jax.vmap(lambda s: solver.init(tensors, seed=s))(jnp.arange(seeds))
+  probe = jax.block_until_ready(chunk(state, 50))
+  per_iteration = float(np.mean(mccfr.nodes_touched(probe))) / 50
+  rows, done, seconds = [], 0, 0.0
+  for target in _checkpoints(int(budget / per_iteration)):
+    start = time.perf_counter()
+    state = jax.block_until_ready(chunk(state, target - done))
+    seconds += time.perf_counter() - start
+    done = target
+    values = np.asarray(exploit(state))
+    nodes = mccfr.nodes_touched(state)
+    rows.append({"iteration": done, "nodes_touched": float(np.mean(nodes)), "nash_conv": float(np.mean(values)),
+                 "nash_conv_per_seed": values.tolist(), "nodes_touched_per_seed": nodes.tolist(),
+                 "seconds": seconds})
+  return rows
+
+
+def plot(result: dict, path: Path) -> bool:
+  try:
+    import matplotlib  # pylint: disable=import-outside-toplevel
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # pylint: disable=import-outside-toplevel
+  except ImportError:
+    print("matplotlib is not installed (pip install 'jaxcfr[notebooks]'); skipped the PNG")
+    return False
+  games = result["games"]
+  fig, axes = plt.subplots(1, len(games), figsize=(5 * len(games), 4), squeeze=False)
+  for ax, (name, entry) in zip(axes[0], games.items()):
+    for algorithm, rows in entry["algorithms"].items():
+      ax.plot([r["nodes_touched"] for r in rows], [r["nash_conv"] for r in rows], label=LABELS[algorithm],
+              linestyle="--" if algorithm == "cfr-cs" else "-")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("Nodes Touched")
+    ax.set_ylabel("exploitability (NashConv)")
+    ax.set_title(f"{name} (|H| = {entry['histories']:,})")
+    ax.grid(True, which="both", alpha=0.3)
+  axes[0][0].legend()
+  fig.suptitle("Paper 002 Figure 1 on small games: exploitability against nodes touched")
+  fig.tight_layout()
+  fig.savefig(path, dpi=120)
+  return True
+
+
+def main(argv=None) -> dict:
+  parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+  parser.add_argument("--games", default=",".join(GAMES), help="comma-separated game strings")
+  parser.add_argument("--scale", type=float, default=1.0, help="multiplies every node budget")
+  parser.add_argument("--seeds", type=int, default=3)
+  parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "figure1_nodes_touched.json"))
+  args = parser.parse_args(argv)
+  result = {
+      "benchmark": "figure1_nodes_touched",
+      "description": __doc__.split("\n\n")[1].strip(),
+      "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+      "hardware": hardware(), "git_commit": _git_commit(), "seeds": args.seeds, "epsilon": mccfr.DEFAULT_EPSILON,
+      "games": {},
+  }
+  for name in args.games.split(";" if ";" in args.games else ","):
+    game = jaxcfr.load(name, dtype=jnp.float64)
+    budget = GAMES.get(game.name, 1e7) * args.scale
+    entry = {"histories": game.arrays.num_histories, "node_budget": budget, "algorithms": {}}
+    entry["algorithms"].update(run_cfr(game, budget))
+    for algorithm in SAMPLED:
+      entry["algorithms"][algorithm] = run_sampled(game, algorithm, budget, args.seeds)
+    result["games"][game.name] = entry
+    for algorithm, rows in entry["algorithms"].items():
+      last = rows[-1]
+      print(f"{game.name:30} {LABELS[algorithm]:20} {last['iteration']:>9} it {last['nodes_touched']:>14,.0f} nodes "
+            f"NashConv {last['nash_conv']:.4f}  {last['seconds']:.1f}s", flush=True)
+  out = Path(args.out)
+  out.parent.mkdir(parents=True, exist_ok=True)
+  out.write_text(json.dumps(result, indent=1) + "\n")
+  if plot(result, out.with_suffix(".png")):
+    print(f"wrote {out} and {out.with_suffix('.png')}")
+  else:
+    print(f"wrote {out}")
+  return result
+
+
+if __name__ == "__main__":
+  main()

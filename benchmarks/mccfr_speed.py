@@ -1,0 +1,184 @@
+"""Outcome-sampling speed: trajectories per second of jaxcfr's outcome sampling next to
+OpenSpiel's C++ ``OutcomeSamplingMCCFRSolver``, in the same run, on the same machine.
+
+One OpenSpiel ``run_iteration`` samples two trajectories (player 0's update, then player
+1's), so its trajectories per second are ``2 * iterations / s``. Ours: one ``step`` draws
+K trajectories per player for each of B seeds (``vmap``), so ``2 * K * B * steps / s``.
+K = 1, B = 1 is the papers' algorithm itself; larger K averages K sampled regrets per
+update (a mini-batch), larger B runs independent seeds. ``--devices N`` splits the CPU
+into N XLA host devices and shards the seed batch over them (``jax.sharding``), so that
+XLA uses N cores; OpenSpiel's solver is single-threaded. Everything is float32, timed
+after compilation, best of ``--repeats``.
+
+  python benchmarks/mccfr_speed.py [--game leduc_poker] [--devices 2] [--out ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+def _parse(argv):
+  parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+  parser.add_argument("--game", default="leduc_poker")
+  parser.add_argument("--devices", type=int, default=os.cpu_count() or 1,
+                      help="XLA host devices for the sharded batch runs (default: CPU count)")
+  parser.add_argument("--seconds", type=float, default=2.0, help="about how long to time each configuration")
+  parser.add_argument("--repeats", type=int, default=3)
+  parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "mccfr_speed.json"))
+  return parser.parse_args(argv)
+
+
+ARGS = _parse(sys.argv[1:] if __name__ == "__main__" else [])
+if ARGS.devices > 1:  # must precede the first import of jax
+  os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") +
+                             f" --xla_force_host_platform_device_count={ARGS.devices}").strip()
+
+import jax  # pylint: disable=wrong-import-position
+import jax.numpy as jnp  # pylint: disable=wrong-import-position
+import numpy as np  # pylint: disable=wrong-import-position
+import pyspiel  # pylint: disable=wrong-import-position
+from jax.sharding import NamedSharding, PartitionSpec  # pylint: disable=wrong-import-position
+
+import jaxcfr  # pylint: disable=wrong-import-position
+from jaxcfr import mccfr  # pylint: disable=wrong-import-position
+from jaxcfr.hardware import hardware  # pylint: disable=wrong-import-position
+
+EPSILON = 0.6
+
+
+def _git_commit() -> str | None:
+  try:
+    return subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(__file__).parent, capture_output=True,
+                          text=True, check=True).stdout.strip()
+  except (OSError, subprocess.CalledProcessError):
+    return None
+
+
+def _best(fn, repeats: int) -> float:
+  best = float("inf")
+  for _ in range(repeats):
+    start = time.perf_counter()
+    fn()
+    best = min(best, time.perf_counter() - start)
+  return best
+
+
+def openspiel_rate(game_string: str, seconds: float, repeats: int) -> dict:
+  game = pyspiel.load_game(game_string)
+  solver = pyspiel.OutcomeSamplingMCCFRSolver(game, EPSILON, 1)
+  for _ in range(1000):  # warm up the tables
+    solver.run_iteration()
+  start, n = time.perf_counter(), 0
+  while time.perf_counter() - start < 0.2:
+    solver.run_iteration()
+    n += 1
+  iterations = max(1000, int(n * seconds / 0.2))
+
+  def run():
+    for _ in range(iterations):
+      solver.run_iteration()
+
+  best = _best(run, repeats)
+  return {"solver": "pyspiel.OutcomeSamplingMCCFRSolver (C++)", "epsilon": EPSILON, "iterations": iterations,
+          "seconds": best, "iterations_per_s": iterations / best,
+          "trajectories_per_s": 2 * iterations / best}
+
+
+def ours_rate(game, trajectories: int, batch: int, devices: int, seconds: float, repeats: int) -> dict:
+  """``devices`` > 1 shards the ``batch`` seeds over that many host devices."""
+  tensors = game.tensors
+  solver = mccfr.solver("mccfr-os", trajectories=trajectories, chance_width=mccfr.chance_width(game))
+  step_fn = lambda n: (lambda state: jax.lax.fori_loop(0, n, lambda _, s: solver.step(tensors, s), state))
+  seeds = jnp.arange(batch)
+  if batch == 1:
+    state = solver.init(tensors)
+    make = lambda n: jax.jit(step_fn(n))
+  else:
+    state = jax.vmap(lambda s: solver.init(tensors, seed=s))(seeds)  # on device 0
+    if devices > 1:
+      mesh = jax.make_mesh((devices,), ("seed",), axis_types=(jax.sharding.AxisType.Auto,))
+      sharding = NamedSharding(mesh, PartitionSpec("seed"))
+      state = jax.device_put(state, sharding)
+    make = lambda n: jax.jit(jax.vmap(step_fn(n)))
+  probe = make(2)
+  state = jax.block_until_ready(probe(state))
+  start = time.perf_counter()
+  state = jax.block_until_ready(probe(state))
+  per_step = max((time.perf_counter() - start) / 2, 1e-6)
+  steps = max(2, int(seconds / per_step))
+  run = make(steps)
+  state = jax.block_until_ready(run(state))  # compile
+  holder = [state]
+
+  def go():
+    holder[0] = jax.block_until_ready(run(holder[0]))
+
+  best = _best(go, repeats)
+  return {"trajectories_per_update": trajectories, "seeds": batch, "devices": devices,
+          "steps": steps, "seconds": best, "steps_per_s": steps / best,
+          "trajectories_per_s": 2 * trajectories * batch * steps / best,
+          "nodes_touched_per_trajectory": float(np.mean(mccfr.nodes_touched(holder[0]))) /
+                                          (2 * trajectories * int(np.mean(holder[0].iteration)))}
+
+
+def main() -> dict:
+  args = ARGS
+  game = jaxcfr.load(args.game)
+  devices = len(jax.devices())
+  reference = openspiel_rate(args.game, args.seconds, args.repeats)
+  print(f"OpenSpiel C++ outcome sampling: {reference['trajectories_per_s']:,.0f} trajectories/s")
+  # (K trajectories per update, B seeds, host devices the seeds are sharded over)
+  configurations = [(1, 1, 1), (1, 64, 1), (64, 1, 1), (256, 1, 1), (1024, 1, 1), (4096, 1, 1), (256, 8, 1),
+                    (1024, 4, 1)]
+  if devices > 1:
+    configurations += [(1, 64, devices), (256, 8 * devices, devices), (1024, 2 * devices, devices),
+                       (4096, devices, devices)]
+  rows = []
+  for trajectories, batch, shards in configurations:
+    row = ours_rate(game, trajectories, batch, shards, args.seconds, args.repeats)
+    row["ratio_to_openspiel"] = row["trajectories_per_s"] / reference["trajectories_per_s"]
+    rows.append(row)
+    print(f"ours K={trajectories:5d} B={batch:3d} devices={shards}: "
+          f"{row['trajectories_per_s']:>12,.0f} trajectories/s  ({row['ratio_to_openspiel']:.2f}x OpenSpiel)",
+          flush=True)
+  best = max(rows, key=lambda r: r["trajectories_per_s"])
+  best_one_device = max((r for r in rows if r["devices"] == 1), key=lambda r: r["trajectories_per_s"])
+  result = {
+      "benchmark": "mccfr_speed",
+      "description": "outcome sampling (epsilon = 0.6, alternating updates) trajectories per second, "
+                     "ours (float32, K trajectories per update, B seeds vmapped, sharded over host "
+                     "devices when devices > 1) next to OpenSpiel's C++ OutcomeSamplingMCCFRSolver "
+                     f"(single thread), best of {args.repeats} timed runs after compilation",
+      "game": game.name,
+      "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+      "hardware": hardware(),
+      "git_commit": _git_commit(),
+      "openspiel": reference,
+      "ours": rows,
+      "best": {"trajectories_per_s": best["trajectories_per_s"], "ratio_to_openspiel": best["ratio_to_openspiel"],
+               "configuration": {k: best[k] for k in ("trajectories_per_update", "seeds", "devices")}},
+      "best_one_device": {"trajectories_per_s": best_one_device["trajectories_per_s"],
+                          "ratio_to_openspiel": best_one_device["ratio_to_openspiel"],
+                          "configuration": {k: best_one_device[k] for k in ("trajectories_per_update", "seeds")}},
+      "papers_algorithm": {"note": "K = 1, one seed: one trajectory per player per iteration",
+                           "trajectories_per_s": rows[0]["trajectories_per_s"],
+                           "ratio_to_openspiel": rows[0]["ratio_to_openspiel"]},
+  }
+  out = Path(args.out)
+  out.parent.mkdir(parents=True, exist_ok=True)
+  out.write_text(json.dumps(result, indent=2) + "\n")
+  print(f"best: {best['trajectories_per_s']:,.0f} trajectories/s = {best['ratio_to_openspiel']:.2f}x OpenSpiel; "
+        f"wrote {out}")
+  return result
+
+
+if __name__ == "__main__":
+  main()

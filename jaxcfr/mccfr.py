@@ -1,0 +1,730 @@
+"""The sampled CFR family (MCCFR) as pure, batchable ``init`` / ``step`` pairs (DESIGN section 5).
+
+Three samplers of paper 002 (Lanctot, Waugh, Zinkevich & Bowling 2009), each an unbiased
+estimate of the counterfactual regret ``r(I, a) = q(I, a) - v(I)`` of CFR (002 Lemma 1):
+
+``mccfr-os``  outcome sampling (002 section 3, eq. 10; paper 000 Algorithm 1, eq. 6).
+    Per update of player ``i``, ``K`` root-to-terminal trajectories are drawn in parallel
+    through the tree arrays, one depth level at a time: chance by ``chance_prob``, player
+    ``i`` by the epsilon-greedy profile ``eps * uniform + (1 - eps) * sigma_i``, the
+    opponent by its current strategy ``sigma_-i`` (as in OpenSpiel's solver). With
+    ``q(z)`` the probability of sampling ``z``, every infoset ``I`` of ``i`` on the path
+    gets (002 eq. 10, written with the sampled action ``a*``)
+
+        w_I = u_i(z) pi_-i(z) pi_i(z[I] a*, z) / q(z),
+        r~(I, a) = w_I (1[a = a*] - sigma(a* | I))          (legal a).
+
+    This is paper 000's eq. 6 with its ``w_I = u_i(z) pi_-i(z[I]) / q(z)`` (the two
+    ``w`` differ by the tail probability ``pi(z[I] a*, z)``; ``OSEstimate`` reports
+    both). The ``K`` estimates are averaged (``K = 1`` is the papers' algorithm).
+    In arrays: a ``lax.scan`` over depth levels moves all K trajectories one level down
+    per step (gather the node; inverse CDF on the acting player's gathered row, regret-
+    matched on the fly when K D is below the table size; chance from a gathered row of
+    ``chance_width`` outcomes or a binary search over sibling intervals); the backward
+    pass is exclusive cumulative products over the [K, D] path arrays, and the regret and
+    average rows are scatter-added into the [I, A] tables.
+``mccfr-es``  external sampling (002 eq. 11). One pure strategy of the opponent (one
+    action per opponent infoset, drawn from ``sigma_-i``, the paper's ``tau``; OpenSpiel
+    draws per visited history instead, which is equally unbiased) and one outcome per
+    chance node (see ``sampled_block``) are drawn; the terminals consistent with them form the block ``Q`` and ``q(z) =
+    pi_-i(z)`` cancels, so the sampled sequence values are ``g~[s] = sum_{z in Q, seq_i(z)
+    = s} u_i(z)``. One consistency pass down the tree arrays finds ``Q``; the ordinary
+    bottom-up counterfactual pass over player i's treeplex
+    (``evaluation.counterfactual_values``) then gives ``q~(I, a)`` and ``v~(I)`` exactly
+    as the recursive traversal of the paper does, summing over own actions.
+``cfr-cs``    chance sampling (002 section 3, Zinkevich et al.'s chance-sampled CFR). One
+    outcome per chance node is drawn; both players' actions are exact:
+    ``g~[s] = sum_{z in Q, seq_i(z) = s} u_i(z) pi_-i(z)`` (chance probabilities cancel).
+
+Updates alternate like OpenSpiel's C++ ``OutcomeSamplingMCCFRSolver`` and
+``ExternalSamplingMCCFRSolver`` (``RunIteration``: player 0's update, then player 1's,
+which sees player 0's new regrets); one ``step`` is one of their iterations.
+
+Average strategy:
+  * ``mccfr-os``, ``averaging="stochastic"`` (default; OpenSpiel's, "stochastically-weighted
+    averaging" of Lanctot's thesis, cited by paper 002 [10]): at each infoset of the
+    updating player on the path, ``s_I += pi_i(z[I]) sigma(I, .) / q(z[I])``, where
+    ``q(z[I])`` is the probability of sampling the prefix. Its expectation is
+    ``n_I pi_i(I) sigma(I, .)``, CFR's weight times the number ``n_I`` of histories of
+    ``I`` that chance and the opponent reach; the row normalisation removes ``n_I``
+    while it stays constant (it changes only when the opponent's reach of some history
+    of ``I`` becomes or stops being zero).
+  * ``mccfr-os``, ``averaging="optimistic"``: paper 000 Algorithm 1 line 15, ``s_I +=
+    (t - c_I) pi_i(z[I]) sigma(I, .)``, ``c_I <- t`` (the worked Kuhn example of 000
+    section 3.2.3 uses it).
+  * ``mccfr-es``: OpenSpiel's default "simple" averaging: while player ``i`` traverses,
+    every visited history of the opponent adds the opponent's current ``sigma_-i(J, .)``
+    (expectation ``pi_-i(J) sum_{h in J} pi_c(h) sigma``, again a per-infoset constant).
+  * ``cfr-cs``: CFR's exact average ``s_I += pi_i(I) sigma(I, .)`` (one treeplex pass).
+
+Nodes touched (002 section 5, Figure 1): histories the algorithm's traversal visits.
+Outcome sampling: the length of each sampled path, root and terminal included; external
+and chance sampling: the histories consistent with the sample (every chance and sampled
+opponent edge on the path taken), per traversal. ``nodes_touched(state)`` reads the
+running total (kept exact as two int32 words).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import NamedTuple, Sequence
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from jaxcfr import cfr, evaluation
+from jaxcfr.arrays import CHANCE_NODE, TERMINAL_NODE
+from jaxcfr.tensors import GameTensors, Tree
+
+ALGORITHMS = ("mccfr-os", "mccfr-es", "cfr-cs")
+AVERAGING = ("stochastic", "optimistic")
+HYPERPARAMETERS = ("seed", "epsilon")
+DEFAULT_EPSILON = 0.6
+_COUNT_BASE = 1 << 24  # nodes_touched = high * _COUNT_BASE + low
+
+
+class MCCFRState(NamedTuple):
+  """State of one sampled run; every field is an array, so ``vmap`` over states (e.g. over
+  seeds) runs B independent runs as one program.
+
+  Attributes:
+    regrets: ([I0, A0], [I1, A1]) cumulative sampled regrets.
+    average: ([I0, A0], [I1, A1]) cumulative average-strategy weights (unnormalised).
+    last_visit: ([I0], [I1]) int32, ``c_I`` of optimistic averaging: the iteration of the
+      infoset's last update (unused by the other averaging rules).
+    key: [2] uint32, the raw PRNG key of the next iteration.
+    iteration: [] int32, iterations done (one iteration updates both players).
+    nodes_touched: [2] int32, (high, low) words of the running count of nodes touched.
+    seed: [] int32, the seed the run started from.
+    epsilon: [] float, exploration of outcome sampling's epsilon-greedy sampling profile.
+  """
+
+  regrets: tuple
+  average: tuple
+  last_visit: tuple
+  key: jax.Array
+  iteration: jax.Array
+  nodes_touched: jax.Array
+  seed: jax.Array
+  epsilon: jax.Array
+
+
+class Trajectories(NamedTuple):
+  """``K`` sampled root-to-terminal paths; ``D`` = number of depth levels - 1.
+
+  Attributes:
+    nodes: [K, D + 1] int32, the history at each depth (the terminal repeats once reached).
+    actions: [K, D] int32, position of the child taken at each step (0 once terminal).
+    policy_prob: [K, D] float, probability of that child under the profile sigma (chance
+      probability at chance nodes; 1 once terminal).
+    sample_prob: [K, D] float, probability of that child under the sampling profile.
+    steps: optional (kind [K, D], infoset [K, D], legal count [K, D], sigma rows
+      [K, D, A_max]) of each step's node, kept by the walk so that the update need not
+      gather them again (None from ``forced_trajectory``).
+  """
+
+  nodes: jax.Array
+  actions: jax.Array
+  policy_prob: jax.Array
+  sample_prob: jax.Array
+  steps: tuple | None = None
+
+
+class OSEstimate(NamedTuple):
+  """One outcome-sampling update of one player from ``K`` trajectories.
+
+  Attributes:
+    regret: [I, A] sampled regrets (002 eq. 10), averaged over the trajectories.
+    average: [I, A] stochastically-weighted average-strategy increments, averaged.
+    reach: [I] own reach ``pi_i(z[I])`` at visited infosets (0 elsewhere).
+    visited: [I] bool, infosets on some path.
+    w: [K, D] 002 eq. 10's ``w_I = u_i(z) pi_-i(z) pi_i(z[I] a*, z) / q(z)`` (0 off own steps).
+    w_paper000: [K, D] 000 eq. 6's ``w_I = u_i(z) pi_-i(z[I]) / q(z)`` (0 off own steps).
+    nodes_touched: [] int32, histories on the K paths.
+  """
+
+  regret: jax.Array
+  average: jax.Array
+  reach: jax.Array
+  visited: jax.Array
+  w: jax.Array
+  w_paper000: jax.Array
+  nodes_touched: jax.Array
+
+
+class SampledRegret(NamedTuple):
+  """One external- or chance-sampling traversal for one player.
+
+  Attributes:
+    regret: [I, A] sampled counterfactual regrets ``q~ - v~`` (0 at illegal actions).
+    values: [I, A] sampled counterfactual action values ``q~``.
+    opponent_visits: [I_opp] visits of each opponent infoset (external sampling's simple
+      averaging weight).
+    nodes_touched: [] int32, histories consistent with the sample.
+  """
+
+  regret: jax.Array
+  values: jax.Array
+  opponent_visits: jax.Array
+  nodes_touched: jax.Array
+
+
+# --- tree helpers -------------------------------------------------------------------------
+
+
+def chance_width(game) -> int:
+  """The most children of any chance node (a Game or GameArrays; host side, not traced).
+
+  Pass it as ``chance_width`` to ``solver`` / ``sample_trajectories``: outcome sampling
+  then draws chance outcomes from a [K, chance_width] row gather instead of a binary
+  search over sibling intervals that are recomputed over all histories each update.
+  """
+  arrays = getattr(game, "arrays", game)
+  chance = np.asarray(arrays.kind) == CHANCE_NODE
+  return max(1, int(np.asarray(arrays.num_children)[chance].max())) if chance.any() else 1
+
+
+def _search_steps(tree: Tree) -> int:
+  """Binary-search steps that cover any sibling range: log2 of the largest depth level."""
+  largest = max(hi - lo for lo, hi in tree.depth_slices)
+  return max(1, int(np.ceil(np.log2(largest + 1))))
+
+
+def chance_intervals(tree: Tree) -> tuple[jax.Array, jax.Array]:
+  """Each history's slice ``[lo, hi)`` of [0, 1) among its siblings by ``chance_prob``.
+
+  The siblings of a chance node partition [0, 1) exactly (first ``lo`` is 0, last ``hi``
+  is 1, each ``lo`` is the previous ``hi``), so a uniform ``u`` drawn at the node selects
+  the child with ``lo <= u < hi``. Only meaningful for children of chance nodes. The
+  sibling prefix sums are a segmented Hillis-Steele scan (children are contiguous and
+  ``action_index`` is the position among them).
+
+  Returns:
+    (lo [H], hi [H]).
+  """
+  index = jnp.arange(tree.parent.shape[0])
+
+  def double(k, total):
+    shift = jnp.left_shift(1, k)
+    earlier = total[jnp.maximum(index - shift, 0)]
+    return jnp.where(tree.action_index >= shift, total + earlier, total)
+
+  parent = jnp.maximum(tree.parent, 0)
+  last = tree.action_index == tree.num_children[parent] - 1
+  hi = jax.lax.fori_loop(0, _search_steps(tree), double, tree.chance_prob)
+  hi = jnp.where(last, 1.0, hi).astype(tree.chance_prob.dtype)
+  lo = jnp.where(tree.action_index == 0, 0.0, jnp.roll(hi, 1)).astype(hi.dtype)
+  return lo, hi
+
+
+def _sample_rows(probs: jax.Array, u: jax.Array, num_legal: jax.Array) -> jax.Array:
+  """[N] index drawn from each row of ``probs`` [N, A] by inverse CDF with ``u`` [N]."""
+  cum = jnp.cumsum(probs, -1)
+  below = cum[:, :-1] <= (u * cum[:, -1])[:, None]
+  return jnp.minimum(below.sum(-1), num_legal - 1).astype(jnp.int32)
+
+
+def sampled_block(tree: Tree, key: jax.Array, opponent: int | None = None,
+                  opponent_actions: jax.Array | None = None) -> jax.Array:
+  """[H] bool: the histories consistent with one sampled outcome at every chance node (and,
+  if given, the opponent's pure strategy ``opponent_actions`` [I_opp]): every chance and
+  opponent edge from the root is the sampled one. One pass per depth level.
+
+  The chance nodes of one depth level share one uniform ``u_d`` (each picks the child
+  whose ``chance_intervals`` slice holds ``u_d``): every chance node's outcome has its
+  exact distribution and the nodes on one path use independent uniforms, so a terminal is
+  in the block with probability ``pi_c(z)`` (times ``pi_-i(z)`` with an opponent), as the
+  sampled counterfactual value needs (002 eq. 6); drawing D numbers instead of one per
+  history is what makes the pass cheap (a common-random-numbers deal, like dealing one
+  board card to every betting sequence in chance-sampled poker CFR).
+
+  Args:
+    key: a raw [2] uint32 PRNG key.
+  """
+  lo, hi = chance_intervals(tree)
+  u = jax.random.uniform(jax.random.wrap_key_data(key), (max(len(tree.depth_slices) - 1, 1),), lo.dtype)
+  levels = [jnp.ones((1,), bool)]
+  (previous, _), *deeper = tree.depth_slices
+  for d, (start, stop) in enumerate(deeper):
+    parent = tree.parent[start:stop]
+    kind = tree.kind[parent]
+    ok = jnp.where(kind == CHANCE_NODE, (lo[start:stop] <= u[d]) & (u[d] < hi[start:stop]), True)
+    if opponent_actions is not None:
+      chosen = opponent_actions[jnp.maximum(tree.infoset[parent], 0)]
+      ok = ok & jnp.where(kind == opponent, tree.action_index[start:stop] == chosen, True)
+    levels.append(levels[-1][parent - previous] & ok)
+    previous = start
+  return jnp.concatenate(levels)
+
+
+def history_reach(tree: Tree, strategy: jax.Array, player: int) -> jax.Array:
+  """[H] ``pi_player(h)``: the product of ``player``'s probabilities on the path to h."""
+  parent = jnp.maximum(tree.parent, 0)
+  acting = tree.kind[parent] == player
+  edge = strategy[jnp.maximum(tree.infoset[parent], 0), tree.action_index]
+  reach = jnp.where(acting, edge, 1.0).at[0].set(1.0).astype(strategy.dtype)
+  for lo, hi in tree.depth_slices[1:]:
+    reach = reach.at[lo:hi].multiply(reach[tree.parent[lo:hi]])
+  return reach
+
+
+def cfr_nodes_touched(tensors: GameTensors, opponent_strategy: jax.Array, player: int, *,
+                      pruning: bool) -> jax.Array:
+  """Histories one vanilla-CFR pass for ``player`` visits (002 section 5): all of them, or
+  with pruning only those the opponent reaches with positive probability (the walk skips
+  a subtree where the opponent's reach is zero)."""
+  tree = tensors.tree
+  if not pruning:
+    return jnp.asarray(tree.parent.shape[0], jnp.int32)
+  reach = history_reach(tree, opponent_strategy, 1 - player)
+  return (reach > 0).sum().astype(jnp.int32)
+
+
+# --- outcome sampling ---------------------------------------------------------------------
+
+
+class _Sigma(NamedTuple):
+  """Where the walk and the estimate read sigma rows: ``tables`` are the players' [I, A]
+  strategies, or their cumulative regrets when ``matched`` (regret matching is then done
+  per gathered row, so an update costs O(K D) rather than O(I A))."""
+
+  tables: tuple
+  matched: bool = False
+
+
+def _sigma_rows(source: _Sigma, kind: jax.Array, infoset: jax.Array, count: jax.Array,
+                width: int, players=(0, 1)) -> jax.Array:
+  """[..., width] sigma rows of the nodes (acting ``kind``, ``infoset``, ``count`` legal
+  actions); rows of other kinds are garbage."""
+  rows = []
+  for p in players:
+    table = source.tables[p]
+    row = table[jnp.clip(infoset, 0, table.shape[0] - 1)]
+    rows.append(jnp.pad(row, [(0, 0)] * (row.ndim - 1) + [(0, width - row.shape[-1])]))
+  sigma = rows[0] if len(rows) == 1 else jnp.where((kind == players[1])[..., None], rows[1], rows[0])
+  if source.matched:  # paper 000 eq. 5 on the gathered rows (cfr.regret_matching row-wise)
+    legal = jnp.arange(width) < count[..., None]
+    positive = jnp.where(legal, jnp.maximum(sigma, 0), 0)
+    total = positive.sum(-1, keepdims=True)
+    uniform = legal / jnp.maximum(count, 1)[..., None].astype(sigma.dtype)
+    sigma = jnp.where(total > 0, positive / jnp.where(total > 0, total, 1), uniform).astype(sigma.dtype)
+  return sigma
+
+
+def sample_trajectories(tensors: GameTensors, strategies, key: jax.Array, num: int, *,
+                        player: int, epsilon, chance_width: int | None = None) -> Trajectories:
+  """Draws ``num`` trajectories for an update of ``player``: chance by ``chance_prob``,
+  ``player`` by ``epsilon * uniform + (1 - epsilon) * sigma``, the opponent by sigma.
+
+  The walk is one ``lax.scan`` step per depth level over all ``num`` trajectories at once:
+  gather the node, draw a child by inverse CDF from the acting player's (sampling) row, or
+  from the chance row (``chance_width`` given) / a binary search over the sibling
+  intervals of ``chance_intervals`` (not given). Terminals stay put.
+
+  Args:
+    strategies: (sigma0 [I0, A0], sigma1 [I1, A1]).
+    key: a raw [2] uint32 PRNG key.
+    chance_width: static bound on chance outcomes per node (see ``chance_width``).
+  """
+  return _walk(tensors, _Sigma(tuple(strategies)), key, num, player=player, epsilon=epsilon,
+               chance_width=chance_width)
+
+
+def _walk(tensors: GameTensors, source: _Sigma, key: jax.Array, num: int, *, player: int, epsilon,
+          chance_width: int | None) -> Trajectories:
+  tree = tensors.tree
+  num_histories = tree.parent.shape[0]
+  depths = max(len(tree.depth_slices) - 1, 1)
+  width = max(tp.max_actions for tp in tensors.players)
+  dtype = tensors.dtype
+  table = jnp.stack([tree.kind.astype(jnp.int32), tree.infoset, tree.first_child, tree.num_children], -1)
+  u = jax.random.uniform(jax.random.wrap_key_data(key), (depths, num), dtype)
+  if chance_width is None:
+    _, cdf_hi = chance_intervals(tree)
+    steps = _search_steps(tree)
+
+  def chance_choice(first, count, ud):
+    if chance_width is None:  # first sibling whose interval ends above u
+      lo, hi = first, first + count - 1
+      for _ in range(steps):
+        mid = (lo + hi) // 2
+        right = cdf_hi[mid] <= ud
+        lo, hi = jnp.where(right, mid + 1, lo), jnp.where(right, hi, mid)
+      return jnp.minimum(lo - first, count - 1)
+    j = jnp.arange(chance_width)
+    index = jnp.minimum(first[:, None] + j, num_histories - 1)
+    cum = jnp.cumsum(jnp.where(j < count[:, None], tree.chance_prob[index], 0), -1)
+    return jnp.minimum((cum[:, :-1] <= ud[:, None]).sum(-1), count - 1).astype(jnp.int32)
+
+  def depth_step(h, ud):
+    node = table[h]
+    kind, infoset, first, count = node[:, 0], node[:, 1], node[:, 2], jnp.maximum(node[:, 3], 1)
+    alive = kind != TERMINAL_NODE
+    chance = kind == CHANCE_NODE
+    sigma = _sigma_rows(source, kind, infoset, count, width)
+    legal = jnp.arange(width) < count[:, None]
+    explore = epsilon * legal / count[:, None].astype(dtype) + (1 - epsilon) * sigma
+    sampling = jnp.where((kind == player)[:, None], explore, sigma)
+    a = _sample_rows(sampling, ud, count)
+    p_sigma = jnp.take_along_axis(sigma, a[:, None], 1)[:, 0]
+    p_sample = jnp.take_along_axis(sampling, a[:, None], 1)[:, 0]
+    a = jnp.where(chance, chance_choice(first, count, ud), a)
+    child = jnp.minimum(first + a, num_histories - 1)
+    p_chance = tree.chance_prob[child]
+    child = jnp.where(alive, child, h)
+    out = (child, jnp.where(alive, a, 0),
+           jnp.where(alive, jnp.where(chance, p_chance, p_sigma), 1.0),
+           jnp.where(alive, jnp.where(chance, p_chance, p_sample), 1.0), (kind, infoset, count, sigma))
+    return child, out
+
+  root = jnp.zeros((num,), jnp.int32)
+  _, (nodes, actions, policy_prob, sample_prob, steps) = jax.lax.scan(depth_step, root, u)
+  return Trajectories(nodes=jnp.concatenate([root[None], nodes]).T.astype(jnp.int32),
+                      actions=actions.T.astype(jnp.int32), policy_prob=policy_prob.T.astype(dtype),
+                      sample_prob=sample_prob.T.astype(dtype),
+                      steps=tuple(jnp.swapaxes(x, 0, 1) for x in steps))
+
+
+def forced_trajectory(tensors: GameTensors, strategies, terminal: int, *, epsilon=DEFAULT_EPSILON,
+                      exploring: Sequence[int] = (0, 1)) -> Trajectories:
+  """The trajectory to ``terminal`` (K = 1) with the probabilities the sampling profile
+  gives it: epsilon-greedy for the players in ``exploring``, sigma for the others, chance
+  by ``chance_prob``. Runs on the host (not jittable); for tests and inspection, e.g. the
+  worked example of paper 000 section 3.2.3."""
+  tree = tensors.tree
+  parent = np.asarray(tree.parent)
+  kind = np.asarray(tree.kind)
+  infoset = np.asarray(tree.infoset)
+  action_index = np.asarray(tree.action_index)
+  chance_prob = np.asarray(tree.chance_prob)
+  depths = len(tree.depth_slices) - 1
+  if kind[terminal] != TERMINAL_NODE:
+    raise ValueError(f"history {terminal} is not terminal")
+  path = [int(terminal)]
+  while parent[path[-1]] >= 0:
+    path.append(int(parent[path[-1]]))
+  path = path[::-1]
+  actions, policy_prob, sample_prob = [], [], []
+  for h, child in zip(path[:-1], path[1:]):
+    a = int(action_index[child])
+    if kind[h] == CHANCE_NODE:
+      p = s = float(chance_prob[child])
+    else:
+      row = np.asarray(strategies[kind[h]])[infoset[h]]
+      legal = np.asarray(tensors.players[kind[h]].legal)[infoset[h]]
+      p = s = float(row[a])
+      if kind[h] in exploring:
+        s = float(epsilon / legal.sum() + (1 - epsilon) * row[a])
+    actions.append(a)
+    policy_prob.append(p)
+    sample_prob.append(s)
+  pad = depths - len(actions)
+  dtype = tensors.dtype
+  return Trajectories(
+      nodes=jnp.asarray([path + [path[-1]] * pad], jnp.int32),
+      actions=jnp.asarray([actions + [0] * pad], jnp.int32),
+      policy_prob=jnp.asarray([policy_prob + [1.0] * pad], dtype),
+      sample_prob=jnp.asarray([sample_prob + [1.0] * pad], dtype))
+
+
+def _exclusive_cumprod(x: jax.Array, reverse: bool = False) -> jax.Array:
+  """Products of the entries strictly before (or after, with ``reverse``) each position."""
+  if reverse:
+    return _exclusive_cumprod(x[:, ::-1])[:, ::-1]
+  ones = jnp.ones_like(x[:, :1])
+  return jnp.concatenate([ones, jnp.cumprod(x, 1)[:, :-1]], 1)
+
+
+class _OSRows(NamedTuple):
+  """One update's per-step rows before they are scattered; ``index`` [K * D] is the
+  infoset of each step (``I`` off the updating player's steps, dropped by the scatter)."""
+
+  index: jax.Array
+  regret: jax.Array
+  average: jax.Array
+  reach: jax.Array
+  sigma: jax.Array
+  w: jax.Array
+  w_paper000: jax.Array
+  nodes_touched: jax.Array
+
+
+def _os_rows(tensors: GameTensors, source: _Sigma, trajectories: Trajectories, player: int,
+             walk_rows: bool = False) -> _OSRows:
+  """``walk_rows``: take the steps' nodes and sigma rows from the walk (valid only when the
+  walk read the same ``source``)."""
+  tree = tensors.tree
+  num_infosets, width = tensors.players[player].legal.shape
+  steps = trajectories.nodes[:, :-1]
+  num = steps.shape[0]
+  walk_rows = walk_rows and trajectories.steps is not None
+  kind = trajectories.steps[0] if walk_rows else tree.kind[steps]
+  own = kind == player
+  sigma_taken = trajectories.policy_prob
+  own_p = jnp.where(own, sigma_taken, 1.0)
+  other_p = jnp.where(own, 1.0, sigma_taken)
+  q = trajectories.sample_prob.prod(1)
+  terminal = trajectories.nodes[:, -1]
+  u = tree.utility[terminal] * (1.0 if player == 0 else -1.0)
+  w = (u * other_p.prod(1) / q)[:, None] * _exclusive_cumprod(own_p, reverse=True)
+  w = jnp.where(own, w, 0.0)
+  w_paper000 = jnp.where(own, u[:, None] * _exclusive_cumprod(other_p) / q[:, None], 0.0)
+  if walk_rows:
+    infoset = jnp.where(own, trajectories.steps[1], num_infosets)
+    count, sigma = trajectories.steps[2], trajectories.steps[3][..., :width]
+  else:
+    infoset = jnp.where(own, tree.infoset[steps], num_infosets)
+    count = jnp.maximum(tree.num_children[steps], 1)
+    sigma = _sigma_rows(source, kind, infoset, count, width, players=(player,))
+  legal = jnp.arange(width) < count[..., None]
+  onehot = jax.nn.one_hot(trajectories.actions, width, dtype=sigma.dtype)
+  regret = w[..., None] * (onehot - sigma_taken[..., None] * legal)  # 002 eq. 10
+  own_before = _exclusive_cumprod(own_p)
+  average = (own_before / _exclusive_cumprod(trajectories.sample_prob))[..., None] * sigma
+  alive = kind != TERMINAL_NODE
+  flat = lambda x: x.reshape((num * steps.shape[1],) + x.shape[2:])
+  return _OSRows(index=flat(infoset), regret=flat(regret) / num, average=flat(average) / num,
+                 reach=flat(jnp.where(own, own_before, 0.0)), sigma=flat(sigma), w=w, w_paper000=w_paper000,
+                 nodes_touched=(alive.sum() + num).astype(jnp.int32))
+
+
+def _estimate(tensors: GameTensors, rows: _OSRows, player: int) -> OSEstimate:
+  num_infosets, width = tensors.players[player].legal.shape
+  dense = lambda v: jnp.zeros((num_infosets, width), v.dtype).at[rows.index].add(v, mode="drop")
+  return OSEstimate(
+      regret=dense(rows.regret), average=dense(rows.average),
+      reach=jnp.zeros((num_infosets,), rows.reach.dtype).at[rows.index].max(rows.reach, mode="drop"),
+      visited=jnp.zeros((num_infosets,), bool).at[rows.index].set(True, mode="drop"),
+      w=rows.w, w_paper000=rows.w_paper000, nodes_touched=rows.nodes_touched)
+
+
+def outcome_sampling_estimate(tensors: GameTensors, strategies, trajectories: Trajectories, *,
+                              player: int) -> OSEstimate:
+  """Player ``player``'s sampled regrets (002 eq. 10) and average increments from the
+  trajectories, with sigma = ``strategies`` (the profile they were sampled under)."""
+  return _estimate(tensors, _os_rows(tensors, _Sigma(tuple(strategies)), trajectories, player), player)
+
+
+def outcome_sampling_update(tensors: GameTensors, state: MCCFRState, trajectories: Trajectories, *,
+                            player: int, strategies=None, averaging: str = "stochastic",
+                            _walk_rows: bool = False):
+  """Applies one outcome-sampling update of ``player`` from given trajectories.
+
+  Args:
+    strategies: the profile sigma used for the update (default: regret matching on
+      ``state.regrets``, done per visited row). Paper 000's simultaneous update of both
+      players on one trajectory passes the profile of the forward pass to both calls.
+    averaging: "stochastic" or "optimistic" (see the module doc); the iteration ``t`` of
+      optimistic averaging is ``state.iteration + 1``.
+  Returns:
+    (new state, OSEstimate). ``state.iteration`` is not advanced. Under ``jit`` the dense
+    OSEstimate costs nothing when unused.
+  """
+  source = _Sigma(state.regrets, True) if strategies is None else _Sigma(tuple(strategies))
+  rows = _os_rows(tensors, source, trajectories, player, walk_rows=_walk_rows)
+  regrets, average, last_visit = list(state.regrets), list(state.average), list(state.last_visit)
+  regrets[player] = regrets[player].at[rows.index].add(rows.regret, mode="drop")
+  if averaging == "stochastic":
+    average[player] = average[player].at[rows.index].add(rows.average, mode="drop")
+  elif averaging == "optimistic":  # 000 Algorithm 1 line 15, once per visited infoset
+    estimate = _estimate(tensors, rows, player)
+    sigma = (cfr.regret_matching(tensors.players[player], state.regrets[player]) if strategies is None
+             else strategies[player])
+    t = state.iteration + 1
+    weight = ((t - last_visit[player]).astype(estimate.reach.dtype) * estimate.reach)[:, None]
+    average[player] = average[player] + jnp.where(estimate.visited[:, None], weight * sigma, 0)
+    last_visit[player] = jnp.where(estimate.visited, t, last_visit[player])
+  else:
+    raise ValueError(f"averaging must be one of {AVERAGING}, got {averaging!r}")
+  state = state._replace(regrets=tuple(regrets), average=tuple(average), last_visit=tuple(last_visit),
+                         nodes_touched=_add_count(state.nodes_touched, rows.nodes_touched))
+  return state, _estimate(tensors, rows, player)
+
+
+# --- external and chance sampling ---------------------------------------------------------
+
+
+def _sampled_regret(tensors: GameTensors, strategy, mask: jax.Array, weight: jax.Array,
+                    player: int, opponent_visits: jax.Array) -> SampledRegret:
+  """Regrets from the sampled sequence values ``g~[s] = sum_{z: mask, seq(z)=s} u_i weight``."""
+  tree = tensors.tree
+  treeplex = tensors.players[player]
+  terminal = tensors.payoff.terminal
+  utility = tree.utility[terminal] * (1.0 if player == 0 else -1.0)
+  contribution = jnp.where(mask[terminal], utility * weight, 0.0)
+  values = jax.ops.segment_sum(contribution, tree.sequence[player][terminal],
+                               num_segments=treeplex.num_sequences)
+  q, v = evaluation.counterfactual_values(treeplex, values, strategy)
+  regret = jnp.where(treeplex.legal, q - v[:, None], 0)
+  return SampledRegret(regret=regret, values=q, opponent_visits=opponent_visits,
+                       nodes_touched=mask.sum().astype(jnp.int32))
+
+
+def external_sampling_estimate(tensors: GameTensors, strategies, key: jax.Array, *,
+                               player: int) -> SampledRegret:
+  """One external-sampling traversal for ``player`` (002 eq. 11): one action per opponent
+  infoset drawn from sigma_-i and one outcome per chance node; own actions expanded.
+
+  Args:
+    key: a raw [2] uint32 PRNG key.
+  """
+  tree = tensors.tree
+  opponent = 1 - player
+  opp_tp = tensors.players[opponent]
+  k_chance, k_opp = jax.random.split(jax.random.wrap_key_data(key))
+  u = jax.random.uniform(k_opp, (opp_tp.num_infosets,), strategies[opponent].dtype)
+  tau = _sample_rows(strategies[opponent], u, opp_tp.legal.sum(-1))
+  mask = sampled_block(tree, jax.random.key_data(k_chance), opponent, tau)
+  at_opponent = mask & (tree.kind == opponent)
+  visits = jax.ops.segment_sum(at_opponent.astype(strategies[opponent].dtype),
+                               jnp.where(at_opponent, tree.infoset, opp_tp.num_infosets),
+                               num_segments=opp_tp.num_infosets + 1)[:-1]
+  return _sampled_regret(tensors, strategies[player], mask, 1.0, player, visits)
+
+
+def chance_sampling_estimate(tensors: GameTensors, strategies, key: jax.Array, *,
+                             player: int) -> SampledRegret:
+  """One chance-sampled CFR pass for ``player``: one outcome per chance node, both players'
+  actions exact (the opponent's reach weights the utilities)."""
+  tree = tensors.tree
+  opponent = 1 - player
+  mask = sampled_block(tree, key)
+  opp_plan = evaluation.realization_plan(tensors.players[opponent], strategies[opponent])
+  weight = opp_plan[tree.sequence[opponent][tensors.payoff.terminal]]
+  visits = jnp.zeros((tensors.players[opponent].num_infosets,), strategies[opponent].dtype)
+  return _sampled_regret(tensors, strategies[player], mask, weight, player, visits)
+
+
+# --- solvers ------------------------------------------------------------------------------
+
+
+def _add_count(counter: jax.Array, n: jax.Array) -> jax.Array:
+  low = counter[1] + n.astype(jnp.int32)
+  return jnp.stack([counter[0] + low // _COUNT_BASE, low % _COUNT_BASE])
+
+
+def nodes_touched(state: MCCFRState) -> np.ndarray:
+  """The running count of nodes touched as int64 ([] or [B] for a batch of states)."""
+  counter = np.asarray(jax.device_get(state.nodes_touched)).astype(np.int64)
+  return counter[..., 0] * _COUNT_BASE + counter[..., 1]
+
+
+def init(tensors: GameTensors, *, seed=0, epsilon=DEFAULT_EPSILON) -> MCCFRState:
+  """A fresh state: zero regrets (uniform strategies), the PRNG key of ``seed``.
+  ``seed`` and ``epsilon`` may be traced arrays (``vmap`` over seeds runs a batch)."""
+  dtype = tensors.dtype
+  zeros = tuple(jnp.zeros(tp.legal.shape, dtype) for tp in tensors.players)
+  seed = jnp.asarray(seed, jnp.int32)
+  return MCCFRState(
+      regrets=zeros, average=zeros,
+      last_visit=tuple(jnp.zeros((tp.num_infosets,), jnp.int32) for tp in tensors.players),
+      key=jax.random.key_data(jax.random.key(seed)), iteration=jnp.zeros((), jnp.int32),
+      nodes_touched=jnp.zeros((2,), jnp.int32), seed=seed, epsilon=jnp.asarray(epsilon, dtype))
+
+
+def current_strategy(tensors: GameTensors, state: MCCFRState):
+  """Regret matching on the cumulative sampled regrets (paper 000 eq. 5)."""
+  return tuple(cfr.regret_matching(tp, r) for tp, r in zip(tensors.players, state.regrets))
+
+
+def average_strategy(tensors: GameTensors, state: MCCFRState):
+  """The normalised average profile; uniform at infosets never averaged."""
+  return tuple(cfr.normalise_rows(tp, a) for tp, a in zip(tensors.players, state.average))
+
+
+def _split(key: jax.Array, num: int):
+  keys = jax.random.split(jax.random.wrap_key_data(key), num)
+  return [jax.random.key_data(k) for k in keys]
+
+
+def _outcome_step(tensors, state: MCCFRState, *, trajectories: int, averaging: str,
+                  chance_width: int | None) -> MCCFRState:
+  next_key, *keys = _split(state.key, 3)
+  depths = len(tensors.tree.depth_slices) - 1
+  lazy = trajectories * depths < sum(tp.num_infosets for tp in tensors.players)
+  for player in (0, 1):  # player 1's walk sees player 0's new regrets
+    # regret matching per visited row when the walk reads fewer rows than the tables hold
+    source = _Sigma(state.regrets, True) if lazy else _Sigma(current_strategy(tensors, state))
+    paths = _walk(tensors, source, keys[player], trajectories, player=player,
+                  epsilon=state.epsilon, chance_width=chance_width)
+    state, _ = outcome_sampling_update(tensors, state, paths, player=player, averaging=averaging,
+                                       strategies=None if lazy else source.tables, _walk_rows=True)
+  return state._replace(key=next_key, iteration=state.iteration + 1)
+
+
+def _external_step(tensors, state: MCCFRState) -> MCCFRState:
+  next_key, *keys = _split(state.key, 3)
+  regrets, average = list(state.regrets), list(state.average)
+  count = state.nodes_touched
+  for player in (0, 1):
+    strategies = current_strategy(tensors, state._replace(regrets=tuple(regrets)))
+    sample = external_sampling_estimate(tensors, strategies, keys[player], player=player)
+    regrets[player] = regrets[player] + sample.regret
+    opponent = 1 - player
+    average[opponent] = average[opponent] + sample.opponent_visits[:, None] * strategies[opponent]
+    count = _add_count(count, sample.nodes_touched)
+  return state._replace(regrets=tuple(regrets), average=tuple(average), nodes_touched=count,
+                        key=next_key, iteration=state.iteration + 1)
+
+
+def _chance_step(tensors, state: MCCFRState) -> MCCFRState:
+  next_key, *keys = _split(state.key, 3)
+  regrets, average = list(state.regrets), list(state.average)
+  count = state.nodes_touched
+  for player in (0, 1):
+    strategies = current_strategy(tensors, state._replace(regrets=tuple(regrets)))
+    sample = chance_sampling_estimate(tensors, strategies, keys[player], player=player)
+    treeplex = tensors.players[player]
+    plan = evaluation.realization_plan(treeplex, strategies[player])
+    average[player] = average[player] + plan[treeplex.parent_seq][:, None] * strategies[player]
+    regrets[player] = regrets[player] + sample.regret
+    count = _add_count(count, sample.nodes_touched)
+  return state._replace(regrets=tuple(regrets), average=tuple(average), nodes_touched=count,
+                        key=next_key, iteration=state.iteration + 1)
+
+
+@functools.lru_cache(maxsize=None)
+def solver(algorithm: str = "mccfr-os", *, trajectories: int = 1, averaging: str = "stochastic",
+           chance_width: int | None = None) -> cfr.Solver:
+  """The Solver of a sampled algorithm (the same NamedTuple as the CFR family).
+
+  Cached: the same arguments return the same Solver, so its jitted functions compile once.
+
+  Args:
+    algorithm: one of ALGORITHMS.
+    trajectories: K, outcome sampling's trajectories per update (static: it is a shape).
+    averaging: outcome sampling's average rule, "stochastic" or "optimistic".
+    chance_width: outcome sampling's static bound on chance outcomes per node, e.g.
+      ``chance_width(game)``; faster than the default binary search. A bound below the
+      game's true width samples wrongly, so ``init`` checks it when it can.
+  """
+  if algorithm not in ALGORITHMS:
+    raise ValueError(f"unknown sampled algorithm {algorithm!r}; choose one of {list(ALGORITHMS)}")
+  if int(trajectories) != trajectories or trajectories < 1:
+    raise ValueError(f"trajectories must be a positive integer, got {trajectories}")
+  if averaging not in AVERAGING:
+    raise ValueError(f"averaging must be one of {list(AVERAGING)}, got {averaging!r}")
+  if algorithm == "mccfr-os":
+    step = functools.partial(_outcome_step, trajectories=int(trajectories), averaging=averaging,
+                             chance_width=chance_width)
+  elif algorithm == "mccfr-es":
+    step = _external_step
+  else:
+    step = _chance_step
+
+  def checked_init(tensors, **hyperparameters):
+    tree = tensors.tree
+    if chance_width is not None and not isinstance(tree.num_children, jax.core.Tracer):
+      chance = np.asarray(tree.kind) == CHANCE_NODE
+      width = int(np.asarray(tree.num_children)[chance].max()) if chance.any() else 1
+      if width > chance_width:
+        raise ValueError(f"chance_width={chance_width} is below {tensors.name}'s {width} chance outcomes")
+    return init(tensors, **hyperparameters)
+
+  @functools.partial(jax.jit, static_argnums=2)
+  def run(tensors, state, num_iterations: int):
+    return jax.lax.fori_loop(0, num_iterations, lambda _, s: step(tensors, s), state)
+
+  return cfr.Solver(init=checked_init, step=step, run=run, average_strategy=average_strategy,
+                    current_strategy=current_strategy, name=algorithm)

@@ -1,0 +1,355 @@
+"""The sampled family (jaxcfr.mccfr): paper 000's worked example, unbiased estimators,
+batches over seeds, convergence next to OpenSpiel's C++ MCCFR solvers, driver and CLI."""
+
+import functools
+import json
+import statistics
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pyspiel
+import pytest
+
+from jaxcfr import cli, driver, evaluation, mccfr
+import helpers
+
+EPSILON = 0.6
+
+
+@functools.lru_cache(maxsize=None)
+def solver(algorithm, trajectories=1, averaging="stochastic", name="kuhn_poker"):
+  width = mccfr.chance_width(helpers.load(name)) if algorithm == "mccfr-os" else None
+  return mccfr.solver(algorithm, trajectories=trajectories, averaging=averaging, chance_width=width)
+
+
+@functools.lru_cache(maxsize=None)
+def _runner(algorithm, name, trajectories, averaging, batched):
+  """Jitted (seed(s), iterations) -> final state(s); the iteration count is traced, so every
+  test of one configuration shares one compilation."""
+  s = solver(algorithm, trajectories, averaging, name)
+  tensors = helpers.load(name).tensors
+
+  def run(seed, iterations):
+    return jax.lax.fori_loop(0, iterations, lambda _, x: s.step(tensors, x), s.init(tensors, seed=seed))
+
+  return jax.jit(jax.vmap(run, (0, None)) if batched else run)
+
+
+def batched_run(algorithm, name, iterations, trajectories=1, averaging="stochastic"):
+  """seeds [B] -> the B final states, as one vmapped program."""
+  return lambda seeds: _runner(algorithm, name, trajectories, averaging, True)(seeds, iterations)
+
+
+def run_alone(algorithm, name, iterations, seed, trajectories=1, averaging="stochastic"):
+  return _runner(algorithm, name, trajectories, averaging, False)(seed, iterations)
+
+
+@functools.lru_cache(maxsize=None)
+def batched_exploitability(algorithm, name):
+  s = solver(algorithm, name=name)
+  tensors = helpers.load(name).tensors
+  return jax.jit(jax.vmap(lambda state: evaluation.exploitability(tensors, s.average_strategy(tensors, state))))
+
+
+def take(state, b):
+  return jax.tree_util.tree_map(lambda leaf: leaf[b], state)
+
+
+# --- paper 000, section 3.2.3 ---------------------------------------------------------------
+
+
+def test_worked_kuhn_example_of_paper_000():
+  """First iteration on z1 = (K|Q, bet, pass), both players updated on the one trajectory
+  with the profile of the forward pass, optimistic averaging (000 Algorithm 1)."""
+  game = helpers.load("kuhn_poker")
+  tensors, arrays = game.tensors, game.arrays
+  # Kuhn's cards 0, 1, 2 = J, Q, K; actions 0 = pass, 1 = bet.
+  z1 = next(h for h in range(arrays.num_histories)
+            if arrays.kind[h] == 3 and arrays.history_actions(h) == [2, 1, 1, 0])
+  i1 = list(arrays.players[0].keys).index("2:")  # player 1 holds the King, no actions yet
+  i2 = list(arrays.players[1].keys).index("1:b")  # player 2 holds the Queen, facing a bet
+  state = solver("mccfr-os", averaging="optimistic").init(tensors)
+  sigma = mccfr.current_strategy(tensors, state)
+  path = mccfr.forced_trajectory(tensors, sigma, z1, epsilon=EPSILON, exploring=(0, 1))
+  assert float(path.sample_prob.prod()) == pytest.approx(1 / 24)  # pi^sigma'(z1)
+  update = jax.jit(functools.partial(mccfr.outcome_sampling_update, averaging="optimistic"),
+                   static_argnames="player")
+  state, update2 = update(tensors, state, path, player=1, strategies=sigma)
+  state, update1 = update(tensors, state, path, player=0, strategies=sigma)
+  # 000 eq. 6: w_I = u_i(z) pi_-i(z[I]) / pi^sigma'(z)
+  assert update2.w_paper000[0][update2.w_paper000[0] != 0].tolist() == pytest.approx([-2.0])
+  assert update1.w_paper000[0][update1.w_paper000[0] != 0].tolist() == pytest.approx([4.0])
+  # 002 eq. 10's w_I includes the tail: -2 * 1 and 4 * 1/2
+  assert update1.w[0][update1.w[0] != 0].tolist() == pytest.approx([2.0])
+  np.testing.assert_allclose(state.regrets[1][i2], [-1.0, 1.0])
+  np.testing.assert_allclose(state.regrets[0][i1], [-1.0, 1.0])
+  np.testing.assert_allclose(state.average[1][i2], [0.5, 0.5])
+  np.testing.assert_allclose(state.average[0][i1], [0.5, 0.5])
+  assert int(state.last_visit[1][i2]) == 1 and int(state.last_visit[0][i1]) == 1
+  for player in (0, 1):  # nothing else moved
+    touched = np.zeros(arrays.players[player].num_infosets, bool)
+    touched[i1 if player == 0 else i2] = True
+    assert not np.asarray(state.regrets[player])[~touched].any()
+    assert not np.asarray(state.average[player])[~touched].any()
+  np.testing.assert_allclose(mccfr.current_strategy(tensors, state)[1][i2], [0.0, 1.0])  # eq. 5
+  assert mccfr.nodes_touched(state) == 2 * 5  # the path root, K, K|Q, bet, pass, twice
+
+
+# --- unbiased estimators --------------------------------------------------------------------
+
+
+def _z_bound(num_tests: int, alpha: float = 1e-3) -> float:
+  """Two-sided normal quantile with a Bonferroni correction over ``num_tests`` entries."""
+  return statistics.NormalDist().inv_cdf(1 - alpha / (2 * max(num_tests, 1)))
+
+
+@functools.lru_cache(maxsize=None)
+def _moments_fn(name):
+  """Jitted: (profile, keys [N, 2]) -> {quantity: (sum, sum of squares, nonzero count)}
+  over N independent draws of every sampler's estimate for both players."""
+  game = helpers.load(name)
+  tensors = game.tensors
+  width = mccfr.chance_width(game)
+
+  def draw(profile, key):
+    out = {}
+    for player in (0, 1):
+      paths = mccfr.sample_trajectories(tensors, profile, key, 1, player=player, epsilon=EPSILON,
+                                        chance_width=width)
+      os_ = mccfr.outcome_sampling_estimate(tensors, profile, paths, player=player)
+      es = mccfr.external_sampling_estimate(tensors, profile, key, player=player)
+      cs = mccfr.chance_sampling_estimate(tensors, profile, key, player=player)
+      out.update({f"os_regret{player}": os_.regret, f"os_average{player}": os_.average,
+                  f"os_nodes{player}": os_.nodes_touched, f"es_regret{player}": es.regret,
+                  f"es_visits{1 - player}": es.opponent_visits, f"es_nodes{player}": es.nodes_touched,
+                  f"cs_regret{player}": cs.regret, f"cs_nodes{player}": cs.nodes_touched})
+    return out
+
+  def moments(profile, keys):
+    draws = jax.vmap(draw, (None, 0))(profile, keys)
+    f = lambda x: x.astype(jnp.float64)
+    return {k: (f(v).sum(0), (f(v) ** 2).sum(0), (v != 0).sum(0)) for k, v in draws.items()}
+
+  return jax.jit(moments)
+
+
+def _exact(game, profile):
+  """The exact expectations of every estimate in ``_moments_fn``."""
+  tensors, arrays = game.tensors, game.arrays
+  plans = evaluation.plans(tensors, profile)
+  reach = helpers.history_reach(arrays, profile)  # [3, H]: player 0, player 1, chance
+  # histories of each infoset the opponent and chance reach (outcome sampling visits no other)
+  reached = [np.bincount(arrays.infoset[(arrays.kind == p) & (reach[1 - p] * reach[2] > 0)],
+                         minlength=arrays.players[p].num_infosets) for p in (0, 1)]
+  exact = {}
+  for player in (0, 1):
+    treeplex = tensors.players[player]
+    values = evaluation.sequence_values_for(tensors.payoff, player, plans[1 - player], treeplex.num_sequences)
+    q, v = evaluation.counterfactual_values(treeplex, values, profile[player])
+    regret = np.asarray(jnp.where(treeplex.legal, q - v[:, None], 0))
+    own_plan = np.asarray(plans[player])[np.asarray(treeplex.parent_seq)]
+    sampling = list(profile)
+    legal = arrays.players[player].legal
+    sampling[player] = EPSILON * legal / legal.sum(-1, keepdims=True) + (1 - EPSILON) * np.asarray(profile[player])
+    opponent_reach = reach[1 - player] * reach[2]
+    at_player = arrays.kind == player
+    chance_at = np.bincount(arrays.infoset[at_player], weights=reach[2][at_player],
+                            minlength=arrays.players[player].num_infosets)
+    exact.update({
+        f"os_regret{player}": regret, f"es_regret{player}": regret, f"cs_regret{player}": regret,
+        # stochastically-weighted averaging: E = pi_i(I) sigma(I, .) |{h in I reached by -i, c}|
+        f"os_average{player}": (reached[player] * own_plan)[:, None] * np.asarray(profile[player]),
+        # simple averaging's visit count: E = pi_i(J) sum_{h in J} pi_c(h)
+        f"es_visits{player}": own_plan * chance_at,
+        f"os_nodes{player}": helpers.history_reach(arrays, sampling).prod(0).sum(),
+        f"es_nodes{player}": opponent_reach.sum(),
+        f"cs_nodes{player}": reach[2].sum(),
+    })
+  return exact
+
+
+@pytest.mark.parametrize("name,draws,min_nonzero,coverage", [
+    ("kuhn_poker", 20000, 0, {"os": 0.9, "es": 0.9, "cs": 0.9}),
+    ("leduc_poker", 6000, 100, {"os": 0.005, "es": 0.015, "cs": 0.4}),
+])
+def test_sampled_estimates_are_unbiased(name, draws, min_nonzero, coverage):
+  """Means over many draws of each sampler's regret (and of the averaging weights and
+  nodes touched) match the exact values within a z bound from the sample standard error.
+  On Leduc, entries with few nonzero draws (rarely sampled infosets, where the normal
+  approximation fails) are left out; the rest must still cover most of the table."""
+  game = helpers.load(name)
+  profile = helpers.as_jax(helpers.random_profile(game.arrays, seed=7, zeros=0.1))
+  moments_fn = _moments_fn(name)
+  chunk = min(draws, 10000 if name == "kuhn_poker" else 3000)
+  totals = None
+  for start in range(0, draws, chunk):
+    keys = jax.vmap(lambda s: jax.random.key_data(jax.random.key(s)))(jnp.arange(start, start + chunk))
+    part = jax.device_get(moments_fn(profile, keys))
+    totals = part if totals is None else {k: tuple(a + b for a, b in zip(totals[k], part[k])) for k in part}
+  exact = _exact(game, profile)
+  checked = {}
+  for key, (total, squares, nonzero) in totals.items():
+    mean = total / draws
+    variance = np.maximum(squares / draws - mean ** 2, 0) * draws / (draws - 1)
+    se = np.sqrt(variance / draws)
+    expected = np.broadcast_to(exact[key], mean.shape)
+    random = se > 1e-12 * (1 + np.abs(expected))
+    # deterministic entries (never sampled or constant) must be exact
+    np.testing.assert_allclose(mean[~random & (nonzero >= min_nonzero)], expected[~random & (nonzero >= min_nonzero)],
+                               rtol=1e-9, atol=1e-9, err_msg=key)
+    tested = random & (nonzero >= max(min_nonzero, 1))
+    z = np.abs(mean - expected)[tested] / se[tested]
+    checked[key] = (z, tested.mean())
+  bound = _z_bound(sum(z.size for z, _ in checked.values()))
+  worst = {k: float(z.max()) for k, (z, _) in checked.items() if z.size}
+  assert max(worst.values()) < bound, (bound, worst)
+  for sampler, fraction in coverage.items():  # the z-tests are not vacuous
+    for player in (0, 1):
+      assert checked[f"{sampler}_regret{player}"][1] > fraction, (sampler, player, checked[f"{sampler}_regret{player}"][1])
+
+
+def test_chance_width_and_binary_search_draw_the_same_trajectories():
+  game = helpers.load("leduc_poker")
+  profile = helpers.as_jax(helpers.random_profile(game.arrays, seed=3))
+  key = jax.random.key_data(jax.random.key(11))
+  fast, general = (jax.jit(functools.partial(mccfr.sample_trajectories, num=3000, player=1, epsilon=EPSILON,
+                                             chance_width=w))(game.tensors, profile, key)
+                   for w in (mccfr.chance_width(game), None))
+  np.testing.assert_array_equal(fast.nodes, general.nodes)
+  np.testing.assert_allclose(fast.sample_prob, general.sample_prob, rtol=1e-12)
+  assert (np.asarray(game.arrays.kind)[np.asarray(fast.nodes[:, -1])] == 3).all()  # all reach terminals
+  with pytest.raises(ValueError, match="chance_width=3 is below"):
+    mccfr.solver("mccfr-os", chance_width=3).init(game.tensors)
+
+
+# --- batches over seeds ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("algorithm,trajectories", [("mccfr-os", 3), ("mccfr-es", 1), ("cfr-cs", 1)])
+def test_batch_over_seeds_equals_runs_alone(algorithm, trajectories):
+  seeds = jnp.array([5, 6, 5])
+  batched = batched_run(algorithm, "kuhn_poker", 30, trajectories)(seeds)
+  for b in range(len(seeds)):
+    alone = run_alone(algorithm, "kuhn_poker", 30, seeds[b], trajectories)
+    for x, y in zip(jax.tree_util.tree_leaves(alone), jax.tree_util.tree_leaves(take(batched, b))):
+      np.testing.assert_allclose(x, y, rtol=1e-12, atol=1e-12)
+  for x, y in zip(jax.tree_util.tree_leaves(take(batched, 0)), jax.tree_util.tree_leaves(take(batched, 2))):
+    np.testing.assert_array_equal(x, y)  # the same seed, the same run
+  assert not np.array_equal(batched.regrets[0][0], batched.regrets[0][1])
+  assert (batched.iteration == 30).all()
+
+
+def test_nodes_touched_of_cfr_with_and_without_pruning():
+  """A pruned CFR pass visits exactly the histories the opponent reaches (brute force)."""
+  game = helpers.load("kuhn_poker")
+  profile = helpers.random_profile(game.arrays, seed=1, zeros=0.5)
+  reach = helpers.history_reach(game.arrays, profile)
+  count = jax.jit(mccfr.cfr_nodes_touched, static_argnames=("player", "pruning"))
+  for player in (0, 1):
+    pruned = count(game.tensors, jnp.asarray(profile[1 - player]), player=player, pruning=True)
+    assert int(pruned) == int((reach[1 - player] > 0).sum()) < game.arrays.num_histories
+    full = count(game.tensors, jnp.asarray(profile[1 - player]), player=player, pruning=False)
+    assert int(full) == game.arrays.num_histories
+  history_reach = jax.jit(mccfr.history_reach, static_argnames="player")
+  np.testing.assert_allclose(history_reach(game.tensors.tree, jnp.asarray(profile[0]), player=0), reach[0])
+
+
+# --- convergence next to OpenSpiel ----------------------------------------------------------
+
+# Average exploitability over the seeds, ours within this factor of OpenSpiel's (both ways).
+FACTOR = 1.5
+
+
+def _openspiel_exploitability(algorithm, name, iterations, seeds):
+  game = pyspiel.load_game(name)
+  values = []
+  for seed in seeds:
+    if algorithm == "mccfr-os":
+      reference = pyspiel.OutcomeSamplingMCCFRSolver(game, EPSILON, seed)
+    else:
+      reference = pyspiel.ExternalSamplingMCCFRSolver(game, seed)
+    for _ in range(iterations):
+      reference.run_iteration()
+    values.append(pyspiel.exploitability(game, reference.average_policy()))
+  return float(np.mean(values))
+
+
+@pytest.mark.parametrize("algorithm,name,iterations,num_seeds", [
+    ("mccfr-os", "kuhn_poker", 10000, 8),
+    ("mccfr-es", "kuhn_poker", 1000, 8),
+    ("mccfr-os", "leduc_poker", 20000, 4),
+    ("mccfr-es", "leduc_poker", 1000, 4),
+])
+def test_convergence_comparable_to_openspiel(algorithm, name, iterations, num_seeds):
+  """One of our iterations is one of OpenSpiel's ``run_iteration`` calls (player 0's update,
+  then player 1's; K = 1 for outcome sampling, epsilon = 0.6)."""
+  states = batched_run(algorithm, name, iterations)(jnp.arange(num_seeds))
+  ours = float(np.mean(batched_exploitability(algorithm, name)(states)))
+  theirs = _openspiel_exploitability(algorithm, name, iterations, range(num_seeds))
+  assert theirs / FACTOR < ours < theirs * FACTOR, (ours, theirs)
+
+
+def test_chance_sampling_and_optimistic_averaging_converge_on_kuhn():
+  seeds = jnp.arange(4)
+  for algorithm, averaging, iterations, bound in (("cfr-cs", "stochastic", 1000, 0.05),
+                                                  ("mccfr-os", "optimistic", 10000, 0.06)):
+    states = batched_run(algorithm, "kuhn_poker", iterations, 1, averaging)(seeds)
+    values = batched_exploitability(algorithm, "kuhn_poker")(states)  # the same average rule
+    assert float(np.mean(values)) < bound, (algorithm, averaging, values)
+
+
+# --- driver and command line ----------------------------------------------------------------
+
+
+def test_driver_runs_seeds_as_a_batch():
+  kuhn = helpers.load("kuhn_poker")
+  result = driver.solve(kuhn, "mccfr-es", 40, eval_every=20, batch={"seed": [1, 2]})
+  assert result.batch_size == 2 and [row["iteration"] for row in result.history] == [20, 40]
+  counts = [row["nodes_touched"] for row in result.history]
+  assert all(0 < a < b for a, b in zip(counts[0], counts[1]))
+  alone = driver.solve(kuhn, "mccfr-es", 40, eval_every=20, seed=2)
+  assert result.summary()["exploitability"][1] == pytest.approx(alone.summary()["exploitability"], rel=1e-12)
+  assert result.summary()["results"][1]["seed"] == 2
+  assert alone.summary()["nodes_touched"] == counts[1][1]
+  with pytest.raises(ValueError, match="unknown hyperparameters"):
+    driver.solve(kuhn, "mccfr-os", 10, alpha=1.0)
+  with pytest.raises(ValueError, match="updates"):
+    driver.solve(kuhn, "mccfr-os", 10, updates="simultaneous")
+
+
+def test_sampled_resume_equals_uninterrupted_run(tmp_path):
+  kuhn = helpers.load("kuhn_poker")
+  path = tmp_path / "run.npz"
+  straight = driver.solve(kuhn, "mccfr-es", 40, eval_every=20, seed=2)
+  driver.solve(kuhn, "mccfr-es", 20, eval_every=20, seed=2, checkpoint=path)
+  resumed = driver.solve(kuhn, "mccfr-es", 40, eval_every=20, seed=2, checkpoint=path, resume=True)
+  for a, b in zip(jax.tree_util.tree_leaves(straight.state), jax.tree_util.tree_leaves(resumed.state)):
+    np.testing.assert_array_equal(a, b)  # the PRNG key is part of the state
+  assert resumed.history[-1]["nodes_touched"] == straight.history[-1]["nodes_touched"]
+  with pytest.raises(ValueError, match="another run"):
+    driver.solve(kuhn, "mccfr-es", 60, eval_every=20, seed=3, checkpoint=path, resume=True)
+
+
+def test_cli_solve_sampled_batch_writes_one_result_per_seed(tmp_path, capsys):
+  out = tmp_path / "r.json"
+  assert cli.main(["solve", "kuhn_poker", "--algo", "mccfr-os", "--iters", "50", "--seed", "3", "--batch", "2",
+                   "--trajectories", "2", "--epsilon", "0.5", "--json", str(out), "--no-progress"]) == 0
+  record = json.loads(out.read_text())
+  assert record["algo"] == "mccfr-os" and record["batch_size"] == 2
+  assert [r["seed"] for r in record["results"]] == [3, 4]
+  assert record["hyperparameters"]["trajectories"] == 2 and record["hyperparameters"]["epsilon"] == [0.5, 0.5]
+  for r in record["results"]:
+    assert r["nodes_touched"] > 0 and 0 < r["exploitability"] < 1
+  assert "nodes touched" in capsys.readouterr().out
+  assert cli.main(["solve", "kuhn_poker", "--algo", "cfr+", "--batch", "2"]) == 2
+  assert "apply to the sampled algorithms" in capsys.readouterr().err
+
+
+def test_bad_sampled_options_raise():
+  with pytest.raises(ValueError, match="unknown sampled algorithm"):
+    mccfr.solver("mccfr-xs")
+  with pytest.raises(ValueError, match="trajectories"):
+    mccfr.solver("mccfr-os", trajectories=0)
+  with pytest.raises(ValueError, match="averaging"):
+    mccfr.solver("mccfr-os", averaging="linear")
