@@ -26,8 +26,9 @@ SAMPLED_OPTIONS = ("trajectories", "averaging")
 
 @dataclasses.dataclass
 class SolveResult:
-  """What ``solve`` returns. With a batch, metrics have an axis [B] and strategies and
-  state fields trailing axes [..., B] (cfr.init).
+  """What ``solve`` returns. With a batch, metrics have an axis [B]; the strategies and state
+  fields of deterministic runs carry trailing batch axes [..., B] (cfr.init), those of
+  sampled runs (one PRNG seed each, vmapped) a leading axis [B, ...].
 
   Attributes:
     history: one dict per evaluation: iteration, seconds, exploitability, nash_conv, value,
@@ -230,7 +231,8 @@ def solve(game: Game | str, algorithm: str = "cfr+", iterations: int = 1000, *,
   return SolveResult(game=game.name, algorithm=algorithm, updates=identity["updates"],
                      iterations=iterations, hyperparameters=hyper, batch_size=batch_size,
                      history=history, state=state,
-                     average_strategy=solver.average_strategy(tensors, state),
+                     average_strategy=(jax.vmap(solver.average_strategy, (None, 0))(tensors, state)
+                                       if vmapped else solver.average_strategy(tensors, state)),
                      seconds=seconds)
 
 
