@@ -42,6 +42,16 @@ def ours(game_string: str, dtype: str) -> dict:
   return ours_lib.cfr_ms_per_iteration(jaxcfr.load(game_string, dtype=dtype))
 
 
+def sharded_batches(game_string: str) -> dict:
+  """Batch timings with the trailing batch axis split over one host device per usable core
+  (a child process: the device count is fixed when JAX starts)."""
+  cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+  env = {**os.environ, "XLA_FLAGS": f"--xla_force_host_platform_device_count={cores}"}
+  command = [sys.executable, __file__, "--sharded-batches", game_string]
+  out = subprocess.run(command, capture_output=True, text=True, check=True, env=env).stdout
+  return json.loads(out.strip().splitlines()[-1])
+
+
 def main(argv=None) -> int:
   parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
   parser.add_argument("--games", default=";".join(GAMES), help="';'-separated game strings")
@@ -50,12 +60,19 @@ def main(argv=None) -> int:
   parser.add_argument("--peer-timeout", type=float, default=1800.0)
   parser.add_argument("--out", default=None, help="results file (default: benchmarks/results/cfr_speed_<backend>.json)")
   parser.add_argument("--ours-only", metavar="GAME", help=argparse.SUPPRESS)
+  parser.add_argument("--sharded-batches", metavar="GAME", help=argparse.SUPPRESS)
   args = parser.parse_args(argv)
 
   if args.ours_only:  # the float64 child process
     import jax  # pylint: disable=import-outside-toplevel
     jax.config.update("jax_enable_x64", True)
     print(json.dumps(ours(args.ours_only, "float64")))
+    return 0
+
+  if args.sharded_batches:  # the child process of sharded_batches
+    import jaxcfr  # pylint: disable=import-outside-toplevel
+    game = jaxcfr.load(args.sharded_batches)
+    print(json.dumps({str(b): ours_lib.cfr_ms_per_iteration(game, batch=b, shard=True) for b in BATCHES}))
     return 0
 
   import jaxcfr  # pylint: disable=import-outside-toplevel
@@ -87,9 +104,13 @@ def main(argv=None) -> int:
   game = jaxcfr.load(args.batch_game)
   single = ours(args.batch_game, "float32")["ms_per_iteration"]
   print(f"batches on {args.batch_game} (one run: {single:.4f} ms/iter)")
-  for layout in ("trailing", "vmap"):
+  sharded = sharded_batches(args.batch_game)
+  for layout in ("trailing", "vmap", "sharded"):
     for batch in BATCHES:
-      result = ours_lib.cfr_ms_per_iteration(game, batch=batch, vmap=layout == "vmap")
+      if layout == "sharded":
+        result = sharded[str(batch)]
+      else:
+        result = ours_lib.cfr_ms_per_iteration(game, batch=batch, vmap=layout == "vmap")
       result["cost_vs_one_run"] = result["ms_per_iteration"] / single
       result["ms_per_run_iteration"] = result["ms_per_iteration"] / batch
       record["batches"][f"{layout}_{batch}"] = result

@@ -28,12 +28,14 @@ def _time_chunks(run, state, min_seconds: float) -> tuple[float, int]:
 
 
 def cfr_ms_per_iteration(game: jaxcfr.Game, algorithm: str = "cfr+", *, batch: int | None = None,
-                         vmap: bool = False, min_seconds: float = 1.0, chunk: int | None = None) -> dict:
+                         vmap: bool = False, shard: bool = False, min_seconds: float = 1.0,
+                         chunk: int | None = None) -> dict:
   """Milliseconds per iteration of one run (``batch=None``) or of a vmapped batch of runs.
 
   The batch runs differ in their averaging exponent gamma, so no two are the same program
   input; per-run cost is ``ms_per_iteration / batch``. ``vmap=True`` batches with
-  ``jax.vmap`` (leading batch axis) instead of the solver's trailing batch axes.
+  ``jax.vmap`` (leading batch axis) instead of the solver's trailing batch axes;
+  ``shard=True`` splits the trailing batch axis over the local devices.
   """
   solver = cfr.solver(algorithm)
   tensors = game.tensors
@@ -45,6 +47,8 @@ def cfr_ms_per_iteration(game: jaxcfr.Game, algorithm: str = "cfr+", *, batch: i
     step = jax.vmap(step)
   else:
     state = solver.init(tensors, gamma=jnp.linspace(1.0, 2.0, batch))
+    if shard:
+      state = jaxcfr.sharding.shard_trailing_batch(state, batch)
   step_all = lambda s, n: jax.lax.fori_loop(0, n, lambda _, x: step(x), s)
   # Pick a chunk long enough that one call takes ~0.1 s, after a first compiled probe.
   probe = jax.jit(lambda s: step_all(s, 1))
@@ -57,4 +61,5 @@ def cfr_ms_per_iteration(game: jaxcfr.Game, algorithm: str = "cfr+", *, batch: i
   seconds, calls = _time_chunks(run, state, min_seconds)
   return {"ms_per_iteration": 1e3 * seconds / chunk, "iterations_timed": calls * chunk,
           "batch": batch, "batch_layout": "vmap" if vmap else "trailing", "dtype": str(tensors.dtype),
+          "devices": len(jax.local_devices()) if shard else 1,
           "algorithm": algorithm}

@@ -14,7 +14,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcfr import cfr, checkpoint as checkpoint_lib, evaluation, mccfr
+from jaxcfr import cfr, checkpoint as checkpoint_lib, evaluation, sharding, mccfr
 from jaxcfr.hardware import hardware
 from jaxcfr.loading import Game, load
 
@@ -190,8 +190,9 @@ def solve(game: Game | str, algorithm: str = "cfr+", iterations: int = 1000, *,
     batch_size = sizes.pop()
     if sampled:  # seeds: one vmapped run each
       state = jax.vmap(lambda kw: init(tensors, **kw))({k: jnp.asarray(v) for k, v in batch.items()})
-    else:  # hyperparameters: one state with trailing batch axes (cfr.init)
+    else:  # hyperparameters: one state with trailing batch axes (cfr.init), split over devices
       state = init(tensors, **{k: jnp.asarray(v).reshape(-1) for k, v in batch.items()})
+      state = sharding.shard_trailing_batch(state, batch_size)
   else:
     state = init(tensors)
   vmapped = sampled and batch_size is not None

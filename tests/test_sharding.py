@@ -1,0 +1,35 @@
+"""A batch split over several (host) devices gives the runs of the unsplit batch."""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+_SCRIPT = textwrap.dedent("""
+    import jax
+    jax.config.update("jax_enable_x64", True)
+    import numpy as np
+    import jaxcfr
+    assert len(jax.devices()) == 2, jax.devices()
+    game = jaxcfr.load("kuhn_poker", dtype="float64")
+    solver = jaxcfr.cfr.solver("dcfr")
+    state = solver.init(game.tensors, alpha=np.array([1.0, 1.5, 2.0, 3.0]))
+    sharded = jaxcfr.sharding.shard_trailing_batch(state, 4)
+    assert len(sharded.regrets[0].sharding.device_set) == 2
+    a, b = (solver.run(game.tensors, s, 30) for s in (state, sharded))
+    for x, y in zip(jax.tree_util.tree_leaves(a), jax.tree_util.tree_leaves(b)):
+      np.testing.assert_allclose(np.asarray(x), np.asarray(y), rtol=1e-12, atol=1e-14)
+    result = jaxcfr.solve(game, "dcfr", 30, batch={"alpha": [1.0, 1.5, 2.0, 3.0]})
+    assert len(result.state.regrets[0].sharding.device_set) == 2  # the driver splits batches
+    np.testing.assert_allclose(result.summary()["exploitability"],
+                               np.asarray(jaxcfr.exploitability(game.tensors, solver.average_strategy(game.tensors, a))),
+                               rtol=1e-10)
+    print("ok")
+""")
+
+
+def test_batch_sharded_over_two_host_devices_equals_one_device():
+  env = {**os.environ, "XLA_FLAGS": "--xla_force_host_platform_device_count=2"}
+  done = subprocess.run([sys.executable, "-c", _SCRIPT], capture_output=True, text=True, env=env, timeout=300)
+  assert done.returncode == 0, done.stderr[-3000:]
+  assert done.stdout.strip().endswith("ok")
