@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
-import subprocess
 import time
 from pathlib import Path
 
@@ -39,14 +38,6 @@ def _best_time(fn, repeats: int) -> tuple[float, object]:
     result = fn()
     best = min(best, time.perf_counter() - start)
   return best, result
-
-
-def _git_commit() -> str | None:
-  try:
-    return subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(__file__).parent, capture_output=True,
-                          text=True, check=True).stdout.strip()
-  except (OSError, subprocess.CalledProcessError):
-    return None
 
 
 def main(argv=None) -> dict:
@@ -81,7 +72,7 @@ def main(argv=None) -> dict:
                      f"best of {args.repeats} runs",
       "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
       "hardware": jaxcfr.hardware.hardware(),
-      "git_commit": _git_commit(),
+      "git_commit": jaxcfr.hardware.git_commit(),
       "results": rows,
   }
   out = Path(args.out)

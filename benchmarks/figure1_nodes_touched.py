@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
-import subprocess
 import time
 from pathlib import Path
 
@@ -55,14 +54,6 @@ CHECKPOINTS = 24
 
 def _checkpoints(last: int) -> list[int]:
   return sorted({int(round(x)) for x in np.geomspace(1, max(last, 2), CHECKPOINTS)})
-
-
-def _git_commit() -> str | None:
-  try:
-    return subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(__file__).parent, capture_output=True,
-                          text=True, check=True).stdout.strip()
-  except (OSError, subprocess.CalledProcessError):
-    return None
 
 
 def run_cfr(game, budget: float) -> dict:
@@ -160,7 +151,7 @@ def main(argv=None) -> dict:
       "benchmark": "figure1_nodes_touched",
       "description": __doc__.split("\n\n")[1].strip(),
       "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-      "hardware": hardware(), "git_commit": _git_commit(), "seeds": args.seeds, "epsilon": mccfr.DEFAULT_EPSILON,
+      "hardware": hardware(), "git_commit": jaxcfr.hardware.git_commit(), "seeds": args.seeds, "epsilon": mccfr.DEFAULT_EPSILON,
       "games": {},
   }
   for name in args.games.split(";" if ";" in args.games else ","):

@@ -19,7 +19,6 @@ import argparse
 import datetime
 import json
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -52,14 +51,6 @@ from jaxcfr import mccfr  # pylint: disable=wrong-import-position
 from jaxcfr.hardware import hardware  # pylint: disable=wrong-import-position
 
 EPSILON = 0.6
-
-
-def _git_commit() -> str | None:
-  try:
-    return subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(__file__).parent, capture_output=True,
-                          text=True, check=True).stdout.strip()
-  except (OSError, subprocess.CalledProcessError):
-    return None
 
 
 def _best(fn, repeats: int) -> float:
@@ -160,7 +151,7 @@ def main() -> dict:
       "game": game.name,
       "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
       "hardware": hardware(),
-      "git_commit": _git_commit(),
+      "git_commit": jaxcfr.hardware.git_commit(),
       "openspiel": reference,
       "ours": rows,
       "best": {"trajectories_per_s": best["trajectories_per_s"], "ratio_to_openspiel": best["ratio_to_openspiel"],

@@ -26,6 +26,16 @@ def package_version(distribution: str) -> str | None:
     return None
 
 
+def git_commit() -> str | None:
+  """The commit of the jaxcfr checkout (None outside a git checkout)."""
+  import subprocess  # pylint: disable=import-outside-toplevel
+  try:
+    return subprocess.run(["git", "rev-parse", "HEAD"], cwd=os.path.dirname(__file__), capture_output=True,
+                          text=True, check=True).stdout.strip()
+  except (OSError, subprocess.CalledProcessError):
+    return None
+
+
 def hardware() -> dict:
   import jax  # pylint: disable=import-outside-toplevel
   memory_kib = _read_field("/proc/meminfo", "MemTotal")

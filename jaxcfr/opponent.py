@@ -25,7 +25,8 @@ from jaxcfr.tensors import GameTensors
 
 
 @functools.lru_cache(maxsize=None)
-def _average_of_run(algorithm: str, iterations: int):
+def average_of_run(algorithm: str, iterations: int):
+  """A jitted ``tensors -> average profile`` of ``iterations`` iterations of ``algorithm`` (cached)."""
   base = cfr.solver(algorithm)
 
   @jax.jit
@@ -56,7 +57,7 @@ def fixed_model(game, spec: str) -> tuple:
       raise ValueError(f"model {spec!r}: iterations must be an integer") from error
     if count < 1:
       raise ValueError(f"model {spec!r}: iterations must be >= 1")
-    return _average_of_run(algorithm, count)(tensors)
+    return average_of_run(algorithm, count)(tensors)
   if not Path(spec).exists():
     raise ValueError(f"model {spec!r} is neither 'uniform', 'ALGO:ITERS' nor an existing strategy file")
   profile = driver.load_strategy(spec, game)

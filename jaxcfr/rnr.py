@@ -35,7 +35,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcfr import cfr, evaluation
+from jaxcfr import cfr, evaluation, opponent
 from jaxcfr.tensors import GameTensors
 
 
@@ -179,12 +179,11 @@ _evaluate = jax.jit(evaluate)
 
 @functools.lru_cache(maxsize=None)
 def _equilibrium(algorithm: str, iterations: int):
-  base = cfr.solver(algorithm)
+  average = opponent.average_of_run(algorithm, iterations)
 
   @jax.jit
   def solve(tensors):
-    state = jax.lax.fori_loop(0, iterations, lambda _, s: base.step(tensors, s), base.init(tensors))
-    profile = base.average_strategy(tensors, state)
+    profile = average(tensors)
     return evaluation.expected_value(tensors, profile), evaluation.exploitability(tensors, profile)
 
   return solve

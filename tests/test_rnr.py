@@ -4,11 +4,9 @@ import functools
 import json
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 import pytest
 
-import jaxcfr
 from jaxcfr import cfr, cli, driver, evaluation, experts, opponent, rnr
 from tests.helpers import best_response_values, exploitability, expected_value, history_reach, load
 
@@ -254,7 +252,7 @@ def _restricted_game_value(tensors, restricted, p, fixed_plan):
   u = 1 - restricted
   e, e_rhs, x_bounds = _constraints(tensors.players[u])
   f, f_rhs, _ = _constraints(tensors.players[restricted])
-  nx, nz = m.shape[0], f.shape[0]
+  nz = f.shape[0]
   # variables (x, z): maximise p (M y_fix)^T x + f^T z  s.t.  E x = e,  F^T z - (1 - p) M^T x <= 0
   objective = -np.concatenate([p * m @ fixed_plan, f_rhs])
   inequality = np.hstack([-(1 - p) * m.T, f.T])
