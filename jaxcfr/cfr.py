@@ -223,6 +223,17 @@ def current_strategy(tensors: GameTensors, state: CFRState):
   return state.strategy
 
 
+def iterate(step: Callable) -> Callable:
+  """A jitted ``run(tensors, state, num_iterations)`` applying ``step`` in a ``fori_loop``
+  (``num_iterations`` is static: one compilation per chunk length)."""
+
+  @functools.partial(jax.jit, static_argnums=2)
+  def run(tensors, state, num_iterations: int):
+    return jax.lax.fori_loop(0, num_iterations, lambda _, s: step(tensors, s), state)
+
+  return run
+
+
 @functools.lru_cache(maxsize=None)
 def solver(algorithm: str = "cfr+", *, updates: str | None = None, alpha: float | None = None,
            beta: float | None = None, gamma: float | None = None, averaging_delay: int = 0) -> Solver:
@@ -258,9 +269,7 @@ def solver(algorithm: str = "cfr+", *, updates: str | None = None, alpha: float 
   def init_with_defaults(tensors, **overrides):
     return init(tensors, **{**defaults, **overrides})
 
-  @functools.partial(jax.jit, static_argnums=2)
-  def run(tensors, state, num_iterations: int):
-    return jax.lax.fori_loop(0, num_iterations, lambda _, s: step(tensors, s), state)
+  run = iterate(step)
 
   return Solver(init=init_with_defaults, step=step, run=run, average_strategy=average_strategy,
                 current_strategy=current_strategy, name=algorithm)

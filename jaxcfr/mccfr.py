@@ -722,9 +722,7 @@ def solver(algorithm: str = "mccfr-os", *, trajectories: int = 1, averaging: str
         raise ValueError(f"chance_width={chance_width} is below {tensors.name}'s {width} chance outcomes")
     return init(tensors, **hyperparameters)
 
-  @functools.partial(jax.jit, static_argnums=2)
-  def run(tensors, state, num_iterations: int):
-    return jax.lax.fori_loop(0, num_iterations, lambda _, s: step(tensors, s), state)
+  run = cfr.iterate(step)
 
   return cfr.Solver(init=checked_init, step=step, run=run, average_strategy=average_strategy,
                     current_strategy=current_strategy, name=algorithm)

@@ -143,9 +143,7 @@ def solver(algorithm: str = "cfr+", **options) -> RNRSolver:
   base = cfr.solver(algorithm, **options)
   step = functools.partial(_step, base=base)
 
-  @functools.partial(jax.jit, static_argnums=2)
-  def run(tensors, state, num_iterations: int):
-    return jax.lax.fori_loop(0, num_iterations, lambda _, s: step(tensors, s), state)
+  run = cfr.iterate(step)
 
   return RNRSolver(init=functools.partial(_init, base=base), step=step, run=run,
                    counter_profile=counter_profile, base=base)
@@ -327,9 +325,7 @@ def dbr_solver(algorithm: str = "cfr+", **options) -> RNRSolver:
   base = cfr.solver(algorithm, **options)
   step = functools.partial(_dbr_step, base=base)
 
-  @functools.partial(jax.jit, static_argnums=2)
-  def run(tensors, state, num_iterations: int):
-    return jax.lax.fori_loop(0, num_iterations, lambda _, s: step(tensors, s), state)
+  run = cfr.iterate(step)
 
   return RNRSolver(init=functools.partial(_dbr_init, base=base), step=step, run=run,
                    counter_profile=counter_profile, base=base)
