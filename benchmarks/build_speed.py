@@ -11,14 +11,13 @@ the build alone (``loading.build_arrays``: rules -> NumPy GameArrays) and for th
 from __future__ import annotations
 
 import argparse
-import datetime
-import json
 import time
 from pathlib import Path
 
 
 import jaxcfr
 from jaxcfr import loading
+from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
 
 GAMES = [
     # (game string, how it is built)
@@ -70,15 +69,9 @@ def main(argv=None) -> dict:
       "benchmark": "build_speed",
       "description": "tree-walk builder, cache off; build = rules -> GameArrays, load = build + to_tensors; "
                      f"best of {args.repeats} runs",
-      "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-      "hardware": jaxcfr.hardware.hardware(),
-      "git_commit": jaxcfr.hardware.git_commit(),
       "results": rows,
   }
-  out = Path(args.out)
-  out.parent.mkdir(parents=True, exist_ok=True)
-  out.write_text(json.dumps(result, indent=2) + "\n")
-  print(f"wrote {out}")
+  print(f"wrote {write_record(args.out, result)}")
   return result
 
 

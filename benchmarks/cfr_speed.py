@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import ours as ours_lib  # noqa: E402  pylint: disable=wrong-import-position
 import peers  # noqa: E402  pylint: disable=wrong-import-position
+from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
 
 GAMES = ("kuhn_poker", "leduc_poker", "liars_dice", "goofspiel(num_cards=5,imp_info=True)")  # OpenSpiel strings
 BATCHES = (1, 8, 64, 512)
@@ -78,7 +79,7 @@ def main(argv=None) -> int:
   import jaxcfr  # pylint: disable=import-outside-toplevel
   games = [g.strip() for g in args.games.split(";") if g.strip()]
   chosen_peers = [p for p in args.peers.split(",") if p]
-  record = {"hardware": jaxcfr.hardware.hardware(), "games": {}, "batches": {}}
+  record = {"games": {}, "batches": {}}
   for game in games:
     row = {"jaxcfr_float32": ours(game, "float32"), "jaxcfr_float64": ours(game, "float64"), "peers": {}}
     base = row["jaxcfr_float32"]["ms_per_iteration"]
@@ -121,9 +122,7 @@ def main(argv=None) -> int:
     earlier = json.loads(out.read_text())
     record["games"] = {**{g: r for g, r in earlier.get("games", {}).items() if g not in record["games"]},
                        **record["games"]}
-  out.parent.mkdir(parents=True, exist_ok=True)
-  out.write_text(json.dumps(record, indent=2))
-  print(f"wrote {out}")
+  print(f"wrote {write_record(out, record)}")
   return 0
 
 

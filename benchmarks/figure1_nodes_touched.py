@@ -24,8 +24,6 @@ Writes benchmarks/results/figure1_nodes_touched.json and .png (needs matplotlib:
 from __future__ import annotations
 
 import argparse
-import datetime
-import json
 import time
 from pathlib import Path
 
@@ -38,7 +36,7 @@ import numpy as np  # pylint: disable=wrong-import-position
 
 import jaxcfr  # pylint: disable=wrong-import-position
 from jaxcfr import cfr, evaluation, mccfr  # pylint: disable=wrong-import-position
-from jaxcfr.hardware import hardware  # pylint: disable=wrong-import-position
+from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
 
 # game -> budget of nodes touched per algorithm (times --scale)
 GAMES = {
@@ -150,8 +148,7 @@ def main(argv=None) -> dict:
   result = {
       "benchmark": "figure1_nodes_touched",
       "description": __doc__.split("\n\n")[1].strip(),
-      "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-      "hardware": hardware(), "git_commit": jaxcfr.hardware.git_commit(), "seeds": args.seeds, "epsilon": mccfr.DEFAULT_EPSILON,
+      "seeds": args.seeds, "epsilon": mccfr.DEFAULT_EPSILON,
       "games": {},
   }
   for name in args.games.split(";" if ";" in args.games else ","):
@@ -167,8 +164,7 @@ def main(argv=None) -> dict:
       print(f"{game.name:30} {LABELS[algorithm]:20} {last['iteration']:>9} it {last['nodes_touched']:>14,.0f} nodes "
             f"NashConv {last['nash_conv']:.4f}  {last['seconds']:.1f}s", flush=True)
   out = Path(args.out)
-  out.parent.mkdir(parents=True, exist_ok=True)
-  out.write_text(json.dumps(result, indent=1) + "\n")
+  write_record(out, result)
   if plot(result, out.with_suffix(".png")):
     print(f"wrote {out} and {out.with_suffix('.png')}")
   else:

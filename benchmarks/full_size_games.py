@@ -15,7 +15,6 @@ Not part of CI: the full builds take minutes and up to ~16 GB.
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
 import os
 import resource
@@ -110,7 +109,7 @@ def main(argv=None) -> dict:
     print(json.dumps(measure(args.child)))
     return {}
 
-  from jaxcfr.hardware import hardware  # pylint: disable=import-outside-toplevel
+  from record import write_record  # pylint: disable=import-outside-toplevel
   rows = []
   for short in args.games.split(","):
     game_string, paper = GAMES[short]
@@ -135,8 +134,6 @@ def main(argv=None) -> dict:
       "benchmark": "full_size_games",
       "description": "vectorised build (cache off), cache write/read, jaxcfr.load from the cache, one CFR+ "
                      "iteration (best of 3, compile excluded); peak RSS per game (own process)",
-      "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-      "hardware": hardware(),
       "results": rows,
   }
   out = Path(args.out)
@@ -144,9 +141,7 @@ def main(argv=None) -> dict:
   if previous and set(args.games.split(",")) != set(GAMES):  # a partial run updates its rows only
     kept = [r for r in previous["results"] if r["game"] not in {row["game"] for row in rows}]
     result["results"] = kept + rows
-  out.parent.mkdir(parents=True, exist_ok=True)
-  out.write_text(json.dumps(result, indent=2) + "\n")
-  print(f"wrote {out}")
+  print(f"wrote {write_record(out, result)}")
   return result
 
 

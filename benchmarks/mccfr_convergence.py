@@ -10,8 +10,6 @@ within a factor 1.5 (tests/test_mccfr.py::test_convergence_comparable_to_openspi
 from __future__ import annotations
 
 import argparse
-import datetime
-import json
 import time
 from pathlib import Path
 
@@ -22,7 +20,7 @@ import pyspiel
 
 import jaxcfr
 from jaxcfr import evaluation, mccfr
-from jaxcfr.hardware import hardware
+from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
 
 RUNS = [("mccfr-os", "kuhn_poker", 10000), ("mccfr-es", "kuhn_poker", 1000),
         ("mccfr-os", "leduc_poker", 20000), ("mccfr-es", "leduc_poker", 1000),
@@ -75,12 +73,8 @@ def main(argv=None) -> dict:
           f"(+-{row['sem_ours']:.4f}, {my_seconds:.1f}s)  OpenSpiel {row['exploitability_openspiel']:.4f} "
           f"(+-{row['sem_openspiel']:.4f}, {their_seconds:.1f}s)  ratio {row['ratio']:.2f}", flush=True)
   result = {"benchmark": "mccfr_convergence", "description": __doc__.split("\n\n")[0],
-            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-            "hardware": hardware(), "exploitability": "NashConv / 2 (OpenSpiel's)", "results": rows}
-  out = Path(args.out)
-  out.parent.mkdir(parents=True, exist_ok=True)
-  out.write_text(json.dumps(result, indent=1) + "\n")
-  print(f"wrote {out}")
+            "exploitability": "NashConv / 2 (OpenSpiel's)", "results": rows}
+  print(f"wrote {write_record(args.out, result)}")
   return result
 
 

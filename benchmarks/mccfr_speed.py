@@ -16,8 +16,6 @@ after compilation, best of ``--repeats``.
 from __future__ import annotations
 
 import argparse
-import datetime
-import json
 import os
 import sys
 import time
@@ -48,7 +46,7 @@ from jax.sharding import NamedSharding, PartitionSpec  # pylint: disable=wrong-i
 
 import jaxcfr  # pylint: disable=wrong-import-position
 from jaxcfr import mccfr  # pylint: disable=wrong-import-position
-from jaxcfr.hardware import hardware  # pylint: disable=wrong-import-position
+from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
 
 EPSILON = 0.6
 
@@ -149,9 +147,6 @@ def main() -> dict:
                      "devices when devices > 1) next to OpenSpiel's C++ OutcomeSamplingMCCFRSolver "
                      f"(single thread), best of {args.repeats} timed runs after compilation",
       "game": game.name,
-      "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-      "hardware": hardware(),
-      "git_commit": jaxcfr.hardware.git_commit(),
       "openspiel": reference,
       "ours": rows,
       "best": {"trajectories_per_s": best["trajectories_per_s"], "ratio_to_openspiel": best["ratio_to_openspiel"],
@@ -164,8 +159,7 @@ def main() -> dict:
                            "ratio_to_openspiel": rows[0]["ratio_to_openspiel"]},
   }
   out = Path(args.out)
-  out.parent.mkdir(parents=True, exist_ok=True)
-  out.write_text(json.dumps(result, indent=2) + "\n")
+  write_record(out, result)
   print(f"best: {best['trajectories_per_s']:,.0f} trajectories/s = {best['ratio_to_openspiel']:.2f}x OpenSpiel; "
         f"wrote {out}")
   return result
