@@ -62,8 +62,11 @@ def _parser() -> argparse.ArgumentParser:
                    help="the restricted (modelled) player; the other computes the counter-strategy")
   rnr.add_argument("--variant", choices=("rnr", "dbr"), default="rnr",
                    help="rnr: restricted Nash response; dbr: data-biased response, confidence p at every infoset")
-  rnr.add_argument("--algo", choices=ALGORITHMS, default="cfr+")
+  rnr.add_argument("--algo", choices=ALGORITHMS + ("mccfr-os",), default="cfr+",
+                   help="a CFR-family solver, or mccfr-os: Monte-Carlo RNR (paper 000 Algorithm 2)")
   rnr.add_argument("--iters", type=int, default=1000)
+  rnr.add_argument("--seed", type=int, default=0, help="mccfr-os: the seed of every run")
+  rnr.add_argument("--trajectories", type=int, default=1, help="mccfr-os: trajectories per update")
   rnr.add_argument("--value-iters", type=int, help="iterations of the game-value solve (default: max(iters, 2000))")
   rnr.add_argument("--dtype", choices=("float32", "float64"), default="float64")
   rnr.add_argument("--json", metavar="FILE", help="write one JSON row per (p, restricted player)")
@@ -140,17 +143,22 @@ def _rnr(args) -> int:
   import jax  # pylint: disable=import-outside-toplevel
   if args.dtype == "float64":
     jax.config.update("jax_enable_x64", True)
-  from jaxcfr import opponent, rnr  # pylint: disable=import-outside-toplevel
+  from jaxcfr import mccfr, opponent, rnr  # pylint: disable=import-outside-toplevel
   from jaxcfr.loading import load  # pylint: disable=import-outside-toplevel
   if args.iters < 1:
     raise ValueError(f"--iters must be >= 1, got {args.iters}")
   game = load(args.game, dtype=args.dtype)
   model = opponent.fixed_model(game, args.model)
   restricted = (0, 1) if args.restricted == "both" else (int(args.restricted),)
+  sampled = args.algo == "mccfr-os"
+  if not sampled and (args.seed != 0 or args.trajectories != 1):
+    raise ValueError(f"--seed and --trajectories apply to --algo mccfr-os only, not {args.algo}")
   value, tolerance = rnr.game_value(game.tensors, iterations=args.value_iters or max(args.iters, 2000),
-                                    algorithm=args.algo)
+                                    algorithm="cfr+" if sampled else args.algo)
+  options = {"seed": args.seed, "trajectories": args.trajectories,
+             "chance_width": mccfr.chance_width(game)} if sampled else {}
   rows = rnr.trade_off(game.tensors, model, args.p, restricted=restricted, algorithm=args.algo,
-                       iterations=args.iters, value=value, variant=args.variant)
+                       iterations=args.iters, value=value, variant=args.variant, **options)
   print(f"game {game.name}, model {args.model}, {args.variant}, {args.algo} x {args.iters} iterations; "
         f"game value (player 0) {value:.6f} +- {2 * tolerance:.1e}")
   print(f"{'r':>2} {'p':>6} {'value_vs_model':>15} {'exploitation':>13} {'exploitability':>15}")

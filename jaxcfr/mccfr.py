@@ -312,8 +312,25 @@ def _sigma_rows(source: _Sigma, kind: jax.Array, infoset: jax.Array, count: jax.
   return sigma
 
 
+class Restriction(NamedTuple):
+  """Monte-Carlo RNR's restricted player (paper 000 Algorithm 2; jaxcfr.mcrnr): on the
+  trajectories whose hidden coin chose the model, the ``restricted`` player acts by the
+  fixed ``model`` (lines 7-8) instead of its regret-matched strategy.
+
+  Attributes:
+    model: ([I0, A0], [I1, A1]) the fixed profile; only the restricted player's is read.
+    restricted: [] int32, the restricted player.
+    fixed: [K] bool, the trajectories in the model's subtree.
+  """
+
+  model: tuple
+  restricted: jax.Array
+  fixed: jax.Array
+
+
 def sample_trajectories(tensors: GameTensors, strategies, key: jax.Array, num: int, *,
-                        player: int, epsilon, chance_width: int | None = None) -> Trajectories:
+                        player: int, epsilon, chance_width: int | None = None,
+                        restriction: Restriction | None = None) -> Trajectories:
   """Draws ``num`` trajectories for an update of ``player``: chance by ``chance_prob``,
   ``player`` by ``epsilon * uniform + (1 - epsilon) * sigma``, the opponent by sigma.
 
@@ -326,13 +343,15 @@ def sample_trajectories(tensors: GameTensors, strategies, key: jax.Array, num: i
     strategies: (sigma0 [I0, A0], sigma1 [I1, A1]).
     key: a raw [2] uint32 PRNG key.
     chance_width: static bound on chance outcomes per node (see ``chance_width``).
+    restriction: MCRNR's restricted player, following its model on the trajectories of
+      ``restriction.fixed``.
   """
   return _walk(tensors, _Sigma(tuple(strategies)), key, num, player=player, epsilon=epsilon,
-               chance_width=chance_width)
+               chance_width=chance_width, restriction=restriction)
 
 
 def _walk(tensors: GameTensors, source: _Sigma, key: jax.Array, num: int, *, player: int, epsilon,
-          chance_width: int | None) -> Trajectories:
+          chance_width: int | None, restriction: Restriction | None = None) -> Trajectories:
   tree = tensors.tree
   num_histories = tree.parent.shape[0]
   depths = max(len(tree.depth_slices) - 1, 1)
@@ -363,6 +382,10 @@ def _walk(tensors: GameTensors, source: _Sigma, key: jax.Array, num: int, *, pla
     alive = kind != TERMINAL_NODE
     chance = kind == CHANCE_NODE
     sigma = _sigma_rows(source, kind, infoset, count, width)
+    if restriction is not None:
+      follows_model = restriction.fixed & (kind == restriction.restricted)
+      model_rows = _sigma_rows(_Sigma(restriction.model), kind, infoset, count, width)
+      sigma = jnp.where(follows_model[:, None], model_rows, sigma)
     legal = jnp.arange(width) < count[:, None]
     explore = epsilon * legal / count[:, None].astype(dtype) + (1 - epsilon) * sigma
     sampling = jnp.where((kind == player)[:, None], explore, sigma)
@@ -451,9 +474,10 @@ class _OSRows(NamedTuple):
 
 
 def _os_rows(tensors: GameTensors, source: _Sigma, trajectories: Trajectories, player: int,
-             walk_rows: bool = False) -> _OSRows:
+             walk_rows: bool = False, keep: jax.Array | None = None) -> _OSRows:
   """``walk_rows``: take the steps' nodes and sigma rows from the walk (valid only when the
-  walk read the same ``source``)."""
+  walk read the same ``source``). ``keep`` [K] bool: trajectories that update ``player``
+  (MCRNR drops the restricted player's steps in the model's subtree)."""
   tree = tensors.tree
   num_infosets, width = tensors.players[player].legal.shape
   steps = trajectories.nodes[:, :-1]
@@ -461,6 +485,8 @@ def _os_rows(tensors: GameTensors, source: _Sigma, trajectories: Trajectories, p
   walk_rows = walk_rows and trajectories.steps is not None
   kind = trajectories.steps[0] if walk_rows else tree.kind[steps]
   own = kind == player
+  if keep is not None:
+    own = own & keep[:, None]
   sigma_taken = trajectories.policy_prob
   own_p = jnp.where(own, sigma_taken, 1.0)
   other_p = jnp.where(own, 1.0, sigma_taken)
@@ -500,15 +526,17 @@ def _estimate(tensors: GameTensors, rows: _OSRows, player: int) -> OSEstimate:
 
 
 def outcome_sampling_estimate(tensors: GameTensors, strategies, trajectories: Trajectories, *,
-                              player: int) -> OSEstimate:
+                              player: int, keep: jax.Array | None = None) -> OSEstimate:
   """Player ``player``'s sampled regrets (002 eq. 10) and average increments from the
-  trajectories, with sigma = ``strategies`` (the profile they were sampled under)."""
-  return _estimate(tensors, _os_rows(tensors, _Sigma(tuple(strategies)), trajectories, player), player)
+  trajectories, with sigma = ``strategies`` (the profile they were sampled under);
+  ``keep`` [K] bool: the trajectories that count (default: all)."""
+  rows = _os_rows(tensors, _Sigma(tuple(strategies)), trajectories, player, keep=keep)
+  return _estimate(tensors, rows, player)
 
 
 def outcome_sampling_update(tensors: GameTensors, state: MCCFRState, trajectories: Trajectories, *,
                             player: int, strategies=None, averaging: str = "stochastic",
-                            _walk_rows: bool = False):
+                            keep: jax.Array | None = None, _walk_rows: bool = False):
   """Applies one outcome-sampling update of ``player`` from given trajectories.
 
   Args:
@@ -517,12 +545,13 @@ def outcome_sampling_update(tensors: GameTensors, state: MCCFRState, trajectorie
       players on one trajectory passes the profile of the forward pass to both calls.
     averaging: "stochastic" or "optimistic" (see the module doc); the iteration ``t`` of
       optimistic averaging is ``state.iteration + 1``.
+    keep: [K] bool, the trajectories that update ``player`` (default: all).
   Returns:
     (new state, OSEstimate). ``state.iteration`` is not advanced. Under ``jit`` the dense
     OSEstimate costs nothing when unused.
   """
   source = _Sigma(state.regrets, True) if strategies is None else _Sigma(tuple(strategies))
-  rows = _os_rows(tensors, source, trajectories, player, walk_rows=_walk_rows)
+  rows = _os_rows(tensors, source, trajectories, player, walk_rows=_walk_rows, keep=keep)
   regrets, average, last_visit = list(state.regrets), list(state.average), list(state.last_visit)
   regrets[player] = regrets[player].at[rows.index].add(rows.regret, mode="drop")
   if averaging == "stochastic":
@@ -638,18 +667,40 @@ def _split(key: jax.Array, num: int):
   return [jax.random.key_data(k) for k in keys]
 
 
-def _outcome_step(tensors, state: MCCFRState, *, trajectories: int, averaging: str,
-                  chance_width: int | None) -> MCCFRState:
+def restriction_coins(key: jax.Array, num: int, p) -> jax.Array:
+  """[num] bool: MCRNR's hidden coin per trajectory (True, with probability ``p``: the
+  restricted player follows the model). Drawn from ``key`` folded with 1, so the walk's
+  own random numbers are those of plain outcome sampling with the same key."""
+  coin = jax.random.fold_in(jax.random.wrap_key_data(key), 1)
+  return jax.random.uniform(coin, (num,)) < p
+
+
+def outcome_step(tensors, state: MCCFRState, *, trajectories: int, averaging: str,
+                 chance_width: int | None, rnr=None) -> MCCFRState:
+  """One outcome-sampling iteration (an update of each player; see ``solver``).
+
+  Args:
+    rnr: optional (model profile, restricted player [], p []) of Monte-Carlo RNR
+      (jaxcfr.mcrnr): each trajectory's hidden coin puts it in the model's subtree with
+      probability p.
+  """
   next_key, *keys = _split(state.key, 3)
   depths = len(tensors.tree.depth_slices) - 1
   lazy = trajectories * depths < sum(tp.num_infosets for tp in tensors.players)
   for player in (0, 1):  # player 1's walk sees player 0's new regrets
     # regret matching per visited row when the walk reads fewer rows than the tables hold
     source = _Sigma(state.regrets, True) if lazy else _Sigma(current_strategy(tensors, state))
+    restriction = keep = None
+    if rnr is not None:  # paper 000 Algorithm 2: the model's subtree updates only the other player
+      model, restricted, p = rnr
+      fixed = restriction_coins(keys[player], trajectories, p)
+      restriction = Restriction(model, restricted, fixed)
+      keep = ~(fixed & (restricted == player))
     paths = _walk(tensors, source, keys[player], trajectories, player=player,
-                  epsilon=state.epsilon, chance_width=chance_width)
+                  epsilon=state.epsilon, chance_width=chance_width, restriction=restriction)
     state, _ = outcome_sampling_update(tensors, state, paths, player=player, averaging=averaging,
-                                       strategies=None if lazy else source.tables, _walk_rows=True)
+                                       strategies=None if lazy else source.tables, keep=keep,
+                                       _walk_rows=True)
   return state._replace(key=next_key, iteration=state.iteration + 1)
 
 
@@ -706,7 +757,7 @@ def solver(algorithm: str = "mccfr-os", *, trajectories: int = 1, averaging: str
   if averaging not in AVERAGING:
     raise ValueError(f"averaging must be one of {list(AVERAGING)}, got {averaging!r}")
   if algorithm == "mccfr-os":
-    step = functools.partial(_outcome_step, trajectories=int(trajectories), averaging=averaging,
+    step = functools.partial(outcome_step, trajectories=int(trajectories), averaging=averaging,
                              chance_width=chance_width)
   elif algorithm == "mccfr-es":
     step = _external_step

@@ -35,7 +35,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcfr import cfr, evaluation, opponent
+from jaxcfr import cfr, evaluation, mccfr, opponent
 from jaxcfr.tensors import GameTensors
 
 
@@ -84,7 +84,7 @@ def _step(tensors: GameTensors, state: RNRState, *, base: cfr.Solver) -> RNRStat
   return state._replace(solver=base.step(tensors, state.solver, opponent_plan=transform))
 
 
-def _check_model(tensors: GameTensors, model) -> None:
+def check_model(tensors: GameTensors, model) -> None:
   """``evaluation.check_profile`` on a concrete model (skipped under tracing)."""
   if len(model) != 2:
     raise ValueError(f"a model is a profile with one strategy per player (2), got {len(model)}")
@@ -111,7 +111,7 @@ def _init(tensors: GameTensors, model, *, p, restricted=1, base: cfr.Solver, **h
       raise ValueError(f"p must lie in [0, 1], got {concrete_p}")
     if np.any((concrete_r != 0) & (concrete_r != 1)):
       raise ValueError(f"restricted must be 0 or 1, got {concrete_r}")
-  _check_model(tensors, model)
+  check_model(tensors, model)
   hyper = {k: jnp.broadcast_to(getattr(probe, k), batch) for k in ("alpha", "beta", "gamma", "averaging_delay")}
   state = base.init(tensors, **hyper)
   model_plan = tuple(evaluation.realization_plan(tp, s) for tp, s in zip(tensors.players, model))
@@ -122,13 +122,18 @@ def _init(tensors: GameTensors, model, *, p, restricted=1, base: cfr.Solver, **h
 def counter_profile(tensors: GameTensors, state: RNRState):
   """The profile (each [I, A, *B]) where the restricted player plays its model and the
   unrestricted player its average strategy: the RNR counter-strategy against the model."""
-  average = cfr.average_strategy(tensors, state.solver)
+  return counter_of(cfr.average_strategy(tensors, state.solver), state.restricted, state.model)
+
+
+def counter_of(average, restricted: jax.Array, model):
+  """The profile (each [I, A, *B]) with the model where ``restricted`` [*B] is the player and
+  ``average`` (each [I, A, *B]) elsewhere."""
   out = []
   for player in (0, 1):
     ndim = average[player].ndim
-    restricted = state.restricted.reshape((1, 1) + state.restricted.shape)
-    model = evaluation.expand_to(state.model[player].astype(average[player].dtype), ndim)
-    out.append(jnp.where(restricted == player, model, average[player]))
+    restricted_ = restricted.reshape((1, 1) + restricted.shape)
+    fixed = evaluation.expand_to(model[player].astype(average[player].dtype), ndim)
+    out.append(jnp.where(restricted_ == player, fixed, average[player]))
   return tuple(out)
 
 
@@ -159,20 +164,27 @@ def evaluate(tensors: GameTensors, state: RNRState, game_value) -> dict:
   exploitability: ``game value + BR_r(counter)``, u's worst-case loss below the game value
     (0 for an equilibrium strategy; paper 003 Figure 1's x axis).
   """
-  profile = counter_profile(tensors, state)
-  unrestricted = 1 - state.restricted
+  return evaluate_counter(tensors, counter_profile(tensors, state), state.restricted, game_value)
+
+
+def evaluate_counter(tensors: GameTensors, profile, restricted: jax.Array, game_value) -> dict:
+  """``evaluate`` for a counter profile ([I, A, *B] each; the restricted player's entry is
+  its model) and the restricted players [*B], whichever solver computed it."""
+  unrestricted = 1 - restricted
   sign = jnp.where(unrestricted == 0, 1.0, -1.0).astype(tensors.dtype)
   value0 = evaluation.expected_value(tensors, profile)
   best = evaluation.best_response_values(tensors, profile)  # [2, *B]: BR0(sigma1), BR1(sigma0)
-  br_restricted = jnp.where(state.restricted == 0, best[0], best[1])
-  br_unrestricted = jnp.where(state.restricted == 0, best[1], best[0])
+  br_restricted = jnp.where(restricted == 0, best[0], best[1])
+  br_unrestricted = jnp.where(restricted == 0, best[1], best[0])
   game_value_u = sign * game_value
   value_u = sign * value0
   return {"value_vs_model": value_u, "best_response_value": br_unrestricted,
           "exploitation": value_u - game_value_u, "exploitability": game_value_u + br_restricted}
 
 
-_evaluate = jax.jit(evaluate)
+@functools.partial(jax.jit, static_argnums=3)
+def _evaluate_with(tensors: GameTensors, state, game_value, counter: Callable) -> dict:
+  return evaluate_counter(tensors, counter(tensors, state), state.restricted, game_value)
 
 
 @functools.lru_cache(maxsize=None)
@@ -195,7 +207,8 @@ def game_value(tensors: GameTensors, *, iterations: int = 2000, algorithm: str =
 
 
 def trade_off(tensors: GameTensors, model, ps, *, restricted=(1,), algorithm: str = "cfr+",
-              iterations: int = 1000, value=None, variant: str = "rnr", **options) -> list[dict]:
+              iterations: int = 1000, value=None, variant: str = "rnr", seed: int = 0,
+              **options) -> list[dict]:
   """The exploitation / exploitability trade-off (paper 003 Figure 1, paper 000 Figure 6)
   for every (p, restricted player) pair, as one batched program.
 
@@ -203,8 +216,10 @@ def trade_off(tensors: GameTensors, model, ps, *, restricted=(1,), algorithm: st
     model: the fixed model profile (only the restricted players' strategies are used).
     ps: the values of p.
     restricted: the restricted players to sweep (0, 1 or both).
-    value: player 0's game value (default: ``game_value`` with the same algorithm, at least
-      as many iterations as the RNR runs).
+    algorithm: a jaxcfr.cfr algorithm, or "mccfr-os" for Monte-Carlo RNR (jaxcfr.mcrnr;
+      ``seed`` seeds every run; options as mcrnr.solver's).
+    value: player 0's game value (default: ``game_value`` with the same algorithm, CFR+
+      for MCRNR, at least as many iterations as the RNR runs and 2000).
     variant: "rnr" (restricted Nash response) or "dbr" (data-biased response with the
       constant confidence p at every infoset).
   Returns:
@@ -215,18 +230,26 @@ def trade_off(tensors: GameTensors, model, ps, *, restricted=(1,), algorithm: st
   restricted = [int(r) for r in np.atleast_1d(restricted)]
   grid_p = np.array([p for r in restricted for p in ps])
   grid_r = np.array([r for r in restricted for _ in ps], np.int32)
+  sampled = algorithm in mccfr.ALGORITHMS
+  if sampled and (algorithm != "mccfr-os" or variant != "rnr"):
+    raise ValueError(f"the sampled restricted Nash response (MCRNR) runs on outcome sampling (mccfr-os) "
+                     f"with variant 'rnr'; got algorithm {algorithm!r}, variant {variant!r}")
+  if variant not in ("rnr", "dbr"):
+    raise ValueError(f"variant must be 'rnr' or 'dbr', got {variant!r}")
   if value is None:
-    value, _ = game_value(tensors, iterations=max(iterations, 2000), algorithm=algorithm)
-  if variant == "rnr":
+    value, _ = game_value(tensors, iterations=max(iterations, 2000), algorithm="cfr+" if sampled else algorithm)
+  if sampled:
+    from jaxcfr import mcrnr  # pylint: disable=import-outside-toplevel  (mcrnr builds on this module)
+    rnr = mcrnr.solver(**options)
+    state = rnr.init(tensors, model, p=grid_p, restricted=grid_r, seed=seed)
+  elif variant == "rnr":
     rnr = solver(algorithm, **options)
     state = rnr.init(tensors, model, p=grid_p, restricted=grid_r)
-  elif variant == "dbr":
+  else:
     rnr = dbr_solver(algorithm, **options)
     state = rnr.init(tensors, model, confidence=grid_p, restricted=grid_r)
-  else:
-    raise ValueError(f"variant must be 'rnr' or 'dbr', got {variant!r}")
   state = rnr.run(tensors, state, iterations)
-  metrics = jax.device_get(_evaluate(tensors, state, jnp.asarray(value, tensors.dtype)))
+  metrics = jax.device_get(_evaluate_with(tensors, state, jnp.asarray(value, tensors.dtype), rnr.counter_profile))
   rows = []
   for k, (p, r) in enumerate(zip(grid_p, grid_r)):
     rows.append({"p": float(p), "restricted_player": int(r),
@@ -302,7 +325,7 @@ def _dbr_init(tensors: GameTensors, model, *, confidence, restricted=1, base: cf
       raise ValueError("confidence must lie in [0, 1]")
     if np.any((concrete[2] != 0) & (concrete[2] != 1)):
       raise ValueError(f"restricted must be 0 or 1, got {concrete[2]}")
-  _check_model(tensors, model)
+  check_model(tensors, model)
   probe = base.init(tensors, **hyperparameters)
   model = tuple(jnp.asarray(s, dtype) for s in model)
   batch = jnp.broadcast_shapes(probe.iteration.shape, restricted.shape, *(c.shape[1:] for c in confidence),

@@ -1,0 +1,193 @@
+"""Monte-Carlo Restricted Nash Response (jaxcfr.mcrnr, paper 000 Algorithm 2): unbiased
+updates, p = 0 is plain outcome sampling, batches, convergence to the exact RNR."""
+
+import functools
+import json
+import statistics
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from jaxcfr import cli, evaluation, mccfr, mcrnr, opponent, rnr
+import helpers
+
+EPSILON = 0.6
+KUHN_VALUE = -1 / 18
+
+
+@functools.lru_cache(maxsize=None)
+def kuhn():
+  return helpers.load("kuhn_poker")
+
+
+@functools.lru_cache(maxsize=None)
+def model():
+  return opponent.fixed_model(kuhn(), "cfr:10")
+
+
+@functools.lru_cache(maxsize=None)
+def solver(trajectories=1):
+  return mcrnr.solver(trajectories=trajectories, chance_width=mccfr.chance_width(kuhn()))
+
+
+@functools.lru_cache(maxsize=None)
+def _moments_fn(name):
+  """Jitted (profile, model, p, restricted, keys [N]) -> per player (sum, sum of squares) of
+  the MCRNR regret estimate over N draws (K = 1 each)."""
+  game = helpers.load(name)
+  tensors, width = game.tensors, mccfr.chance_width(game)
+
+  def draw(profile, fixed_model, p, restricted, key):
+    out = []
+    for player in (0, 1):
+      fixed = mccfr.restriction_coins(key, 1, p)
+      restriction = mccfr.Restriction(fixed_model, restricted, fixed)
+      paths = mccfr.sample_trajectories(tensors, profile, key, 1, player=player, epsilon=EPSILON,
+                                        chance_width=width, restriction=restriction)
+      keep = ~(fixed & (restricted == player))
+      out.append(mccfr.outcome_sampling_estimate(tensors, profile, paths, player=player, keep=keep).regret)
+    return out
+
+  def moments(profile, fixed_model, p, restricted, keys):
+    draws = jax.vmap(draw, (None, None, None, None, 0))(profile, fixed_model, p, restricted, keys)
+    return [(d.sum(0), (d ** 2).sum(0), (d != 0).sum(0)) for d in draws]
+
+  return jax.jit(moments)
+
+
+def _exact_rnr_regrets(tensors, profile, fixed_model, p, restricted):
+  """RNR's counterfactual regrets: the unrestricted player's against ``p y_fix + (1 - p) y``,
+  the restricted free part's against the unrestricted player, times ``1 - p``."""
+  plans = evaluation.plans(tensors, profile)
+  fixed_plan = evaluation.realization_plan(tensors.players[restricted], fixed_model[restricted])
+  faced = list(plans)
+  faced[restricted] = p * fixed_plan + (1 - p) * plans[restricted]
+  regrets = []
+  for player in (0, 1):
+    treeplex = tensors.players[player]
+    values = evaluation.sequence_values_for(tensors.payoff, player, faced[1 - player], treeplex.num_sequences)
+    q, v = evaluation.counterfactual_values(treeplex, values, profile[player])
+    regret = np.asarray(jnp.where(treeplex.legal, q - v[:, None], 0))
+    regrets.append(regret * (1 - p) if player == restricted else regret)
+  return regrets
+
+
+@pytest.mark.parametrize("name,draws,min_nonzero,coverage", [("kuhn_poker", 40000, 0, 0.5),
+                                                              ("leduc_poker", 20000, 100, 0.02)])
+def test_sampled_regrets_are_unbiased_for_rnr(name, draws, min_nonzero, coverage):
+  """The mean MCRNR regret of each player over many draws matches the exact RNR regret (a
+  z bound from the sample standard error, Bonferroni over all entries). On Leduc, entries
+  with few nonzero draws (where the normal approximation fails) are left out."""
+  game = helpers.load(name)
+  tensors = game.tensors
+  profile = helpers.as_jax(helpers.random_profile(game.arrays, seed=5, zeros=0.1))
+  fixed_model = helpers.as_jax(helpers.random_profile(game.arrays, seed=6, zeros=0.2))
+  p = 0.6
+  chunk = min(draws, 10000)
+  z_scores, covered = [], []
+  for restricted in (0, 1):
+    totals = None
+    for start in range(0, draws, chunk):
+      keys = jax.vmap(lambda s: jax.random.key_data(jax.random.key(s)))(jnp.arange(start, start + chunk))
+      part = jax.device_get(_moments_fn(name)(profile, fixed_model, p, restricted, keys))
+      totals = part if totals is None else [tuple(a + b for a, b in zip(t, q)) for t, q in zip(totals, part)]
+    exact = _exact_rnr_regrets(tensors, profile, fixed_model, p, restricted)
+    for player in (0, 1):
+      total, squares, nonzero = totals[player]
+      mean = total / draws
+      se = np.sqrt(np.maximum(squares / draws - mean ** 2, 0) / (draws - 1))
+      random = se > 1e-12
+      constant = ~random & (nonzero >= min_nonzero)  # never sampled (Kuhn: all are) or constant
+      np.testing.assert_allclose(mean[constant], exact[player][constant], atol=1e-12)
+      tested = random & (nonzero >= max(min_nonzero, 1))
+      z_scores.append(np.abs(mean - exact[player])[tested] / se[tested])
+      covered.append(tested.mean())
+  bound = statistics.NormalDist().inv_cdf(1 - 1e-3 / (2 * sum(z.size for z in z_scores)))
+  assert max(float(z.max()) for z in z_scores) < bound
+  assert min(covered) > coverage, covered
+
+
+def test_p_zero_is_plain_outcome_sampling():
+  tensors = kuhn().tensors
+  state = solver().run(tensors, solver().init(tensors, model(), p=0.0, restricted=1, seed=3), 100)
+  plain = mccfr.solver("mccfr-os", chance_width=mccfr.chance_width(kuhn()))
+  reference = plain.run(tensors, plain.init(tensors, seed=3), 100)
+  for ours, theirs in zip(jax.tree_util.tree_leaves(state.sampler), jax.tree_util.tree_leaves(reference)):
+    np.testing.assert_array_equal(ours, theirs)
+
+
+def test_p_one_leaves_the_restricted_player_untouched():
+  """Every trajectory is in the model's subtree: the restricted player's free part never updates."""
+  tensors = kuhn().tensors
+  state = solver().run(tensors, solver().init(tensors, model(), p=1.0, restricted=0, seed=1), 50)
+  assert not np.any(np.asarray(state.sampler.regrets[0]))
+  assert np.any(np.asarray(state.sampler.regrets[1]))
+
+
+def test_batch_equals_runs_alone():
+  tensors = kuhn().tensors
+  ps, rs, seeds = np.array([0.0, 0.5, 0.9]), np.array([1, 0, 1]), np.array([4, 5, 6])
+  batch = solver().run(tensors, solver().init(tensors, model(), p=ps, restricted=rs, seed=seeds), 50)
+  for b in range(3):
+    alone = solver().run(tensors, solver().init(tensors, model(), p=ps[b], restricted=rs[b], seed=seeds[b]), 50)
+    for ours, theirs in zip(jax.tree_util.tree_leaves(batch), jax.tree_util.tree_leaves(alone)):
+      np.testing.assert_allclose(np.asarray(ours)[b] if np.ndim(ours) > np.ndim(theirs) else ours, theirs,
+                                 rtol=1e-12, atol=1e-15)
+
+
+@functools.lru_cache(maxsize=None)
+def _convergence():
+  """Exact RNR (CFR+) and MCRNR after 1000 and 20000 iterations (K = 16), p in {0.5, 0.9},
+  each player restricted."""
+  tensors = kuhn().tensors
+  ps, rs = [0.5, 0.9], (1, 0)
+  exact = rnr.trade_off(tensors, model(), ps, restricted=rs, iterations=3000, value=KUHN_VALUE)
+  s = solver(16)
+  state = s.init(tensors, model(), p=np.array(ps * 2), restricted=np.repeat(rs, 2), seed=np.arange(4))
+  early = s.run(tensors, state, 1000)
+  late = s.run(tensors, early, 19000)
+  evaluate = jax.jit(mcrnr.evaluate)
+  return exact, [jax.device_get(evaluate(tensors, x, KUHN_VALUE)) for x in (early, late)]
+
+
+def test_mcrnr_converges_to_the_restricted_nash_response():
+  exact, (early, late) = _convergence()
+  errors = []
+  for metrics in (early, late):
+    value = np.array([abs(metrics["value_vs_model"][k] - row["value_vs_model"]) for k, row in enumerate(exact)])
+    excess = np.array([metrics["exploitability"][k] - row["exploitability"] for k, row in enumerate(exact)])
+    errors.append((value, excess))
+  (value_early, excess_early), (value_late, excess_late) = errors
+  assert value_late.max() < 0.01 and excess_late.max() < 0.08, errors
+  assert value_late.sum() + excess_late.sum() < 0.5 * (value_early.sum() + excess_early.sum()), errors
+
+
+def test_paired_profile_of_figure_7():
+  """Player 0's counter-strategy from the runs restricting player 1 and player 1's from the
+  runs restricting player 0."""
+  tensors = kuhn().tensors
+  state = solver().init(tensors, model(), p=np.array([0.5, 0.5]), restricted=np.array([1, 0]), seed=np.array([0, 1]))
+  state = solver().run(tensors, state, 10)
+  average = mcrnr.average_strategy(tensors, state)
+  pair = mcrnr.paired_profile(tensors, state)
+  np.testing.assert_array_equal(pair[0][..., 0], average[0][..., 0])
+  np.testing.assert_array_equal(pair[1][..., 0], average[1][..., 1])
+  assert np.asarray(evaluation.nash_conv(tensors, pair)).shape == (1,)
+
+
+def test_trade_off_and_cli_run_mcrnr(tmp_path, capsys):
+  out = tmp_path / "mcrnr.json"
+  assert cli.main(["rnr", "kuhn_poker", "--algo", "mccfr-os", "--iters", "200", "--p", "0,1", "--restricted", "both",
+                   "--model", "cfr:10", "--json", str(out)]) == 0
+  record = json.loads(out.read_text())
+  assert record["algo"] == "mccfr-os" and len(record["rows"]) == 4
+  assert {"p", "restricted_player", "value_vs_model", "exploitation", "exploitability"} <= set(record["rows"][0])
+  assert "mccfr-os" in capsys.readouterr().out
+  with pytest.raises(ValueError, match="outcome sampling"):
+    rnr.trade_off(kuhn().tensors, model(), [0.5], algorithm="mccfr-es", iterations=1)
+  with pytest.raises(ValueError, match="outcome sampling"):
+    rnr.trade_off(kuhn().tensors, model(), [0.5], algorithm="mccfr-os", variant="dbr", iterations=1)
+  with pytest.raises(ValueError, match="p must lie"):
+    solver().init(kuhn().tensors, model(), p=1.5)
