@@ -54,7 +54,7 @@ def _parser() -> argparse.ArgumentParser:
   rnr = commands.add_parser("rnr", help="restricted Nash responses to an opponent model (exploitation vs exploitability)")
   rnr.add_argument("game", nargs="?", default="kuhn_poker")
   rnr.add_argument("--model", default="cfr:100",
-                   help="the fixed model: uniform, ALGO:ITERS (e.g. cfr:100, an average strategy) or a "
+                   help="the fixed model: uniform, ALGO:ITERS (e.g. cfr:100 or mccfr-os:100000, an average strategy) or a "
                         "strategy file written by 'solve --strategy-out'")
   rnr.add_argument("--p", type=_floats, default=[0, 0.5, 0.7, 0.8, 0.9, 0.93, 0.97, 1],
                    help="comma-separated probabilities that the restricted player follows the model")

@@ -19,15 +19,20 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcfr import cfr, evaluation
+from jaxcfr import cfr, evaluation, mccfr
 from jaxcfr.arrays import CHANCE_NODE, TERMINAL_NODE
 from jaxcfr.tensors import GameTensors
 
 
 @functools.lru_cache(maxsize=None)
-def average_of_run(algorithm: str, iterations: int):
-  """A jitted ``tensors -> average profile`` of ``iterations`` iterations of ``algorithm`` (cached)."""
-  base = cfr.solver(algorithm)
+def average_of_run(algorithm: str, iterations: int, chance_width: int | None = None):
+  """A jitted ``tensors -> average profile`` of ``iterations`` iterations of ``algorithm`` (a
+  jaxcfr.cfr algorithm, or a sampled one of jaxcfr.mccfr run from seed 0, with outcome
+  sampling's ``chance_width`` hint); cached."""
+  if algorithm in mccfr.ALGORITHMS:
+    base = mccfr.solver(algorithm, chance_width=chance_width if algorithm == "mccfr-os" else None)
+  else:
+    base = cfr.solver(algorithm)
 
   @jax.jit
   def run(tensors):
@@ -40,7 +45,9 @@ def average_of_run(algorithm: str, iterations: int):
 def fixed_model(game, spec: str) -> tuple:
   """A fixed model profile from a spec: ``uniform``, ``cfr:ITERS`` (the average strategy of
   ITERS iterations of plain CFR: a weak, partly converged player), ``ALGO:ITERS`` for any
-  algorithm of jaxcfr.cfr, or the path of a file written by jaxcfr.driver.save_strategy.
+  algorithm of jaxcfr.cfr or jaxcfr.mccfr (seed 0; e.g. ``mccfr-os:100000``, like paper
+  000's models "taken from runs of MCCFR"), or the path of a file written by
+  jaxcfr.driver.save_strategy.
 
   Args:
     game: a loaded jaxcfr.Game.
@@ -50,14 +57,14 @@ def fixed_model(game, spec: str) -> tuple:
   if spec == "uniform":
     return evaluation.uniform_profile(tensors)
   algorithm, _, iterations = spec.partition(":")
-  if iterations and algorithm in cfr.ALGORITHMS and not Path(spec).exists():
+  if iterations and algorithm in cfr.ALGORITHMS + mccfr.ALGORITHMS and not Path(spec).exists():
     try:
       count = int(iterations)
     except ValueError as error:
       raise ValueError(f"model {spec!r}: iterations must be an integer") from error
     if count < 1:
       raise ValueError(f"model {spec!r}: iterations must be >= 1")
-    return average_of_run(algorithm, count)(tensors)
+    return average_of_run(algorithm, count, mccfr.chance_width(game))(tensors)
   if not Path(spec).exists():
     raise ValueError(f"model {spec!r} is neither 'uniform', 'ALGO:ITERS' nor an existing strategy file")
   profile = driver.load_strategy(spec, game)

@@ -167,6 +167,9 @@ def test_fixed_models(tmp_path):
   driver.save_strategy(path, game, model())
   for s, m in zip(opponent.fixed_model(game, str(path)), model()):
     np.testing.assert_allclose(np.asarray(s), np.asarray(m), rtol=0, atol=1e-15)
+  sampled = opponent.fixed_model(game, "mccfr-os:2000")  # the average of an outcome-sampling run
+  evaluation.check_profile(game.tensors, tuple(np.asarray(s) for s in sampled))
+  assert 0.001 < float(exploitability(game.tensors, sampled)) < 0.2  # uniform: 0.46
 
 
 def test_sampled_games_follow_the_profile():
@@ -393,14 +396,20 @@ def test_ucb1_prefers_the_best_expert():
 
 
 def test_tradeoff_script_runs(tmp_path, monkeypatch):
-  import runpy  # pylint: disable=import-outside-toplevel
-  import sys  # pylint: disable=import-outside-toplevel
   from pathlib import Path  # pylint: disable=import-outside-toplevel
-  script = Path(__file__).resolve().parents[1] / "benchmarks" / "rnr_tradeoff.py"
+  benchmarks = Path(__file__).resolve().parents[1] / "benchmarks"
+  monkeypatch.syspath_prepend(str(benchmarks))
+  import rnr_tradeoff  # pylint: disable=import-outside-toplevel
   out = tmp_path / "tradeoff"
-  monkeypatch.setattr(sys, "argv", ["rnr_tradeoff.py", "--games", "kuhn_poker", "--iters", "50", "--out", str(out)])
-  runpy.run_path(str(script), run_name="__main__")
-  record = json.loads(out.with_suffix(".json").read_text())
-  curve = record["games"]["kuhn_poker"]["curve"]
-  assert [c["p"] for c in curve] == [0.0, 0.5, 0.7, 0.8, 0.9, 0.93, 0.97, 1.0]
-  assert len(record["games"]["kuhn_poker"]["rows"]) == 16
+  record = rnr_tradeoff.main(["--games", "kuhn_poker", "--iters", "50", "--out", str(out),
+                              "--models", "cfr:10,frequentist:cfr:10:2000"])
+  written = json.loads(out.with_suffix(".json").read_text())
+  assert written["games"].keys() == {"kuhn_poker"} and "hardware" in written
+  models = record["games"]["kuhn_poker"]["models"]
+  assert list(models) == ["cfr:10", "frequentist:cfr:10:2000"]
+  for per_model in models.values():
+    assert [c["p"] for c in per_model["curve"]] == [0.0, 0.5, 0.7, 0.8, 0.9, 0.93, 0.97, 1.0]
+    assert len(per_model["rows"]) == 16
+  # the frequentist model differs from the strategy it observed, but not by much
+  gap = [abs(a["value_vs_model"] - b["value_vs_model"]) for a, b in zip(*(m["rows"] for m in models.values()))]
+  assert 0 < max(gap) < 0.1

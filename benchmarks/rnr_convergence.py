@@ -1,0 +1,159 @@
+"""RNR against Monte-Carlo RNR, convergence in time: paper 000 Figure 7's experiment.
+
+For each game:
+  * the model sigma_fix is the average strategy of an outcome-sampling MCCFR run (seed 0,
+    epsilon 0.6), extended in chunks until its NashConv is <= 0.1 (the paper's
+    "run until eps_sigma_fix <= 0.1"; capped at --model-seconds, the reached value is
+    recorded);
+  * for every p, two runs, one restricting each player, in one batch per solver;
+  * y: the NashConv ``b1(sigma2) + b2(sigma1)`` of the paired profile (player 0's
+    counter-strategy from the run restricting player 1, player 1's from the run restricting
+    player 0; 000 Figure 7's caption); it need not reach 0 for p > 0;
+  * x: wall time of the solver iterations (compilation and the evaluations excluded).
+Solvers: RNR on vanilla CFR (the paper's "RNR"), RNR on CFR+ (jaxcfr's default) and MCRNR
+(jaxcfr.mcrnr: outcome sampling, epsilon 0.6, --trajectories per walk; the paper's is 1).
+Each solver's iterations run in chunks that double, to a --seconds budget per solver.
+
+Default games, on this CPU: OCP(500) and Bluff(1,1,6) at the papers' sizes (paper 000
+uses OCP with N = 500), Goofspiel(4) and PAM(3, 3, 5) as smaller instances of the papers'
+Goof(7) and PAM(3, 3, 11) (those take ~1 s per CFR iteration here, see
+benchmarks/results/full_size_games.json; run them with --games on a GPU).
+
+  python benchmarks/rnr_convergence.py [--games ...] [--out benchmarks/results/rnr_convergence]
+
+writes OUT.json (with date, hardware and commit) and, with matplotlib, OUT.png.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+import jaxcfr
+from jaxcfr import cfr, evaluation, mccfr, mcrnr, rnr
+from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
+
+GAMES = "one_card_poker(num_cards=500),liars_dice(dice_sides=6),goofspiel(num_cards=4),princess_and_monster(rows=3,cols=3,horizon=5)"
+
+
+def model_from_mccfr(game, *, target: float, seconds: float, trajectories: int = 64, chunk: int = 2000):
+  """The average of an outcome-sampling run (``trajectories`` per walk) extended until its
+  NashConv is <= target (or ``seconds`` have passed)."""
+  tensors = game.tensors
+  solver = mccfr.solver("mccfr-os", trajectories=trajectories, chance_width=mccfr.chance_width(game))
+  run = jax.jit(lambda s, n: jax.lax.fori_loop(0, n, lambda _, x: solver.step(tensors, x), s))
+  nash_conv = jax.jit(lambda s: evaluation.nash_conv(tensors, solver.average_strategy(tensors, s)))
+  state, start = solver.init(tensors, seed=0), time.perf_counter()
+  while True:
+    state = run(state, chunk)
+    value = float(nash_conv(state))
+    if value <= target or time.perf_counter() - start > seconds:
+      return solver.average_strategy(tensors, state), {"nash_conv": value, "iterations": int(state.iteration),
+                                                      "trajectories": trajectories,
+                                                      "seconds": time.perf_counter() - start}
+
+
+def _runner(step, tensors):
+  """Jitted (state, n) -> state after n steps (n traced: one compilation for every chunk)."""
+  return jax.jit(lambda s, n: jax.lax.fori_loop(0, n, lambda _, x: step(tensors, x), s))
+
+
+def convergence(tensors, state, step, paired, *, seconds: float, first_chunk: int):
+  """[(seconds, iterations, NashConv [P])] at doubling chunks until ``seconds`` of solving."""
+  run = _runner(step, tensors)
+  measure = jax.jit(lambda s: evaluation.nash_conv(tensors, paired(s)))
+  jax.block_until_ready(run(state, 1))  # compile
+  points, elapsed, iterations, chunk = [], 0.0, 0, first_chunk
+  while elapsed < seconds:
+    start = time.perf_counter()
+    state = jax.block_until_ready(run(state, chunk))
+    elapsed += time.perf_counter() - start
+    iterations += chunk
+    points.append({"seconds": elapsed, "iterations": iterations, "nash_conv": np.asarray(measure(state)).tolist()})
+    chunk *= 2
+  return points
+
+
+def main(argv=None) -> dict:
+  parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+  parser.add_argument("--games", default=GAMES)
+  parser.add_argument("--ps", default="0.5,0.9")
+  parser.add_argument("--seconds", type=float, default=60.0, help="solving time per solver and game")
+  parser.add_argument("--model-seconds", type=float, default=120.0)
+  parser.add_argument("--model-target", type=float, default=0.1, help="NashConv of the model")
+  parser.add_argument("--trajectories", type=int, default=16, help="MCRNR trajectories per walk")
+  parser.add_argument("--dtype", default="float32")
+  parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "rnr_convergence"))
+  args = parser.parse_args(argv)
+  if args.dtype == "float64":
+    jax.config.update("jax_enable_x64", True)
+  ps = [float(p) for p in args.ps.split(",")]
+  grid_p = np.array(ps * 2)
+  grid_r = np.array([1] * len(ps) + [0] * len(ps), np.int32)  # first half restricts player 1
+  half = len(ps)
+  results = {}
+  for name in args.games.split(","):
+    game = jaxcfr.load(name, dtype=args.dtype)
+    tensors = game.tensors
+    model, model_info = model_from_mccfr(game, target=args.model_target, seconds=args.model_seconds)
+    print(f"{game.name}: model NashConv {model_info['nash_conv']:.4f} after {model_info['iterations']} "
+          f"outcome-sampling iterations of {model_info['trajectories']} trajectories", flush=True)
+    curves = {}
+    for algorithm in ("cfr", "cfr+"):
+      solver = rnr.solver(algorithm)
+
+      def paired(state):
+        average = cfr.average_strategy(tensors, state.solver)
+        return average[0][..., :half], average[1][..., half:]
+
+      state = solver.init(tensors, model, p=grid_p, restricted=grid_r)
+      curves[f"rnr-{algorithm}"] = convergence(tensors, state, solver.step, paired, seconds=args.seconds,
+                                               first_chunk=1)
+    solver = mcrnr.solver(trajectories=args.trajectories, chance_width=mccfr.chance_width(game))
+    state = solver.init(tensors, model, p=grid_p, restricted=grid_r, seed=np.arange(2 * half))
+    curves["mcrnr"] = convergence(tensors, state, solver.step, lambda s: mcrnr.paired_profile(tensors, s),
+                                  seconds=args.seconds, first_chunk=16)
+    for label, points in curves.items():
+      last = points[-1]
+      print(f"  {label:9s} {last['iterations']:>9} iterations in {last['seconds']:.1f} s: NashConv "
+            + ", ".join(f"p={p}: {v:.4f}" for p, v in zip(ps, last["nash_conv"])), flush=True)
+    results[game.name] = {"model": model_info, "curves": curves}
+  record = {"experiment": "paper 000 Figure 7: RNR vs MCRNR convergence in time", "ps": ps,
+            "load_average_1min_at_end": os.getloadavg()[0],
+            "mcrnr_trajectories": args.trajectories, "dtype": args.dtype, "seconds_per_solver": args.seconds,
+            "games": results}
+  write_record(args.out + ".json", record)
+  _plot(results, ps, args.out + ".png")
+  return record
+
+
+def _plot(results: dict, ps: list, path: str) -> None:
+  try:
+    import matplotlib  # pylint: disable=import-outside-toplevel
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # pylint: disable=import-outside-toplevel
+  except ImportError:
+    return
+  fig, axes = plt.subplots(1, len(results), figsize=(4.2 * len(results), 3.6), squeeze=False)
+  styles = {"rnr-cfr": "C0", "rnr-cfr+": "C2", "mcrnr": "C3"}
+  for ax, (name, result) in zip(axes[0], results.items()):
+    for label, points in result["curves"].items():
+      for k, p in enumerate(ps):
+        ax.loglog([pt["seconds"] for pt in points], [pt["nash_conv"][k] for pt in points], color=styles[label],
+                  linestyle="-" if k == 0 else "--", label=f"{label} p={p}")
+    ax.set_title(name, fontsize=8)
+    ax.set_xlabel("seconds")
+    ax.set_ylabel("NashConv of the paired profile")
+  axes[0][0].legend(fontsize=6)
+  fig.tight_layout()
+  fig.savefig(path, dpi=120)
+
+
+if __name__ == "__main__":
+  main()
