@@ -89,7 +89,7 @@ def _corrupt_truncated(path):
 
 def _corrupt_missing_field(path):
   with np.load(path, allow_pickle=False) as data:
-    arrays = {key: data[key] for key in data.files if key != "p1_keys"}
+    arrays = {key: data[key] for key in data.files if key != "p1_key_data"}
   np.savez(path, **arrays)
 
 
@@ -104,7 +104,7 @@ def _corrupt_pickled_object(path):
   """An object array needs pickle to load: it must be refused, not unpickled."""
   with np.load(path, allow_pickle=False) as data:
     arrays = {key: data[key] for key in data.files}
-  arrays["p0_keys"] = arrays["p0_keys"].astype(object)
+  arrays["p0_key_data"] = arrays["p0_key_data"].astype(object)
   np.savez(path, **arrays)
 
 

@@ -135,7 +135,7 @@ def test_m_value_groups_by_action_labels_not_by_sequences():
       num_actions=np.array([2, 2, 2, 2], np.int32),
       level_offsets=np.array([0, 2, 4], np.int64),
       action_ids=np.array([[0, 1]] * 4, np.int32),
-      keys=np.array(["A", "B", "C", "D"]),
+      key_data=np.array(["A", "B", "C", "D"]),
       first_history=np.zeros(4, np.int64))
   assert statistics_lib.m_value(player) == pytest.approx(2 * math.sqrt(2), rel=1e-14)
   # With distinct labels at B the groups split: sqrt(2) + 1 + 1.
