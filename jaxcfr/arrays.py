@@ -11,13 +11,33 @@ infoset ``I`` are ``1 + seq_offset[I] + a`` for its legal actions ``a``.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import struct
+import zipfile
+from typing import Callable
 
 import numpy as np
 
 # Node kinds in ``GameArrays.kind``.
 PLAYER_0, PLAYER_1, CHANCE_NODE, TERMINAL_NODE = 0, 1, 2, 3
 NUM_PLAYERS = 2
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: first_child derived, not stored; keys as key_data (str or int64 codes)
+
+
+def index_dtype(size: int):
+  """int32 for indices below ``size`` when they fit, else int64."""
+  return np.int32 if size < 2**31 else np.int64
+
+
+def first_children(num_children: np.ndarray) -> np.ndarray:
+  """[H] index of each history's first child (breadth-first: ``1 + exclusive cumsum``),
+  int32 when the histories fit (see ``index_dtype``)."""
+  out = np.empty(len(num_children), index_dtype(len(num_children) + 1))
+  if len(out):
+    out[0] = 1
+    np.cumsum(num_children[:-1], out=out[1:])
+    out[1:] += 1
+  return out
 
 
 @dataclasses.dataclass(frozen=True)
@@ -30,16 +50,34 @@ class PlayerArrays:
     level_offsets: [L + 1] int64, infosets of treeplex depth ``l`` are
       ``level_offsets[l]:level_offsets[l + 1]``.
     action_ids: [I, A] int32, the game's action id of each legal action, -1 = padding.
-    keys: [I] str, the information-state key of each infoset.
+    key_data: [I] str information-state keys (tree-walk and OpenSpiel builds), or [I]
+      int64 exact infoset codes of vectorised rules (8 bytes an infoset instead of a
+      string), turned into keys on demand by ``key_decoder``. Read keys from ``keys``.
     first_history: [I] int64, one history in each infoset (replayable by ``action_id``).
+    key_decoder: codes [K] int64 -> [K] str keys (the rules' ``infoset_keys`` for this
+      player); not stored on disk (``jaxcfr.load`` attaches it), None for str key_data.
   """
 
   parent_seq: np.ndarray
   num_actions: np.ndarray
   level_offsets: np.ndarray
   action_ids: np.ndarray
-  keys: np.ndarray
+  key_data: np.ndarray
   first_history: np.ndarray
+  key_decoder: Callable | None = dataclasses.field(default=None, compare=False, repr=False)
+
+  @functools.cached_property
+  def keys(self) -> np.ndarray:
+    """[I] str, the information-state key of each infoset (decoded once, on first use)."""
+    if not len(self.key_data):
+      return np.array([], dtype=str)
+    if self.key_data.dtype.kind in "US":
+      return self.key_data.astype(str)
+    if self.key_decoder is None:
+      raise ValueError("these infoset keys are codes of vectorised rules and no decoder is attached; "
+                       "load the game with jaxcfr.load (or build_vectorized) to read its keys")
+    keys = np.asarray(self.key_decoder(np.asarray(self.key_data, np.int64))).astype(str)
+    return keys.astype(f"U{max(int(np.char.str_len(keys).max()), 1)}")  # as narrow as the tree walk's
 
   @property
   def num_infosets(self) -> int:
@@ -83,8 +121,8 @@ class GameArrays:
     action_id: [H] int32, the game's id of the incoming action (-1 at the root).
     chance_prob: [H] float64, probability of the incoming edge (1 unless from chance).
     utility: [H] float64, player 0's utility at terminals, 0 elsewhere.
-    first_child: [H] int64, index of the first child (children are contiguous).
-    num_children: [H] int32.
+    num_children: [H] int32. (``first_child``, the index of each history's first child, is
+      derived from it on first use and not stored.)
     sequence: [2, H] int32, each player's last own sequence before the history.
     depth_offsets: [D + 1] int64, histories of depth d are ``depth_offsets[d]:[d + 1]``.
     players: one PlayerArrays per player.
@@ -98,7 +136,6 @@ class GameArrays:
   action_id: np.ndarray
   chance_prob: np.ndarray
   utility: np.ndarray
-  first_child: np.ndarray
   num_children: np.ndarray
   sequence: np.ndarray
   depth_offsets: np.ndarray
@@ -107,6 +144,17 @@ class GameArrays:
   @property
   def num_histories(self) -> int:
     return int(self.parent.shape[0])
+
+  @functools.cached_property
+  def first_child(self) -> np.ndarray:
+    """[H] int32 (int64 beyond 2^31 histories), index of the first child (children are
+    contiguous); computed from ``num_children`` on first use."""
+    return first_children(self.num_children)
+
+  def with_key_decoders(self, decoders) -> "GameArrays":
+    """The same arrays with one key decoder per player (see PlayerArrays.key_decoder)."""
+    players = tuple(dataclasses.replace(p, key_decoder=d) for p, d in zip(self.players, decoders))
+    return dataclasses.replace(self, players=players)
 
   def chance_reach(self) -> np.ndarray:
     """[H] product of chance probabilities on the path to each history."""
@@ -132,16 +180,70 @@ class GameArrays:
       if field.name not in ("name", "players"):
         out[field.name] = getattr(self, field.name)
     for p, player in enumerate(self.players):
-      for field in dataclasses.fields(player):
+      for field in _stored_fields(PlayerArrays):
         out[f"p{p}_{field.name}"] = getattr(player, field.name)
     return out
 
   @classmethod
-  def from_npz_dict(cls, data) -> "GameArrays":
+  def from_npz_dict(cls, data, key_decoders=(None, None)) -> "GameArrays":
+    """The inverse of ``to_npz_dict``; ``key_decoders``: one per player (see PlayerArrays)."""
     if int(data["format_version"]) != FORMAT_VERSION:
       raise ValueError("cached game arrays have an old format version")
     players = tuple(
-        PlayerArrays(**{f.name: data[f"p{p}_{f.name}"] for f in dataclasses.fields(PlayerArrays)})
+        PlayerArrays(**{f.name: data[f"p{p}_{f.name}"] for f in _stored_fields(PlayerArrays)},
+                     key_decoder=key_decoders[p])
         for p in range(NUM_PLAYERS))
     fields = {f.name: data[f.name] for f in dataclasses.fields(cls) if f.name not in ("name", "players")}
     return cls(name=str(data["name"]), players=players, **fields)
+
+
+def _stored_fields(cls):
+  return [f for f in dataclasses.fields(cls) if f.name != "key_decoder"]
+
+
+_MMAP_MIN_BYTES = 1 << 20  # smaller members are read into memory
+
+
+def read_npz(path, *, mmap: bool = True) -> dict[str, np.ndarray]:
+  """The arrays of an ``np.savez`` file (uncompressed), without pickles.
+
+  With ``mmap``, members of 1 MiB and more are memory-mapped read-only from the file
+  instead of read: they cost page cache (reclaimable), not process memory, and pages are
+  read when first touched. Object arrays are refused (ValueError), as ``np.load`` does
+  with ``allow_pickle=False``; a damaged file raises OSError, ValueError, KeyError or
+  zipfile.BadZipFile.
+  """
+  out = {}
+  with zipfile.ZipFile(path) as archive, open(path, "rb") as file:
+    for info in archive.infolist():
+      name = info.filename[:-4] if info.filename.endswith(".npy") else info.filename
+      if info.compress_type != zipfile.ZIP_STORED or not mmap:
+        with archive.open(info) as member:
+          out[name] = np.lib.format.read_array(member, allow_pickle=False)
+        continue
+      file.seek(info.header_offset)
+      local = file.read(30)  # the local file header; its name and extra field lengths
+      if len(local) < 30 or local[:4] != b"PK\x03\x04":
+        raise zipfile.BadZipFile(f"{path}: bad local header of {info.filename}")
+      name_length, extra_length = struct.unpack("<HH", local[26:30])
+      file.seek(info.header_offset + 30 + name_length + extra_length)
+      version = np.lib.format.read_magic(file)
+      if version == (1, 0):
+        shape, fortran, dtype = np.lib.format.read_array_header_1_0(file)
+      elif version == (2, 0):
+        shape, fortran, dtype = np.lib.format.read_array_header_2_0(file)
+      else:
+        raise ValueError(f"{path}: unsupported .npy version {version} of {info.filename}")
+      if dtype.hasobject:
+        raise ValueError(f"{path}: {name} is an object array (it would need pickle)")
+      offset = file.tell()
+      size = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+      if offset + size > info.header_offset + 30 + name_length + extra_length + info.file_size:
+        raise ValueError(f"{path}: {name} is truncated")
+      order = "F" if fortran else "C"
+      if size < _MMAP_MIN_BYTES:
+        data = np.frombuffer(file.read(size), dtype, count=int(np.prod(shape, dtype=np.int64)))
+        out[name] = data.reshape(shape, order=order).copy()
+      else:
+        out[name] = np.memmap(path, dtype, "r", offset, shape, order).view(np.ndarray)
+  return out

@@ -166,7 +166,7 @@ def _finish(name, tables, parent, kind, infoset, action_index, action_id, chance
         parent_seq=np.array(table.parent_seq, np.int64),
         num_actions=num_actions,
         seq_action_id=np.array([-1] + [a for actions in table.actions for a in actions], np.int32),
-        keys=keys.astype(str) if len(keys) else np.array([], dtype=str),
+        key_data=keys.astype(str) if len(keys) else np.array([], dtype=str),
         first_history=np.array(table.first_history, np.int64)))
   return assemble_game_arrays(
       name, treeplexes,
@@ -194,15 +194,17 @@ class TemporaryTreeplex:
     parent_seq: [I] int, temporary id of the sequence leading to each infoset.
     num_actions: [I] int32.
     seq_action_id: [S] int32, the action id of each temporary sequence (-1 at 0).
-    keys: [I] str, information-state keys.
+    key_data: [I] str information-state keys, or [I] int64 infoset codes (vectorised rules).
     first_history: [I] int64, the first history (breadth-first) of each infoset.
+    key_decoder: codes -> str keys, for int64 key_data (see arrays.PlayerArrays).
   """
 
   parent_seq: np.ndarray
   num_actions: np.ndarray
   seq_action_id: np.ndarray
-  keys: np.ndarray
+  key_data: np.ndarray
   first_history: np.ndarray
+  key_decoder: object = None
 
 
 def _exclusive_cumsum(values: np.ndarray) -> np.ndarray:
@@ -215,6 +217,13 @@ def _compact_strings(keys: np.ndarray) -> np.ndarray:
   """A str array in the narrowest fixed width that holds its longest string."""
   keys = keys.astype(str)
   return keys.astype(f"U{max(int(np.char.str_len(keys).max()), 1)}")
+
+
+def _key_data(key_data: np.ndarray, order: np.ndarray) -> np.ndarray:
+  """Keys (compact strings) or codes (int64) in the new infoset order."""
+  if key_data.dtype.kind in "US" or key_data.dtype == object:
+    return _compact_strings(key_data[order]) if len(order) else np.array([], dtype=str)
+  return np.asarray(key_data, np.int64)[order]
 
 
 def number_treeplex(table: TemporaryTreeplex) -> tuple[PlayerArrays, np.ndarray, np.ndarray]:
@@ -262,8 +271,9 @@ def number_treeplex(table: TemporaryTreeplex) -> tuple[PlayerArrays, np.ndarray,
       num_actions=new_num_actions,
       level_offsets=level_offsets,
       action_ids=action_ids,
-      keys=_compact_strings(np.asarray(table.keys)[order]) if n else np.array([], dtype=str),
-      first_history=np.asarray(table.first_history, np.int64)[order])
+      key_data=_key_data(np.asarray(table.key_data), order),
+      first_history=np.asarray(table.first_history, np.int64)[order],
+      key_decoder=table.key_decoder)
   return player, new_infoset, new_sequence
 
 
@@ -279,10 +289,6 @@ def assemble_game_arrays(name: str, treeplexes, *, parent, kind, infoset, action
     temp_sequence: [2, H] each player's last own temporary sequence before each history.
     depth_offsets: [D + 1] int64.
   """
-  first_child = np.empty(len(num_children), np.int64)
-  first_child[0] = 1
-  np.cumsum(num_children[:-1], out=first_child[1:])
-  first_child[1:] += 1
   sequence = np.empty(temp_sequence.shape, np.int32)
   players = []
   for p, table in enumerate(treeplexes):
@@ -294,6 +300,5 @@ def assemble_game_arrays(name: str, treeplexes, *, parent, kind, infoset, action
     del mine
   return GameArrays(
       name=name, parent=parent, kind=kind, infoset=infoset, action_index=action_index,
-      action_id=action_id, chance_prob=chance_prob, utility=utility, first_child=first_child,
-      num_children=num_children, sequence=sequence, depth_offsets=depth_offsets,
+      action_id=action_id, chance_prob=chance_prob, utility=utility, num_children=num_children, sequence=sequence, depth_offsets=depth_offsets,
       players=tuple(players))

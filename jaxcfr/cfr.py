@@ -74,7 +74,8 @@ class CFRState(NamedTuple):
     regrets: ([I0, A0], [I1, A1]) cumulative (discounted) regrets.
     strategy: ([I0, A0], [I1, A1]) current strategies sigma^t.
     average: ([I0, A0], [I1, A1]) normalised reach-weighted strategy sums.
-    last_regret: ([I0, A0], [I1, A1]) last instantaneous regrets (PCFR+'s prediction).
+    last_regret: ([I0, A0], [I1, A1]) last instantaneous regrets (PCFR+'s prediction);
+      empty ([0, A]) for solvers that do not predict.
     iteration: [] int32, iterations done.
     weight_ratio: [] float, ``W_t / w_t`` of the averaging weights (0 before averaging).
     alpha, beta, gamma: [] float, the discount exponents.
@@ -184,8 +185,10 @@ def _step(tensors: GameTensors, state: CFRState, *, alternating: bool, predictiv
     if opponent_plan is not None:
       opponent = opponent_plan(1 - player, current[1 - player], opponent)
     own = None if behaviour is None else behaviour(player, current[player])
-    regrets[player], average[player], last[player], new[player] = _update_player(
+    regrets[player], average[player], instant, new[player] = _update_player(
         tensors, state, player, current, opponent, plans[player], t, weight_ratio, predictive, own)
+    if predictive:
+      last[player] = instant
     if alternating:  # the next player sees this player's new strategy
       current[player] = new[player]
       plans[player] = evaluation.realization_plan(tensors.players[player], new[player])
@@ -194,12 +197,15 @@ def _step(tensors: GameTensors, state: CFRState, *, alternating: bool, predictiv
                         weight_ratio=weight_ratio)
 
 
-def init(tensors: GameTensors, *, alpha=INF, beta=INF, gamma=0.0, averaging_delay=0) -> CFRState:
+def init(tensors: GameTensors, *, alpha=INF, beta=INF, gamma=0.0, averaging_delay=0,
+         predictive: bool = False) -> CFRState:
   """A fresh state: zero regrets, uniform strategies.
 
   Hyperparameters may be traced arrays. Arrays of shape ``B`` make a batch of runs: every
   field then has trailing axes ``B`` (strategies ``[I, A, *B]``, scalars ``[*B]``), and
-  ``step`` advances all runs as one program.
+  ``step`` advances all runs as one program. ``last_regret`` is ``[I, A, *B]`` for a
+  ``predictive`` solver and empty (``[0, A, *B]``) otherwise: on large games every
+  ``[I, A]`` array of the state is a sizeable share of memory.
   """
   dtype = tensors.dtype
   hyper = dict(alpha=jnp.asarray(alpha, dtype), beta=jnp.asarray(beta, dtype),
@@ -209,7 +215,8 @@ def init(tensors: GameTensors, *, alpha=INF, beta=INF, gamma=0.0, averaging_dela
   zeros = tuple(jnp.zeros(tp.legal.shape + batch, dtype) for tp in tensors.players)
   uniform = tuple(jnp.broadcast_to(evaluation.expand_to(s, 2 + len(batch)), tp.legal.shape + batch)
                   for tp, s in zip(tensors.players, evaluation.uniform_profile(tensors)))
-  return CFRState(regrets=zeros, strategy=uniform, average=zeros, last_regret=zeros,
+  last = zeros if predictive else tuple(jnp.zeros((0, tp.max_actions) + batch, dtype) for tp in tensors.players)
+  return CFRState(regrets=zeros, strategy=uniform, average=zeros, last_regret=last,
                   iteration=jnp.zeros(batch, jnp.int32), weight_ratio=jnp.zeros(batch, dtype), **hyper)
 
 
@@ -267,7 +274,7 @@ def solver(algorithm: str = "cfr+", *, updates: str | None = None, alpha: float 
   step = functools.partial(_step, alternating=updates == "alternating", predictive=preset.predictive)
 
   def init_with_defaults(tensors, **overrides):
-    return init(tensors, **{**defaults, **overrides})
+    return init(tensors, **{**defaults, "predictive": preset.predictive, **overrides})
 
   run = iterate(step)
 

@@ -6,7 +6,9 @@ jaxcfr/vectorized.py, when the rules offer it); any other name resolves through
 OpenSpiel when it is installed; ``openspiel:NAME`` forces OpenSpiel. Built arrays are
 cached as ``.npz`` under ``$JAXCFR_CACHE_DIR`` (default ``~/.cache/jaxcfr``), keyed by the
 canonical game string and a hash of the rules and builder sources, so edited rules never
-load stale arrays. Cache files are plain arrays, read with ``allow_pickle=False``.
+load stale arrays. Cache files are plain arrays (np.savez, uncompressed), read without
+pickles and memory-mapped (``arrays.read_npz``): a loaded game's host arrays are page
+cache backed by the file, so on a CPU they do not double the memory of the device copy.
 """
 
 from __future__ import annotations
@@ -111,22 +113,30 @@ def cache_dir() -> Path:
   return Path(os.environ.get("JAXCFR_CACHE_DIR", Path.home() / ".cache" / "jaxcfr"))
 
 
-def _cached_build(name: str, fingerprint: str, make, use_cache: bool) -> GameArrays:
+def _read_cache(path: Path, key_decoders) -> GameArrays:
+  return GameArrays.from_npz_dict(arrays_module.read_npz(path), key_decoders)
+
+
+def _cached_build(name: str, fingerprint: str, make, use_cache: bool, key_decoders=(None, None)) -> GameArrays:
+  """The arrays from the cache file if it is readable, else built by ``make()``. With the
+  cache on, a fresh build is written and then read back memory-mapped (arrays.read_npz),
+  so that the loaded game holds its host arrays as page cache, not process memory."""
   safe = re.sub(r"[^\w.=,-]+", "_", name)[:120]
   path = cache_dir() / f"{safe}-{fingerprint}.npz"
   if use_cache and path.exists():
     try:
-      with np.load(path, allow_pickle=False) as data:
-        return GameArrays.from_npz_dict(data)
+      return _read_cache(path, key_decoders)
     except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile):
       pass  # unreadable or old: rebuild below
   arrays = make()
-  if use_cache:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
-    np.savez(tmp, **arrays.to_npz_dict())
-    os.replace(tmp, path)
-  return arrays
+  if not use_cache:
+    return arrays
+  path.parent.mkdir(parents=True, exist_ok=True)
+  tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
+  np.savez(tmp, **arrays.to_npz_dict())
+  os.replace(tmp, path)
+  del arrays
+  return _read_cache(path, key_decoders)
 
 
 def build_arrays(game_string: str, *, use_cache: bool = True) -> tuple[GameArrays, str | None]:
@@ -149,14 +159,16 @@ def build_arrays(game_string: str, *, use_cache: bool = True) -> tuple[GameArray
                               f"(pip install 'jaxcfr[openspiel]')") from error
       return build_arrays(f"openspiel:{body.strip()}", use_cache=use_cache)
     canonical = canonical_name(rules.name, rules.params)
+    decoders = (None, None)
     if hasattr(rules, "vectorized"):  # same arrays as the tree walk, built level by level
       make = lambda: vectorized.build_vectorized(rules.vectorized(), canonical)
       fingerprint = _source_hash(factory, build, vectorized, arrays_module, type(rules.vectorized()))
+      decoders = tuple(vectorized.key_decoder(rules.vectorized(), p) for p in range(2))
     else:
       make = lambda: build.build_from_protocol(rules.new_initial_state(), canonical)
       fingerprint = _source_hash(factory, build, arrays_module, type(rules.new_initial_state()))
     twin = getattr(rules, "openspiel_name", None) or _OPENSPIEL_TWINS.get(canonical)
-    return _cached_build(canonical, fingerprint, make, use_cache), twin
+    return _cached_build(canonical, fingerprint, make, use_cache, decoders), twin
   if force_openspiel and openspiel.available() and name not in openspiel.registered_names():
     raise UnknownGameError(f"unknown OpenSpiel game {name!r} in {game_string.strip()!r}")
   if force_openspiel or name in openspiel.registered_names():

@@ -14,19 +14,35 @@ def m_value(player: PlayerArrays) -> float:
   sequence ``a``, compared by the actions' labels (ids). For OCP(500) this gives paper 002
   Table 1's M1 = 45 and M2 = 32.
   """
-  seq_infoset = np.repeat(np.arange(player.num_infosets), player.num_actions)
-  seq_label = player.action_ids[player.legal]  # [S - 1] in sequence order
-  path_ids: dict[tuple, int] = {(): 0}
-  infoset_path = np.zeros(player.num_infosets, np.int64)
-  for infoset in range(player.num_infosets):  # level order: parents come first
-    parent = int(player.parent_seq[infoset])
-    if parent == 0:
-      key = ()
-    else:
-      key = (int(infoset_path[seq_infoset[parent - 1]]), int(seq_label[parent - 1]))
-    infoset_path[infoset] = path_ids.setdefault(key, len(path_ids))
-  counts = np.bincount(infoset_path)
+  counts = np.bincount(label_paths(player))
   return float(np.sqrt(counts[counts > 0]).sum())
+
+
+def label_paths(player: PlayerArrays) -> np.ndarray:
+  """[I] int64, an id of each infoset's own action-label path (the labels, i.e. action
+  ids, of the player's own earlier actions): infosets with equal ids form one ``I_i(a)``.
+
+  Vectorised over treeplex levels: a path of length ``l`` is (the path id of the parent
+  sequence's infoset, the parent sequence's label), numbered with ``np.unique``.
+  """
+  seq_infoset = np.repeat(np.arange(player.num_infosets), player.num_actions)
+  seq_label = player.action_ids[player.legal].astype(np.int64)  # [S - 1] in sequence order
+  num_labels = int(seq_label.max()) + 2 if len(seq_label) else 1
+  paths = np.zeros(player.num_infosets, np.int64)
+  next_id = 1  # 0 = the empty path
+  for lo, hi in zip(player.level_offsets[:-1], player.level_offsets[1:]):
+    parent = player.parent_seq[lo:hi].astype(np.int64)
+    if not len(parent) or np.all(parent == 0):
+      continue
+    # (parent path, label); ``+ 1`` keeps the empty parent (0) apart from label 0.
+    key = paths[seq_infoset[np.maximum(parent - 1, 0)]] * num_labels + seq_label[np.maximum(parent - 1, 0)] + 1
+    key = np.where(parent == 0, 0, key)
+    unique, inverse = np.unique(key, return_inverse=True)
+    ids = next_id + np.arange(len(unique))
+    ids[unique == 0] = 0
+    paths[lo:hi] = ids[inverse.ravel()]
+    next_id += len(unique)
+  return paths
 
 
 def statistics(arrays: GameArrays) -> dict:

@@ -8,13 +8,13 @@ shapes are static under ``jit``. Sizes are derived from array shapes.
 from __future__ import annotations
 
 import dataclasses
-import functools
+import gc
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcfr.arrays import TERMINAL_NODE, GameArrays, PlayerArrays
+from jaxcfr.arrays import CHANCE_NODE, TERMINAL_NODE, GameArrays, PlayerArrays, first_children, index_dtype
 
 
 def _pytree(*, meta: tuple[str, ...] = ()):
@@ -155,17 +155,40 @@ def _treeplex(player: PlayerArrays) -> Treeplex:
 
 
 def payoff_pairs(arrays: GameArrays) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-  """Returns (terminal [Z], terminal_pair [Z], seq0 [P], seq1 [P]), pairs sorted by (seq0, seq1)."""
-  terminal = np.flatnonzero(arrays.kind == TERMINAL_NODE)
-  s0 = arrays.sequence[0, terminal].astype(np.int64)
-  s1 = arrays.sequence[1, terminal].astype(np.int64)
-  keys, terminal_pair = np.unique(s0 * arrays.players[1].num_sequences + s1, return_inverse=True)
-  seq0, seq1 = np.divmod(keys, arrays.players[1].num_sequences)
+  """Returns (terminal [Z], terminal_pair [Z], seq0 [P], seq1 [P]) (compact sequence ids),
+  pairs sorted by (seq0, seq1). Index arrays are int32 where they fit."""
+  terminal = np.flatnonzero(arrays.kind == TERMINAL_NODE).astype(index_dtype(arrays.num_histories))
+  num_seq1 = arrays.players[1].num_sequences
+  keys = arrays.sequence[0, terminal].astype(np.int64)
+  keys *= num_seq1
+  keys += arrays.sequence[1, terminal]
+  keys, terminal_pair = np.unique(keys, return_inverse=True)
+  terminal_pair = terminal_pair.ravel().astype(index_dtype(len(keys)))
+  seq0, seq1 = np.divmod(keys, num_seq1)
   return terminal, terminal_pair, seq0, seq1
+
+
+def terminal_values(arrays: GameArrays, terminal: np.ndarray) -> np.ndarray:
+  """[Z] float64 ``c(z) u0(z)`` at the given terminals. Without chance nodes ``c = 1`` and
+  no [H] array is made."""
+  if not np.any(arrays.kind == CHANCE_NODE):
+    return np.asarray(arrays.utility[terminal], np.float64)
+  return arrays.chance_reach()[terminal] * arrays.utility[terminal]
+
+
+def _device(values: np.ndarray, dtype) -> jax.Array:
+  """One copy to the device, converted on the host first (``jnp.asarray`` of a NumPy array
+  can hold two device copies at once)."""
+  return jax.device_put(np.asarray(values, dtype))
 
 
 def to_tensors(arrays: GameArrays, dtype=None) -> GameTensors:
   """Moves built arrays to the default device as a GameTensors pytree.
+
+  Memory: the device arrays (37 bytes per history in float32, plus 32 per sequence-form
+  pair) and, while they are made, host temporaries of a few [Z] int64 arrays (the pairs)
+  and one [H] int32 array at a time; the [H] float64 chance reach only if the game has
+  chance nodes.
 
   Args:
     arrays: the built game.
@@ -174,26 +197,35 @@ def to_tensors(arrays: GameArrays, dtype=None) -> GameTensors:
   dtype = jnp.dtype(dtype) if dtype is not None else jnp.zeros(()).dtype
   if dtype == jnp.float64 and not jax.config.jax_enable_x64:
     raise ValueError("dtype float64 needs jax.config.update('jax_enable_x64', True) before loading")
+  if max(arrays.num_histories, *(p.num_infosets * p.max_actions + 1 for p in arrays.players)) >= 2**31:
+    raise ValueError(f"{arrays.name} has more histories or sequences than int32 indices hold")
+  i32 = np.int32
   terminal, terminal_pair, seq0, seq1 = payoff_pairs(arrays)
-  padded = [padded_sequence_ids(p) for p in arrays.players]  # monotone: order is kept
+  padded = [padded_sequence_ids(p).astype(i32) for p in arrays.players]  # monotone: order is kept
   seq0, seq1 = padded[0][seq0], padded[1][seq1]
-  values = np.bincount(terminal_pair, weights=arrays.chance_reach()[terminal] * arrays.utility[terminal],
-                       minlength=len(seq0))
-  by_seq1 = np.argsort(seq1, kind="stable")  # pairs are sorted by (seq0, seq1): ties keep seq0 order
-  as_int = functools.partial(jnp.asarray, dtype=jnp.int32)
+  values = np.bincount(terminal_pair, weights=terminal_values(arrays, terminal), minlength=len(seq0))
+  by_seq1 = np.argsort(seq1, kind="stable").astype(i32)  # pairs sorted by (seq0, seq1): ties keep seq0 order
   payoff = SequencePayoff(
-      seq0=as_int(seq0), seq1=as_int(seq1), value=jnp.asarray(values, dtype),
-      by_seq1=as_int(by_seq1), seq0_by_seq1=as_int(seq0[by_seq1]), seq1_by_seq1=as_int(seq1[by_seq1]),
-      terminal=as_int(terminal), terminal_pair=as_int(terminal_pair))
+      seq0=_device(seq0, i32), seq1=_device(seq1, i32), value=_device(values, dtype),
+      by_seq1=_device(by_seq1, i32), seq0_by_seq1=_device(seq0[by_seq1], i32),
+      seq1_by_seq1=_device(seq1[by_seq1], i32), terminal=_device(terminal, i32),
+      terminal_pair=_device(terminal_pair, i32))
+  del terminal, terminal_pair, seq0, seq1, values, by_seq1
+  sequence = np.empty((2, arrays.num_histories), i32)
+  for p in range(2):
+    np.take(padded[p], arrays.sequence[p], out=sequence[p])
+  sequence = _device(sequence, i32)
   tree = Tree(
-      parent=as_int(arrays.parent), kind=jnp.asarray(arrays.kind), infoset=as_int(arrays.infoset),
-      action_index=as_int(arrays.action_index), first_child=as_int(arrays.first_child),
-      num_children=as_int(arrays.num_children),
-      sequence=as_int(np.stack([padded[p][arrays.sequence[p]] for p in range(2)])),
-      chance_prob=jnp.asarray(arrays.chance_prob, dtype), utility=jnp.asarray(arrays.utility, dtype),
+      parent=_device(arrays.parent, i32), kind=_device(arrays.kind, np.int8),
+      infoset=_device(arrays.infoset, i32), action_index=_device(arrays.action_index, i32),
+      first_child=_device(first_children(arrays.num_children), i32),
+      num_children=_device(arrays.num_children, i32), sequence=sequence,
+      chance_prob=_device(arrays.chance_prob, dtype), utility=_device(arrays.utility, dtype),
       depth_slices=_slices(arrays.depth_offsets))
-  return GameTensors(tree=tree, players=tuple(_treeplex(p) for p in arrays.players), payoff=payoff,
-                     name=arrays.name)
+  tensors = GameTensors(tree=tree, players=tuple(_treeplex(p) for p in arrays.players), payoff=payoff,
+                        name=arrays.name)
+  gc.collect()  # host temporaries handed to device_put can sit in reference cycles
+  return tensors
 
 
 def chance_reach(tree: Tree) -> jax.Array:

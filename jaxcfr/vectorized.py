@@ -11,7 +11,9 @@ as the tree walk (``build.assemble_game_arrays``).
 
 Numbering: infosets get temporary ids in order of first appearance in breadth-first order
 (the tree walk's order), so on every game that has both kinds of rules the two builders
-return identical arrays, keys included.
+return identical arrays; the one difference is that the vectorised arrays hold the rules'
+int64 infoset codes (``key_data``) instead of key strings, and decode the same keys on
+demand (``PlayerArrays.keys``).
 
 The builder checks what the tree walk checks: chance probabilities positive and summing to
 one, finite utilities, the same legal actions at every history of an infoset, and perfect
@@ -20,6 +22,7 @@ recall (every history of an infoset has the same parent sequence).
 
 from __future__ import annotations
 
+import functools
 from typing import Protocol
 
 import numpy as np
@@ -79,6 +82,11 @@ def ragged_arange(counts: np.ndarray) -> np.ndarray:
   total = int(counts.sum())
   starts = np.repeat(np.cumsum(counts) - counts, counts)
   return np.arange(total, dtype=np.int64) - starts
+
+
+def key_decoder(rules: VectorizedRules, player: int):
+  """codes [K] int64 -> [K] str keys of ``player`` (the rules' ``infoset_keys``)."""
+  return functools.partial(rules.infoset_keys, player)
 
 
 class _InfosetTable:
@@ -169,8 +177,9 @@ class _InfosetTable:
         parent_seq=self.parent_seq,
         num_actions=self.num_actions,
         seq_action_id=np.concatenate(self.seq_action_id),
-        keys=np.asarray(rules.infoset_keys(self.player, codes)) if len(codes) else np.array([], dtype=str),
-        first_history=np.concatenate(self.first_history) if self.first_history else np.zeros(0, np.int64))
+        key_data=codes,  # keys are decoded from the codes on demand (arrays.PlayerArrays.keys)
+        first_history=np.concatenate(self.first_history) if self.first_history else np.zeros(0, np.int64),
+        key_decoder=key_decoder(rules, self.player))
 
 
 def _check_level(kind, utility, chance_parent, chance_prob, is_chance_parent, name, depth, tolerance):
@@ -190,8 +199,10 @@ def _check_level(kind, utility, chance_parent, chance_prob, is_chance_parent, na
 def build_vectorized(rules: VectorizedRules, name: str, *, tolerance: float = 1e-9) -> GameArrays:
   """Builds the arrays of a game from vectorised rules, one depth level at a time.
 
-  Memory: the finished arrays (about 50 bytes per history) plus one level of states and
-  their children; each field is concatenated from its per-level chunks separately.
+  Memory: the finished arrays (about 45 bytes per history, plus 8 bytes per infoset code
+  and the [I, A] action ids) plus one level of states and their children; each field is
+  concatenated from its per-level chunks separately. Infoset keys are not built: the
+  arrays keep the rules' integer codes and decode keys on demand.
 
   Args:
     rules: the game's VectorizedRules.

@@ -36,18 +36,27 @@ SMALL_GAMES = [
 
 
 def assert_identical(a, b):
-  """Every array of two GameArrays, dtypes included."""
+  """Every array of two GameArrays, dtypes included, and the same infoset keys (the tree
+  walk stores key strings, the vectorised builder int64 codes that decode to them)."""
   da, db = a.to_npz_dict(), b.to_npz_dict()
   assert da.keys() == db.keys()
   for key in da:
+    if key.endswith("_key_data"):
+      continue
     assert da[key].dtype == db[key].dtype, key
     np.testing.assert_array_equal(da[key], db[key], err_msg=key)
+  for pa, pb in zip(a.players, b.players):
+    assert pa.keys.dtype == pb.keys.dtype
+    np.testing.assert_array_equal(pa.keys, pb.keys)
+  np.testing.assert_array_equal(a.first_child, b.first_child)
 
 
 @pytest.mark.parametrize("game", SMALL_GAMES, ids=lambda g: f"{g.name}{g.params}")
 def test_vectorized_builder_equals_tree_walk(game):
   walked = build_from_protocol(game.new_initial_state(), "g")
   vectorized = build_vectorized(game.vectorized(), "g")
+  assert walked.players[0].key_data.dtype.kind == "U"
+  assert all(p.key_data.dtype == np.int64 for p in vectorized.players)  # codes, not strings
   assert_identical(walked, vectorized)
   check_layout(vectorized)
 

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
+
+import jax
 import numpy as np
 import pytest
 
 import jaxcfr
+from jaxcfr import arrays as arrays_module
 from jaxcfr import build as build_module
 from jaxcfr import vectorized as vectorized_module
 from jaxcfr.arrays import GameArrays
@@ -89,7 +93,7 @@ def _corrupt_truncated(path):
 
 def _corrupt_missing_field(path):
   with np.load(path, allow_pickle=False) as data:
-    arrays = {key: data[key] for key in data.files if key != "p1_keys"}
+    arrays = {key: data[key] for key in data.files if key != "p1_key_data"}
   np.savez(path, **arrays)
 
 
@@ -104,7 +108,7 @@ def _corrupt_pickled_object(path):
   """An object array needs pickle to load: it must be refused, not unpickled."""
   with np.load(path, allow_pickle=False) as data:
     arrays = {key: data[key] for key in data.files}
-  arrays["p0_keys"] = arrays["p0_keys"].astype(object)
+  arrays["p0_key_data"] = arrays["p0_key_data"].astype(object)
   np.savez(path, **arrays)
 
 
@@ -134,3 +138,55 @@ def test_different_parameters_use_different_files(cache):
   # kuhn_poker and one_card_poker(num_cards=3) have the same rules but distinct names.
   assert jaxcfr.load("kuhn_poker").name == "kuhn_poker"
   assert jaxcfr.load("one_card_poker(num_cards=3)").name == "one_card_poker(num_cards=3)"
+
+
+LEAN_GAMES = ["latent_tic_tac_toe(opening=eai)", "goofspiel(num_cards=4)", "leduc_poker"]
+
+
+@pytest.mark.parametrize("game_string", LEAN_GAMES)
+def test_cached_arrays_are_memory_mapped_and_give_identical_tensors(cache, game_string):
+  """A load from the cache reads the file memory-mapped (arrays.read_npz) and gives the
+  arrays, decoded infoset keys, tensors and values of a fresh build."""
+  directory, _ = cache
+  fresh = jaxcfr.load(game_string, use_cache=False)
+  jaxcfr.load(game_string)  # builds and writes the file
+  (path,) = _cache_files(directory)
+  cached = jaxcfr.load(game_string)  # reads it
+  assert_same_arrays(fresh.arrays, cached.arrays)
+  for a, b in zip(fresh.arrays.players, cached.arrays.players):
+    np.testing.assert_array_equal(a.keys, b.keys)
+  np.testing.assert_array_equal(fresh.arrays.first_child, cached.arrays.first_child)
+  big = [v for v in (cached.arrays.parent, cached.arrays.sequence) if v.nbytes >= arrays_module._MMAP_MIN_BYTES]
+  assert all(not v.flags.writeable for v in big)  # mapped read-only, not copied
+  for x, y in zip(jax.tree_util.tree_leaves(fresh.tensors), jax.tree_util.tree_leaves(cached.tensors)):
+    assert x.dtype == y.dtype
+    np.testing.assert_array_equal(np.asarray(x), np.asarray(y))
+  with np.load(path, allow_pickle=False) as data:  # read_npz reads what np.load reads
+    mapped = arrays_module.read_npz(path)
+    assert sorted(data.files) == sorted(mapped)
+    for key in data.files:
+      assert data[key].dtype == mapped[key].dtype and data[key].shape == mapped[key].shape
+      np.testing.assert_array_equal(data[key], mapped[key])
+
+
+def test_read_npz_maps_large_members(tmp_path, monkeypatch):
+  monkeypatch.setattr(arrays_module, "_MMAP_MIN_BYTES", 64)
+  path = tmp_path / "a.npz"
+  values = {"small": np.arange(3, dtype=np.int8), "big": np.arange(1000, dtype=np.int32).reshape(10, 100),
+            "fortran": np.asfortranarray(np.arange(200.0).reshape(10, 20)), "text": np.array(["ab", "c"]),
+            "scalar": np.array(7)}
+  np.savez(path, **values)
+  mapped = arrays_module.read_npz(path)
+  for key, value in values.items():
+    assert mapped[key].dtype == value.dtype
+    np.testing.assert_array_equal(mapped[key], value)
+  assert not mapped["big"].flags.writeable and mapped["small"].flags.writeable
+
+
+def test_vectorised_keys_need_their_decoder():
+  arrays = jaxcfr.load("goofspiel(num_cards=3)").arrays
+  assert arrays.players[0].key_data.dtype == np.int64
+  undecodable = dataclasses.replace(arrays.players[0], key_decoder=None)
+  with pytest.raises(ValueError, match="no decoder"):
+    undecodable.keys  # pylint: disable=pointless-statement
+  assert arrays.players[0].keys[0] == ""  # the first infoset: no bids yet

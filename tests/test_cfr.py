@@ -176,3 +176,13 @@ def test_bad_solver_options_raise():
     cfr.solver("cfr", updates="sometimes")
   with pytest.raises(ValueError, match="gamma"):
     cfr.solver("dcfr", gamma=-1.0)
+
+
+def test_last_regret_is_kept_only_by_predictive_solvers():
+  """Non-predictive solvers keep an empty [0, A, *B] last_regret: one [I, A] array less."""
+  g = game("kuhn_poker")
+  plain = cfr.solver("cfr+").init(g.tensors, alpha=jnp.array([1.0, 2.0]))
+  assert [x.shape for x in plain.last_regret] == [(0, 2, 2), (0, 2, 2)]
+  assert cfr.solver("cfr+").run(g.tensors, plain, 3).last_regret[0].shape == (0, 2, 2)
+  predictive = cfr.solver("pcfr+").init(g.tensors)
+  assert [x.shape for x in predictive.last_regret] == [t.legal.shape for t in g.tensors.players]

@@ -135,12 +135,31 @@ def test_m_value_groups_by_action_labels_not_by_sequences():
       num_actions=np.array([2, 2, 2, 2], np.int32),
       level_offsets=np.array([0, 2, 4], np.int64),
       action_ids=np.array([[0, 1]] * 4, np.int32),
-      keys=np.array(["A", "B", "C", "D"]),
+      key_data=np.array(["A", "B", "C", "D"]),
       first_history=np.zeros(4, np.int64))
   assert statistics_lib.m_value(player) == pytest.approx(2 * math.sqrt(2), rel=1e-14)
   # With distinct labels at B the groups split: sqrt(2) + 1 + 1.
   relabelled = PlayerArrays(**{**player.__dict__, "action_ids": np.array([[0, 1], [2, 3], [0, 1], [0, 1]], np.int32)})
   assert statistics_lib.m_value(relabelled) == pytest.approx(math.sqrt(2) + 2, rel=1e-14)
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_goofspiel_m_value_script_agrees_with_statistics(n):
+  """benchmarks/goofspiel_m_values.py counts Goof(N)'s infosets and M-values from the rules
+  alone (docs/games.md's M-value conventions); its paper-002 convention must equal
+  ``jaxcfr info``'s value, with and without the forced last round."""
+  import importlib.util  # pylint: disable=import-outside-toplevel
+  from pathlib import Path  # pylint: disable=import-outside-toplevel
+  path = Path(__file__).resolve().parents[1] / "benchmarks" / "goofspiel_m_values.py"
+  spec = importlib.util.spec_from_file_location("goofspiel_m_values", path)
+  script = importlib.util.module_from_spec(spec)
+  spec.loader.exec_module(script)
+  result = script.m_values(n)
+  forced = load(f"goofspiel(num_cards={n})").statistics()
+  automatic = load(f"goofspiel(num_cards={n},forced_last_round=False)").statistics()
+  assert result["infosets_per_player"] == forced["infosets"][0] == forced["infosets"][1]
+  np.testing.assert_allclose(result["card labels"], [forced["m_values"][0], automatic["m_values"][0]], rtol=1e-12)
+  np.testing.assert_allclose(result["rank labels"], result["card labels"], rtol=1e-12)
 
 
 @hypothesis.settings(max_examples=8, deadline=None, database=None)
