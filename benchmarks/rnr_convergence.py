@@ -37,9 +37,11 @@ import numpy as np
 
 import jaxcfr
 from jaxcfr import cfr, evaluation, mccfr, mcrnr, rnr
+from jaxcfr.loading import split_game_list
 from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
 
-GAMES = "one_card_poker(num_cards=500),liars_dice(dice_sides=6),goofspiel(num_cards=4),princess_and_monster(rows=3,cols=3,horizon=5)"
+GAMES = ("one_card_poker(num_cards=500),liars_dice(dice_sides=6),goofspiel(num_cards=4),"
+         "princess_and_monster(rows=3,cols=3,horizon=5)")
 
 
 def model_from_mccfr(game, *, target: float, seconds: float, trajectories: int = 64, chunk: int = 2000):
@@ -98,7 +100,7 @@ def main(argv=None) -> dict:
   grid_r = np.array([1] * len(ps) + [0] * len(ps), np.int32)  # first half restricts player 1
   half = len(ps)
   results = {}
-  for name in args.games.split(","):
+  for name in split_game_list(args.games):
     game = jaxcfr.load(name, dtype=args.dtype)
     tensors = game.tensors
     model, model_info = model_from_mccfr(game, target=args.model_target, seconds=args.model_seconds)

@@ -64,12 +64,13 @@ def main(argv=None) -> dict:
   args = parser.parse_args(argv)
   jax.config.update("jax_enable_x64", True)
   import jaxcfr  # pylint: disable=import-outside-toplevel
+  from jaxcfr.loading import split_game_list  # pylint: disable=import-outside-toplevel
   from jaxcfr import mccfr, rnr  # pylint: disable=import-outside-toplevel
 
   ps = [float(p) for p in args.ps.split(",")]
   restricted = (0, 1) if args.restricted == "both" else (int(args.restricted),)
   results = {}
-  for name in args.games.split(","):
+  for name in split_game_list(args.games):
     game = jaxcfr.load(name, dtype="float64")
     value, tolerance = rnr.game_value(game.tensors, iterations=max(args.iters, 2000),
                                       algorithm="cfr+" if args.algo in mccfr.ALGORITHMS else args.algo)

@@ -66,6 +66,21 @@ def parse_game_string(game_string: str) -> tuple[str, dict]:
   return name, params
 
 
+def split_game_list(text: str) -> list[str]:
+  """Game strings from a comma-separated list, splitting only at commas outside
+  parentheses: ``"kuhn_poker,goofspiel(num_cards=4,imp_info=True)"`` -> two games."""
+  games, depth, start = [], 0, 0
+  for i, char in enumerate(text + ","):
+    depth += {"(": 1, ")": -1}.get(char, 0)
+    if char == "," and depth == 0:
+      if text[start:i].strip():
+        games.append(text[start:i].strip())
+      start = i + 1
+  if depth != 0:
+    raise UnknownGameError(f"unbalanced parentheses in the game list {text!r}")
+  return games
+
+
 def canonical_name(name: str, params: dict) -> str:
   if not params:
     return name

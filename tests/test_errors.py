@@ -69,6 +69,14 @@ def test_parse_game_string():
   assert jaxcfr.parse_game_string("rps") == ("rps", {})
 
 
+def test_split_game_list():
+  from jaxcfr.loading import split_game_list  # pylint: disable=import-outside-toplevel
+  assert split_game_list("kuhn_poker, princess_and_monster(rows=3,cols=3,horizon=5),rps,") == [
+      "kuhn_poker", "princess_and_monster(rows=3,cols=3,horizon=5)", "rps"]
+  with pytest.raises(jaxcfr.UnknownGameError, match="unbalanced"):
+    split_game_list("goofspiel(num_cards=4,rps")
+
+
 # --- OpenSpiel games jaxcfr cannot solve ----------------------------------------------------
 
 @pytest.mark.parametrize("game_string, message", [
