@@ -223,6 +223,77 @@ def test_chance_width_and_binary_search_draw_the_same_trajectories():
     mccfr.solver("mccfr-os", chance_width=3).init(game.tensors)
 
 
+def _brute_force_capacity(arrays, expanded):
+  """The most histories per depth over every choice of one child at each non-expanded node,
+  by enumerating the choices (tiny games only)."""
+  import itertools  # pylint: disable=import-outside-toplevel
+  choosers = [h for h in range(arrays.num_histories)
+              if arrays.kind[h] != 3 and arrays.kind[h] not in expanded]
+  depth = np.repeat(np.arange(len(arrays.depth_offsets) - 1), np.diff(arrays.depth_offsets))
+  best = np.zeros(len(arrays.depth_offsets) - 1, int)
+  for choice in itertools.product(*[range(arrays.num_children[h]) for h in choosers]):
+    pick = dict(zip(choosers, choice))
+    reached = np.zeros(arrays.num_histories, bool)
+    reached[0] = True
+    for h in range(1, arrays.num_histories):
+      p = arrays.parent[h]
+      reached[h] = reached[p] and (p not in pick or arrays.action_index[h] == pick[p])
+    best = np.maximum(best, np.bincount(depth[reached], minlength=len(best)))
+  return tuple(int(b) for b in best)
+
+
+def test_frontier_capacity_is_the_exact_worst_case():
+  """On a small game the capacities equal a brute force over every choice of sampled
+  children; on Leduc they stay below the distinct own sequences (or sequence pairs) per
+  depth, the bound that perfect recall gives."""
+  game = helpers.load("one_card_poker(num_cards=3)")
+  statics = game.tensors.tree.statics
+  for expanded in ((0,), (1,), (0, 1)):
+    assert statics.frontier_capacity(expanded) == _brute_force_capacity(game.arrays, expanded), expanded
+  leduc = helpers.load("leduc_poker").arrays
+  statics = helpers.load("leduc_poker").tensors.tree.statics
+  offsets = leduc.depth_offsets
+  for expanded in ((0,), (1,), (0, 1)):
+    capacity = statics.frontier_capacity(expanded)
+    for d in range(len(offsets) - 1):
+      sequences = leduc.sequence[list(expanded), offsets[d]:offsets[d + 1]]
+      assert capacity[d] <= len(np.unique(sequences, axis=1).T), (expanded, d)
+    assert sum(capacity) < leduc.num_histories / 50
+
+
+@pytest.mark.parametrize("name", ["kuhn_poker", "leduc_poker"])
+def test_frontiers_never_overflow_and_fill_their_capacity(name):
+  """Over many draws (random and extreme profiles, the latter forcing every opponent
+  action), no frontier exceeds its static capacity, and the largest frontiers seen reach it
+  (the capacity is the exact worst case, not a loose bound)."""
+  game = helpers.load(name)
+  tensors = game.tensors
+  keys = jax.vmap(lambda s: jax.random.key_data(jax.random.key(s)))(jnp.arange(4000))
+  profiles = [helpers.as_jax(helpers.random_profile(game.arrays, seed=s, pure=s > 0)) for s in range(6)]
+
+  @jax.jit
+  def sizes(profile, keys):
+    def one(key):
+      out = []
+      for player in (0, 1):
+        es = mccfr.external_sampling_estimate(tensors, profile, key, player=player)
+        cs = mccfr.chance_sampling_estimate(tensors, profile, key, player=player)
+        out += [(es.frontier_sizes, es.overflow, es.nodes_touched), (cs.frontier_sizes, cs.overflow, cs.nodes_touched)]
+      return out
+    return jax.vmap(one)(keys)
+
+  seen = [0] * 4
+  for profile in profiles:
+    for i, (frontier, overflow, touched) in enumerate(sizes(profile, keys)):
+      assert not np.asarray(overflow).any()
+      np.testing.assert_array_equal(np.asarray(frontier).sum(-1), touched)
+      seen[i] = np.maximum(seen[i], np.asarray(frontier).max(0))
+  statics = tensors.tree.statics
+  for i, expanded in enumerate([(0,), (0, 1), (1,), (0, 1)]):
+    capacity = np.array(statics.frontier_capacity(expanded))
+    assert (seen[i] <= capacity).all() and (seen[i] == capacity).all(), (i, seen[i], capacity)
+
+
 # --- batches over seeds ---------------------------------------------------------------------
 
 
