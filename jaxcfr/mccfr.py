@@ -84,7 +84,7 @@ import numpy as np
 
 from jaxcfr import cfr, evaluation, mccfr_traversal
 from jaxcfr.arrays import CHANCE_NODE, TERMINAL_NODE
-from jaxcfr.tensors import GameTensors, Tree
+from jaxcfr.tensors import GameTensors, Tree, tree_statics
 
 ALGORITHMS = ("mccfr-os", "mccfr-es", "cfr-cs")
 AVERAGING = ("stochastic", "optimistic")
@@ -672,8 +672,10 @@ def solver(algorithm: str = "mccfr-os", *, trajectories: int = 1, averaging: str
     trajectories: K, outcome sampling's trajectories per update (static: it is a shape).
     averaging: outcome sampling's average rule, "stochastic" or "optimistic".
     chance_width: outcome sampling's static bound on chance outcomes per node, e.g.
-      ``chance_width(game)``; faster than the default binary search. A bound below the
-      game's true width samples wrongly, so ``init`` checks it when it can.
+      ``chance_width(game)``. By default the game's own (``TreeStatics.chance_width``,
+      computed once per game), so chance outcomes come from a row gather rather than a
+      binary search; a tree without statics under ``jit`` falls back to the search. A
+      bound below the game's true width samples wrongly, so ``init`` checks it when it can.
   """
   if algorithm not in ALGORITHMS:
     raise ValueError(f"unknown sampled algorithm {algorithm!r}; choose one of {list(ALGORITHMS)}")
@@ -682,8 +684,15 @@ def solver(algorithm: str = "mccfr-os", *, trajectories: int = 1, averaging: str
   if averaging not in AVERAGING:
     raise ValueError(f"averaging must be one of {list(AVERAGING)}, got {averaging!r}")
   if algorithm == "mccfr-os":
-    step = functools.partial(_outcome_step, trajectories=int(trajectories), averaging=averaging,
-                             chance_width=chance_width)
+    def step(tensors, state):
+      width = chance_width
+      if width is None:  # the game's own, computed once per game (host side, static)
+        try:
+          width = tree_statics(tensors.tree).chance_width
+        except ValueError:  # a tree without statics whose arrays are traced: binary search
+          width = None
+      return _outcome_step(tensors, state, trajectories=int(trajectories), averaging=averaging,
+                           chance_width=width)
   elif algorithm == "mccfr-es":
     step = _external_step
   else:

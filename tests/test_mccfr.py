@@ -294,6 +294,25 @@ def test_frontiers_never_overflow_and_fill_their_capacity(name):
     assert (seen[i] <= capacity).all() and (seen[i] == capacity).all(), (i, seen[i], capacity)
 
 
+def test_outcome_sampling_takes_the_games_chance_width_by_default():
+  """Without a hint, ``solver`` reads the chance width from the tree's statics (the fast
+  chance path): the run equals the one given ``chance_width`` explicitly."""
+  game = helpers.load("leduc_poker")
+  assert game.tensors.tree.statics.chance_width == mccfr.chance_width(game) == 6
+  runs = []
+  for width in (None, mccfr.chance_width(game)):
+    s = mccfr.solver("mccfr-os", chance_width=width)
+    runs.append(s.run(game.tensors, s.init(game.tensors, seed=4), 20))
+  for a, b in zip(jax.tree_util.tree_leaves(runs[0]), jax.tree_util.tree_leaves(runs[1])):
+    np.testing.assert_array_equal(a, b)
+  # the binary search adds loops (the sibling-interval scan) that the row gather does without
+  loops = {w: jax.jit(mccfr.solver("mccfr-os", chance_width=w).step).lower(game.tensors, runs[0]).as_text()
+           .count("stablehlo.while") for w in (None, 6)}
+  assert loops[None] == loops[6]
+  fallback = functools.partial(mccfr._outcome_step, trajectories=1, averaging="stochastic", chance_width=None)
+  assert jax.jit(fallback).lower(game.tensors, runs[0]).as_text().count("stablehlo.while") > loops[6]
+
+
 # --- batches over seeds ---------------------------------------------------------------------
 
 
