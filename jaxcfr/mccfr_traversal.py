@@ -55,6 +55,7 @@ from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from jaxcfr.arrays import CHANCE_NODE, TERMINAL_NODE
 from jaxcfr.tensors import GameTensors, tree_statics
@@ -122,6 +123,40 @@ def _inverse_cdf(probs: jax.Array, u: jax.Array, count: jax.Array) -> jax.Array:
   cum = _prefix_sum(probs)
   below = cum[:, :-1] <= (u * cum[:, -1])[:, None]
   return jnp.minimum(below.sum(-1), jnp.maximum(count, 1) - 1).astype(jnp.int32)
+
+
+def _chance_choice(chance_prob: jax.Array, first: jax.Array, count: jax.Array, u: jax.Array,
+                   width: int) -> jax.Array:
+  """[N] child drawn at chance nodes with children ``first:first + count`` (``count <=
+  width``) by inverse CDF with ``u`` [N]. The children are contiguous, so each row is one
+  window of ``chance_prob`` (a slice gather, not ``width`` element gathers; the window
+  start is clamped into the array and the children masked inside it). Wide rows pick their
+  block of about ``sqrt(width)`` outcomes first, then the outcome inside it, with small
+  fused prefix sums instead of one long ``cumsum``."""
+  num = chance_prob.shape[0]
+  start = jnp.clip(first, 0, max(num - width, 0))
+  rows = jax.vmap(lambda s: jax.lax.dynamic_slice(chance_prob, (s,), (min(width, num),)))(start)
+  offset = first - start
+  j = jnp.arange(rows.shape[1])
+  inside = (j >= offset[:, None]) & (j < (offset + count)[:, None])
+  rows = jnp.where(inside, rows, 0)
+  if rows.shape[1] <= _SMALL_PREFIX:
+    cum = _prefix_sum(rows)
+    below = (cum <= (u * cum[:, -1])[:, None]) & inside
+    return jnp.minimum(below.sum(-1), jnp.maximum(count, 1) - 1).astype(jnp.int32)
+  block = int(np.ceil(np.sqrt(rows.shape[1])))
+  blocks = -(-rows.shape[1] // block)
+  grid = jnp.pad(rows, ((0, 0), (0, blocks * block - rows.shape[1]))).reshape(-1, blocks, block)
+  totals = grid.sum(-1)  # [N, blocks]
+  cum_blocks = _prefix_sum(totals)
+  target = u * cum_blocks[:, -1]
+  chosen = jnp.minimum((cum_blocks[:, :-1] <= target[:, None]).sum(-1), blocks - 1)
+  before = jnp.take_along_axis(cum_blocks - totals, chosen[:, None], 1)[:, 0]
+  row = jnp.take_along_axis(grid, chosen[:, None, None], 1)[:, 0]  # [N, block]
+  cum = _prefix_sum(row) + before[:, None]
+  within = jnp.minimum((cum[:, :-1] <= target[:, None]).sum(-1), block - 1)
+  a = chosen * block + within - offset
+  return jnp.clip(a, 0, jnp.maximum(count, 1) - 1).astype(jnp.int32)
 
 
 def _compact(live: jax.Array, values, capacity: int):
@@ -253,10 +288,8 @@ def traverse(tensors: GameTensors, tables, key: jax.Array | None, *, player: int
       else:
         choice = jnp.where(kind == p, _inverse_cdf(rows_p, u, count), choice)
     if chance_width:
-      j = jnp.arange(chance_width)
-      index = jnp.minimum(first[:, None] + j, tree.parent.shape[0] - 1)
-      probs = jnp.where(j < count[:, None], tree.chance_prob[index], 0)
-      choice = jnp.where(kind == CHANCE_NODE, _inverse_cdf(probs, u, count), choice)
+      drawn = _chance_choice(tree.chance_prob, first, count, u, chance_width)
+      choice = jnp.where(kind == CHANCE_NODE, drawn, choice)
     sampled = (kind != TERMINAL_NODE) & ~expanded
     j = jnp.arange(width)
     live = (expanded[:, None] & (j < count[:, None])) | (sampled[:, None] & (j == 0))

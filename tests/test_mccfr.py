@@ -443,3 +443,25 @@ def test_bad_sampled_options_raise():
     mccfr.solver("mccfr-os", trajectories=0)
   with pytest.raises(ValueError, match="averaging"):
     mccfr.solver("mccfr-os", averaging="linear")
+
+
+@pytest.mark.parametrize("width", [5, 300])
+def test_chance_choice_inverts_the_cdf_of_each_window(width):
+  """Chance outcomes are drawn from windows of ``chance_prob`` (the short fused prefix sum,
+  or for wide rows the block-then-outcome search), also where the window is clamped at the
+  end of the array: uniforms on a fine grid give each child its probability."""
+  from jaxcfr import mccfr_traversal  # pylint: disable=import-outside-toplevel
+  rng = np.random.default_rng(width)
+  probs = rng.random(3 * width + 5)
+  # (first, count), disjoint; the last window runs past the end of the array and is clamped
+  nodes = [(0, width), (width + 1, width - 2), (2 * width, width), (3 * width + 2, 3)]
+  for first, count in nodes:
+    probs[first:first + count] /= probs[first:first + count].sum()
+  grid = 20000
+  u = (np.arange(grid) + 0.5) / grid
+  for first, count in nodes:
+    drawn = jax.jit(mccfr_traversal._chance_choice, static_argnums=4)(
+        jnp.asarray(probs), jnp.full((grid,), first), jnp.full((grid,), count), jnp.asarray(u), width)
+    frequency = np.bincount(np.asarray(drawn), minlength=count) / grid
+    assert frequency.shape == (count,)
+    np.testing.assert_allclose(frequency, probs[first:first + count], atol=1.5 / grid)
