@@ -138,7 +138,7 @@ def plot(result: dict, path: Path) -> bool:
     ax.set_title(f"{name} (|H| = {entry['histories']:,})")
     ax.grid(True, which="both", alpha=0.3)
   axes[0][0].legend()
-  fig.suptitle("Paper 002 Figure 1 on small games: exploitability against nodes touched")
+  fig.suptitle("Paper 002 Figure 1: exploitability against nodes touched")
   fig.tight_layout()
   fig.savefig(path, dpi=120)
   return True
