@@ -1,5 +1,7 @@
-"""Outcome-sampling speed: trajectories per second of jaxcfr's outcome sampling next to
-OpenSpiel's C++ ``OutcomeSamplingMCCFRSolver``, in the same run, on the same machine.
+"""MCCFR speed next to OpenSpiel's C++ solvers, in the same run, on the same machine:
+outcome sampling (trajectories per second, against ``OutcomeSamplingMCCFRSolver``) and
+external sampling (time per iteration and nodes touched per second, against
+``ExternalSamplingMCCFRSolver``; chance-sampled CFR beside it, which OpenSpiel's C++ lacks).
 
 One OpenSpiel ``run_iteration`` samples two trajectories (player 0's update, then player
 1's), so its trajectories per second are ``2 * iterations / s``. Ours: one ``step`` draws
@@ -10,7 +12,14 @@ into N XLA host devices and shards the seed batch over them (``jax.sharding``), 
 XLA uses N cores; OpenSpiel's solver is single-threaded. Everything is float32, timed
 after compilation, best of ``--repeats``.
 
-  python benchmarks/mccfr_speed.py [--game leduc_poker] [--devices 2] [--out ...]
+External sampling: one iteration is one traversal per player (OpenSpiel's ``run_iteration``);
+ours with one seed (the algorithm itself) and with a vmapped batch of seeds. Nodes touched
+per iteration are paper 002's count (histories consistent with the sample); OpenSpiel's
+solver does not count them, so its nodes per second use our mean per iteration (the same
+sampling scheme, per visited history, touches the same expected number).
+
+  python benchmarks/mccfr_speed.py [--game leduc_poker] [--es-games kuhn_poker,leduc_poker]
+                                   [--devices 2] [--out ...]
 """
 
 from __future__ import annotations
@@ -27,6 +36,8 @@ def _parse(argv):
   parser.add_argument("--game", default="leduc_poker")
   parser.add_argument("--devices", type=int, default=os.cpu_count() or 1,
                       help="XLA host devices for the sharded batch runs (default: CPU count)")
+  parser.add_argument("--es-games", default="kuhn_poker,leduc_poker",
+                      help="games of the external / chance sampling comparison ('' to skip)")
   parser.add_argument("--seconds", type=float, default=2.0, help="about how long to time each configuration")
   parser.add_argument("--repeats", type=int, default=3)
   parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "mccfr_speed.json"))
@@ -118,6 +129,76 @@ def ours_rate(game, trajectories: int, batch: int, devices: int, seconds: float,
                                           (2 * trajectories * int(np.mean(holder[0].iteration)))}
 
 
+def openspiel_es_rate(game_string: str, seconds: float, repeats: int) -> dict:
+  game = pyspiel.load_game(game_string)
+  solver = pyspiel.ExternalSamplingMCCFRSolver(game, 1)
+  for _ in range(1000):
+    solver.run_iteration()
+  start, n = time.perf_counter(), 0
+  while time.perf_counter() - start < 0.2:
+    solver.run_iteration()
+    n += 1
+  iterations = max(1000, int(n * seconds / 0.2))
+
+  def run():
+    for _ in range(iterations):
+      solver.run_iteration()
+
+  best = _best(run, repeats)
+  return {"solver": "pyspiel.ExternalSamplingMCCFRSolver (C++)", "iterations": iterations, "seconds": best,
+          "iterations_per_s": iterations / best, "ms_per_iteration": 1e3 * best / iterations}
+
+
+def ours_traversal_rate(game, algorithm: str, batch: int, seconds: float, repeats: int) -> dict:
+  """External (``mccfr-es``) or chance (``cfr-cs``) sampling, ``batch`` seeds (1: no vmap)."""
+  tensors = game.tensors
+  solver = mccfr.solver(algorithm)
+  advance = lambda n: (lambda state: jax.lax.fori_loop(0, n, lambda _, s: solver.step(tensors, s), state))
+  if batch == 1:
+    state, make = solver.init(tensors), lambda n: jax.jit(advance(n))
+  else:
+    state = jax.vmap(lambda s: solver.init(tensors, seed=s))(jnp.arange(batch))
+    make = lambda n: jax.jit(jax.vmap(advance(n)))
+  probe = make(50)
+  state = jax.block_until_ready(probe(state))
+  start = time.perf_counter()
+  state = jax.block_until_ready(probe(state))
+  steps = max(100, int(seconds / max((time.perf_counter() - start) / 50, 1e-7)))
+  run = make(steps)
+  holder = [jax.block_until_ready(run(state))]  # compile
+
+  def go():
+    holder[0] = jax.block_until_ready(run(holder[0]))
+
+  best = _best(go, repeats)
+  nodes_per_iteration = float(np.mean(mccfr.nodes_touched(holder[0]) / np.asarray(holder[0].iteration)))
+  return {"algorithm": algorithm, "seeds": batch, "steps": steps, "seconds": best,
+          "ms_per_iteration": 1e3 * best / steps, "iterations_per_s": batch * steps / best,
+          "nodes_touched_per_iteration": nodes_per_iteration,
+          "nodes_touched_per_s": nodes_per_iteration * batch * steps / best}
+
+
+def traversal_comparison(game_string: str, seconds: float, repeats: int) -> dict:
+  game = jaxcfr.load(game_string)
+  reference = openspiel_es_rate(game_string, seconds, repeats)
+  rows = []
+  for algorithm, batch in (("mccfr-es", 1), ("mccfr-es", 64), ("cfr-cs", 1), ("cfr-cs", 64)):
+    row = ours_traversal_rate(game, algorithm, batch, seconds, repeats)
+    rows.append(row)
+    print(f"{game.name:14} ours {algorithm:8} B={batch:2d}: {row['ms_per_iteration']:.4f} ms/step, "
+          f"{row['iterations_per_s']:>10,.0f} it/s, {row['nodes_touched_per_s']:>12,.0f} nodes/s", flush=True)
+  es = rows[0]
+  reference["nodes_touched_per_s"] = es["nodes_touched_per_iteration"] * reference["iterations_per_s"]
+  print(f"{game.name:14} OpenSpiel C++ ES:   {reference['ms_per_iteration']:.4f} ms/it, "
+        f"{reference['iterations_per_s']:>10,.0f} it/s; ours B=1 is "
+        f"{reference['ms_per_iteration'] / es['ms_per_iteration']:.2f}x its speed", flush=True)
+  return {"histories": game.arrays.num_histories,
+          "frontier_capacity": {str(p): list(game.tensors.tree.statics.frontier_capacity(p))
+                                for p in ((0,), (1,), (0, 1))},
+          "openspiel": reference, "ours": rows,
+          "es_speed_ratio_to_openspiel": reference["ms_per_iteration"] / es["ms_per_iteration"]}
+
+
 def main() -> dict:
   args = ARGS
   game = jaxcfr.load(args.game)
@@ -157,6 +238,15 @@ def main() -> dict:
       "papers_algorithm": {"note": "K = 1, one seed: one trajectory per player per iteration",
                            "trajectories_per_s": rows[0]["trajectories_per_s"],
                            "ratio_to_openspiel": rows[0]["ratio_to_openspiel"]},
+  }
+  result["external_sampling"] = {
+      "description": "time per iteration (one traversal per player, alternating) and nodes touched per "
+                     "second of external sampling (mccfr-es, frontier walks) next to OpenSpiel's C++ "
+                     "ExternalSamplingMCCFRSolver (single thread), and chance-sampled CFR (cfr-cs); ours "
+                     "float32, one seed or 64 vmapped seeds on one device; OpenSpiel's nodes per second "
+                     "use our mean nodes touched per iteration",
+      "games": {name: traversal_comparison(name, args.seconds, args.repeats)
+                for name in filter(None, args.es_games.split(";" if ";" in args.es_games else ","))},
   }
   out = Path(args.out)
   write_record(out, result)

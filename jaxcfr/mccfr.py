@@ -23,18 +23,25 @@ estimate of the counterfactual regret ``r(I, a) = q(I, a) - v(I)`` of CFR (002 L
     ``chance_width`` outcomes or a binary search over sibling intervals); the backward
     pass is exclusive cumulative products over the [K, D] path arrays, and the regret and
     average rows are scatter-added into the [I, A] tables.
-``mccfr-es``  external sampling (002 eq. 11). One pure strategy of the opponent (one
-    action per opponent infoset, drawn from ``sigma_-i``, the paper's ``tau``; OpenSpiel
-    draws per visited history instead, which is equally unbiased) and one outcome per
-    chance node (see ``sampled_block``) are drawn; the terminals consistent with them form the block ``Q`` and ``q(z) =
-    pi_-i(z)`` cancels, so the sampled sequence values are ``g~[s] = sum_{z in Q, seq_i(z)
-    = s} u_i(z)``. One consistency pass down the tree arrays finds ``Q``; the ordinary
-    bottom-up counterfactual pass over player i's treeplex
-    (``evaluation.counterfactual_values``) then gives ``q~(I, a)`` and ``v~(I)`` exactly
-    as the recursive traversal of the paper does, summing over own actions.
+``mccfr-es``  external sampling (002 eq. 11). Per update of player ``i``, one traversal
+    expands every action of ``i`` and follows one sampled child elsewhere: an action drawn
+    from ``sigma_-i`` at every visited opponent history (per visited history, as OpenSpiel
+    does; the paper's one action per opponent infoset is equally unbiased, but costs a draw
+    per infoset) and one outcome at every visited chance node. ``q(z) = pi_-i(z) pi_c(z)``
+    cancels, so the sampled value of a history is ``u_i`` at terminals, ``sum_a sigma(a)
+    v(ha)`` at own nodes and the sampled child's value elsewhere, and each visited own
+    history adds ``v(ha) - v(h)`` to its infoset's regrets: together ``q~(I, a) - v~(I)``.
 ``cfr-cs``    chance sampling (002 section 3, Zinkevich et al.'s chance-sampled CFR). One
-    outcome per chance node is drawn; both players' actions are exact:
-    ``g~[s] = sum_{z in Q, seq_i(z) = s} u_i(z) pi_-i(z)`` (chance probabilities cancel).
+    outcome per visited chance node is drawn; both players' actions are expanded (the
+    opponent's by ``sigma_-i``), and an own history's regret row is weighted by the
+    opponent's reach ``pi_-i(h)`` (chance probabilities cancel).
+    Both are frontier walks over the tree arrays (``jaxcfr.mccfr_traversal``): one depth
+    level at a time, the frontier of histories consistent with the sample is compacted
+    into a static-capacity array (the exact worst case over all samples, a per-game,
+    per-player constant, ``TreeStatics.frontier_capacity``), then a backward pass of
+    gathers computes the values and the rows are scatter-added; the cost of a traversal
+    follows the histories it can touch, not ``|H|``. Regret matching is done per gathered
+    row, and one threefry call per iteration draws all the uniforms.
 
 Updates alternate like OpenSpiel's C++ ``OutcomeSamplingMCCFRSolver`` and
 ``ExternalSamplingMCCFRSolver`` (``RunIteration``: player 0's update, then player 1's,
@@ -54,8 +61,10 @@ Average strategy:
     section 3.2.3 uses it).
   * ``mccfr-es``: OpenSpiel's default "simple" averaging: while player ``i`` traverses,
     every visited history of the opponent adds the opponent's current ``sigma_-i(J, .)``
-    (expectation ``pi_-i(J) sum_{h in J} pi_c(h) sigma``, again a per-infoset constant).
-  * ``cfr-cs``: CFR's exact average ``s_I += pi_i(I) sigma(I, .)`` (one treeplex pass).
+    (expectation ``pi_-i(J) sum_{h in J} pi_c(h) sigma``, again a per-infoset constant),
+    scatter-added from the visited rows.
+  * ``cfr-cs``: CFR's exact average ``s_I += pi_i(I) sigma(I, .)`` (one treeplex pass, the
+    one O(I A) part of a chance-sampled iteration).
 
 Nodes touched (002 section 5, Figure 1): histories the algorithm's traversal visits.
 Outcome sampling: the length of each sampled path, root and terminal included; external
@@ -73,9 +82,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcfr import cfr, evaluation
+from jaxcfr import cfr, evaluation, mccfr_traversal
 from jaxcfr.arrays import CHANCE_NODE, TERMINAL_NODE
-from jaxcfr.tensors import GameTensors, Tree
+from jaxcfr.tensors import GameTensors, Tree, tree_statics
 
 ALGORITHMS = ("mccfr-os", "mccfr-es", "cfr-cs")
 AVERAGING = ("stochastic", "optimistic")
@@ -162,12 +171,17 @@ class SampledRegret(NamedTuple):
     opponent_visits: [I_opp] visits of each opponent infoset (external sampling's simple
       averaging weight).
     nodes_touched: [] int32, histories consistent with the sample.
+    frontier_sizes: [D] int32, of those, the histories at each depth.
+    overflow: [] bool, a frontier exceeded its static capacity (never; see
+      ``jaxcfr.mccfr_traversal``).
   """
 
   regret: jax.Array
   values: jax.Array
   opponent_visits: jax.Array
   nodes_touched: jax.Array
+  frontier_sizes: jax.Array
+  overflow: jax.Array
 
 
 # --- tree helpers -------------------------------------------------------------------------
@@ -223,39 +237,6 @@ def _sample_rows(probs: jax.Array, u: jax.Array, num_legal: jax.Array) -> jax.Ar
   cum = jnp.cumsum(probs, -1)
   below = cum[:, :-1] <= (u * cum[:, -1])[:, None]
   return jnp.minimum(below.sum(-1), num_legal - 1).astype(jnp.int32)
-
-
-def sampled_block(tree: Tree, key: jax.Array, opponent: int | None = None,
-                  opponent_actions: jax.Array | None = None) -> jax.Array:
-  """[H] bool: the histories consistent with one sampled outcome at every chance node (and,
-  if given, the opponent's pure strategy ``opponent_actions`` [I_opp]): every chance and
-  opponent edge from the root is the sampled one. One pass per depth level.
-
-  The chance nodes of one depth level share one uniform ``u_d`` (each picks the child
-  whose ``chance_intervals`` slice holds ``u_d``): every chance node's outcome has its
-  exact distribution and the nodes on one path use independent uniforms, so a terminal is
-  in the block with probability ``pi_c(z)`` (times ``pi_-i(z)`` with an opponent), as the
-  sampled counterfactual value needs (002 eq. 6); drawing D numbers instead of one per
-  history is what makes the pass cheap (a common-random-numbers deal, like dealing one
-  board card to every betting sequence in chance-sampled poker CFR).
-
-  Args:
-    key: a raw [2] uint32 PRNG key.
-  """
-  lo, hi = chance_intervals(tree)
-  u = jax.random.uniform(jax.random.wrap_key_data(key), (max(len(tree.depth_slices) - 1, 1),), lo.dtype)
-  levels = [jnp.ones((1,), bool)]
-  (previous, _), *deeper = tree.depth_slices
-  for d, (start, stop) in enumerate(deeper):
-    parent = tree.parent[start:stop]
-    kind = tree.kind[parent]
-    ok = jnp.where(kind == CHANCE_NODE, (lo[start:stop] <= u[d]) & (u[d] < hi[start:stop]), True)
-    if opponent_actions is not None:
-      chosen = opponent_actions[jnp.maximum(tree.infoset[parent], 0)]
-      ok = ok & jnp.where(kind == opponent, tree.action_index[start:stop] == chosen, True)
-    levels.append(levels[-1][parent - previous] & ok)
-    previous = start
-  return jnp.concatenate(levels)
 
 
 def history_reach(tree: Tree, strategy: jax.Array, player: int) -> jax.Array:
@@ -342,7 +323,8 @@ def sample_trajectories(tensors: GameTensors, strategies, key: jax.Array, num: i
   Args:
     strategies: (sigma0 [I0, A0], sigma1 [I1, A1]).
     key: a raw [2] uint32 PRNG key.
-    chance_width: static bound on chance outcomes per node (see ``chance_width``).
+    chance_width: static bound on chance outcomes per node (see ``chance_width``; default:
+      the game's own from ``TreeStatics``, else a binary search).
     restriction: MCRNR's restricted player, following its model on the trajectories of
       ``restriction.fixed``.
   """
@@ -359,6 +341,11 @@ def _walk(tensors: GameTensors, source: _Sigma, key: jax.Array, num: int, *, pla
   dtype = tensors.dtype
   table = jnp.stack([tree.kind.astype(jnp.int32), tree.infoset, tree.first_child, tree.num_children], -1)
   u = jax.random.uniform(jax.random.wrap_key_data(key), (depths, num), dtype)
+  if chance_width is None:  # the game's own (host side, static) unless the tree has none
+    try:
+      chance_width = tree_statics(tree).chance_width
+    except ValueError:
+      pass
   if chance_width is None:
     _, cdf_hi = chance_intervals(tree)
     steps = _search_steps(tree)
@@ -574,55 +561,39 @@ def outcome_sampling_update(tensors: GameTensors, state: MCCFRState, trajectorie
 # --- external and chance sampling ---------------------------------------------------------
 
 
-def _sampled_regret(tensors: GameTensors, strategy, mask: jax.Array, weight: jax.Array,
-                    player: int, opponent_visits: jax.Array) -> SampledRegret:
-  """Regrets from the sampled sequence values ``g~[s] = sum_{z: mask, seq(z)=s} u_i weight``."""
-  tree = tensors.tree
-  treeplex = tensors.players[player]
-  terminal = tensors.payoff.terminal
-  utility = tree.utility[terminal] * (1.0 if player == 0 else -1.0)
-  contribution = jnp.where(mask[terminal], utility * weight, 0.0)
-  values = jax.ops.segment_sum(contribution, tree.sequence[player][terminal],
-                               num_segments=treeplex.num_sequences)
-  q, v = evaluation.counterfactual_values(treeplex, values, strategy)
-  regret = jnp.where(treeplex.legal, q - v[:, None], 0)
-  return SampledRegret(regret=regret, values=q, opponent_visits=opponent_visits,
-                       nodes_touched=mask.sum().astype(jnp.int32))
+def _dense(tensors: GameTensors, walk: mccfr_traversal.Traversal, player: int) -> SampledRegret:
+  """Scatters one traversal's rows into dense [I, A] tables."""
+  num_infosets, width = tensors.players[player].legal.shape
+  num_opp = tensors.players[1 - player].num_infosets
+  dense = lambda v: jnp.zeros((num_infosets, width), v.dtype).at[walk.index].add(v, mode="drop")
+  visits = jnp.zeros((num_opp,), walk.regret.dtype).at[walk.opponent_index].add(1.0, mode="drop")
+  return SampledRegret(regret=dense(walk.regret), values=dense(walk.values), opponent_visits=visits,
+                       nodes_touched=walk.nodes_touched, frontier_sizes=walk.frontier_sizes,
+                       overflow=walk.overflow)
 
 
 def external_sampling_estimate(tensors: GameTensors, strategies, key: jax.Array, *,
                                player: int) -> SampledRegret:
-  """One external-sampling traversal for ``player`` (002 eq. 11): one action per opponent
-  infoset drawn from sigma_-i and one outcome per chance node; own actions expanded.
+  """One external-sampling traversal for ``player`` (002 eq. 11): one action drawn from
+  sigma_-i at every visited opponent history and one outcome at every visited chance node;
+  own actions expanded (a frontier walk, see ``jaxcfr.mccfr_traversal``).
 
   Args:
+    strategies: (sigma0 [I0, A0], sigma1 [I1, A1]).
     key: a raw [2] uint32 PRNG key.
   """
-  tree = tensors.tree
-  opponent = 1 - player
-  opp_tp = tensors.players[opponent]
-  k_chance, k_opp = jax.random.split(jax.random.wrap_key_data(key))
-  u = jax.random.uniform(k_opp, (opp_tp.num_infosets,), strategies[opponent].dtype)
-  tau = _sample_rows(strategies[opponent], u, opp_tp.legal.sum(-1))
-  mask = sampled_block(tree, jax.random.key_data(k_chance), opponent, tau)
-  at_opponent = mask & (tree.kind == opponent)
-  visits = jax.ops.segment_sum(at_opponent.astype(strategies[opponent].dtype),
-                               jnp.where(at_opponent, tree.infoset, opp_tp.num_infosets),
-                               num_segments=opp_tp.num_infosets + 1)[:-1]
-  return _sampled_regret(tensors, strategies[player], mask, 1.0, player, visits)
+  walk = mccfr_traversal.traverse(tensors, tuple(strategies), key, player=player, sample_opponent=True,
+                                  matched=False)
+  return _dense(tensors, walk, player)
 
 
 def chance_sampling_estimate(tensors: GameTensors, strategies, key: jax.Array, *,
                              player: int) -> SampledRegret:
-  """One chance-sampled CFR pass for ``player``: one outcome per chance node, both players'
-  actions exact (the opponent's reach weights the utilities)."""
-  tree = tensors.tree
-  opponent = 1 - player
-  mask = sampled_block(tree, key)
-  opp_plan = evaluation.realization_plan(tensors.players[opponent], strategies[opponent])
-  weight = opp_plan[tree.sequence[opponent][tensors.payoff.terminal]]
-  visits = jnp.zeros((tensors.players[opponent].num_infosets,), strategies[opponent].dtype)
-  return _sampled_regret(tensors, strategies[player], mask, weight, player, visits)
+  """One chance-sampled CFR pass for ``player``: one outcome at every visited chance node,
+  both players' actions expanded (the opponent's reach weights the regrets)."""
+  walk = mccfr_traversal.traverse(tensors, tuple(strategies), key, player=player, sample_opponent=False,
+                                  matched=False)
+  return _dense(tensors, walk, player)
 
 
 # --- solvers ------------------------------------------------------------------------------
@@ -704,33 +675,44 @@ def outcome_step(tensors, state: MCCFRState, *, trajectories: int, averaging: st
   return state._replace(key=next_key, iteration=state.iteration + 1)
 
 
+def _traversal_uniforms(tensors, key: jax.Array, sample_opponent: bool):
+  """(next key, [uniforms of player 0's traversal, of player 1's]) from one draw of bits
+  (one threefry call per iteration: on a CPU each call costs more than a frontier level)."""
+  needed = [mccfr_traversal.uniforms_needed(tensors, player=p, sample_opponent=sample_opponent) for p in (0, 1)]
+  words = mccfr_traversal.words_per_uniform(tensors.dtype)
+  bits = jax.random.bits(jax.random.wrap_key_data(key), (2 + words * sum(needed),), jnp.uint32)
+  uniforms = mccfr_traversal.uniform_from_bits(bits[2:], tensors.dtype)
+  return bits[:2], [uniforms[:needed[0]], uniforms[needed[0]:]]
+
+
 def _external_step(tensors, state: MCCFRState) -> MCCFRState:
-  next_key, *keys = _split(state.key, 3)
+  next_key, uniforms = _traversal_uniforms(tensors, state.key, True)
   regrets, average = list(state.regrets), list(state.average)
   count = state.nodes_touched
-  for player in (0, 1):
-    strategies = current_strategy(tensors, state._replace(regrets=tuple(regrets)))
-    sample = external_sampling_estimate(tensors, strategies, keys[player], player=player)
-    regrets[player] = regrets[player] + sample.regret
-    opponent = 1 - player
-    average[opponent] = average[opponent] + sample.opponent_visits[:, None] * strategies[opponent]
-    count = _add_count(count, sample.nodes_touched)
+  for player in (0, 1):  # player 1's traversal sees player 0's new regrets
+    walk = mccfr_traversal.traverse(tensors, tuple(regrets), None, player=player, sample_opponent=True,
+                                    matched=True, uniforms=uniforms[player])
+    regrets[player] = regrets[player].at[walk.index].add(walk.regret, mode="drop")
+    opponent = 1 - player  # simple averaging: sigma_-i at every visited opponent history
+    average[opponent] = average[opponent].at[walk.opponent_index].add(walk.opponent_sigma, mode="drop")
+    count = _add_count(count, walk.nodes_touched)
   return state._replace(regrets=tuple(regrets), average=tuple(average), nodes_touched=count,
                         key=next_key, iteration=state.iteration + 1)
 
 
 def _chance_step(tensors, state: MCCFRState) -> MCCFRState:
-  next_key, *keys = _split(state.key, 3)
+  next_key, uniforms = _traversal_uniforms(tensors, state.key, False)
   regrets, average = list(state.regrets), list(state.average)
   count = state.nodes_touched
   for player in (0, 1):
-    strategies = current_strategy(tensors, state._replace(regrets=tuple(regrets)))
-    sample = chance_sampling_estimate(tensors, strategies, keys[player], player=player)
     treeplex = tensors.players[player]
-    plan = evaluation.realization_plan(treeplex, strategies[player])
-    average[player] = average[player] + plan[treeplex.parent_seq][:, None] * strategies[player]
-    regrets[player] = regrets[player] + sample.regret
-    count = _add_count(count, sample.nodes_touched)
+    sigma = cfr.regret_matching(treeplex, regrets[player])  # the exact average needs every row
+    plan = evaluation.realization_plan(treeplex, sigma)
+    average[player] = average[player] + plan[treeplex.parent_seq][:, None] * sigma
+    walk = mccfr_traversal.traverse(tensors, tuple(regrets), None, player=player, sample_opponent=False,
+                                    matched=True, uniforms=uniforms[player])
+    regrets[player] = regrets[player].at[walk.index].add(walk.regret, mode="drop")
+    count = _add_count(count, walk.nodes_touched)
   return state._replace(regrets=tuple(regrets), average=tuple(average), nodes_touched=count,
                         key=next_key, iteration=state.iteration + 1)
 
@@ -747,8 +729,10 @@ def solver(algorithm: str = "mccfr-os", *, trajectories: int = 1, averaging: str
     trajectories: K, outcome sampling's trajectories per update (static: it is a shape).
     averaging: outcome sampling's average rule, "stochastic" or "optimistic".
     chance_width: outcome sampling's static bound on chance outcomes per node, e.g.
-      ``chance_width(game)``; faster than the default binary search. A bound below the
-      game's true width samples wrongly, so ``init`` checks it when it can.
+      ``chance_width(game)``. By default the game's own (``TreeStatics.chance_width``,
+      computed once per game), so chance outcomes come from a row gather rather than a
+      binary search; a tree without statics under ``jit`` falls back to the search. A
+      bound below the game's true width samples wrongly, so ``init`` checks it when it can.
   """
   if algorithm not in ALGORITHMS:
     raise ValueError(f"unknown sampled algorithm {algorithm!r}; choose one of {list(ALGORITHMS)}")

@@ -8,6 +8,7 @@ shapes are static under ``jit``. Sizes are derived from array shapes.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import gc
 
 import jax
@@ -71,7 +72,94 @@ class Treeplex:
     return slice(1 + lo * self.max_actions, 1 + hi * self.max_actions)
 
 
-@_pytree(meta=("depth_slices",))
+class TreeStatics:
+  """Static (shape-giving) quantities of one game's tree, computed on the host from its
+  integer arrays on first use and cached: under ``jit`` the tree's arrays may be traced,
+  so anything that sets a shape must come from here. Hashed by identity (it is the same
+  object for every copy of one loaded game's tensors); nothing is computed until asked.
+
+  Attributes:
+    kind, num_children: [H] host (NumPy) arrays of the tree (memory-mapped from the cache
+      when the game was loaded from it).
+    depth_offsets: [D + 1] history offsets of the depth levels.
+  """
+
+  def __init__(self, kind, num_children, depth_offsets):
+    self.kind, self.num_children = np.asarray(kind), np.asarray(num_children)
+    self.depth_offsets = np.asarray(depth_offsets)
+    self._capacity = {}
+
+  @functools.cached_property
+  def first_child(self) -> np.ndarray:
+    """[H] index of each history's first child (derived from ``num_children`` when first needed)."""
+    return first_children(self.num_children)
+
+  def __repr__(self):
+    return f"TreeStatics(histories={self.kind.shape[0]}, depths={len(self.depth_offsets) - 1})"
+
+  def _level(self, d: int) -> slice:
+    return slice(int(self.depth_offsets[d]), int(self.depth_offsets[d + 1]))
+
+  @functools.cached_property
+  def chance_width(self) -> int:
+    """The most children of any chance node (1 without chance nodes)."""
+    chance = self.kind == CHANCE_NODE
+    return max(1, int(self.num_children[chance].max())) if chance.any() else 1
+
+  @functools.cached_property
+  def level_kinds(self) -> tuple:
+    """Per depth, the sorted node kinds present (0, 1 players, 2 chance, 3 terminal)."""
+    return tuple(tuple(int(k) for k in np.unique(self.kind[self._level(d)]))
+                 for d in range(len(self.depth_offsets) - 1))
+
+  @functools.cached_property
+  def level_chance_width(self) -> tuple:
+    """Per depth, the most children of a chance node there (0 without chance nodes)."""
+    widths = []
+    for d in range(len(self.depth_offsets) - 1):
+      level = self._level(d)
+      chance = self.kind[level] == CHANCE_NODE
+      widths.append(int(self.num_children[level][chance].max()) if chance.any() else 0)
+    return tuple(widths)
+
+  def frontier_capacity(self, expanded: tuple) -> tuple:
+    """Per depth ``d``, the most histories at depth ``d`` that a traversal can reach when it
+    expands every child at nodes of the players in ``expanded`` and follows one child at
+    every other non-terminal node (chance and the unexpanded player), over every possible
+    choice of those children: ``N_d(h) = [depth(h) = d]`` at depth ``d``; deeper, the sum
+    of the children's ``N_d`` at expanded nodes and their maximum at the others (0 at
+    terminals). The root's ``N_d`` is exact: some choice of sampled children reaches it.
+
+    It is never above the number of distinct ``seq_i`` (``expanded = (i,)``) or distinct
+    ``(seq_0, seq_1)`` (both expanded) among the histories at depth ``d``: two histories
+    that follow the same sampled choices first differ at a node of an expanded player,
+    so by perfect recall their sequences of that player differ. O(D H) host work, once.
+
+    Returns:
+      (C_0 = 1, C_1, ..., C_{D-1}) Python ints.
+    """
+    expanded = tuple(sorted(int(p) for p in expanded))
+    if expanded not in self._capacity:
+      depths = len(self.depth_offsets) - 1
+      capacity = [1]
+      for d in range(1, depths):
+        count = np.ones(self._level(d).stop - self._level(d).start, np.int64)
+        for e in range(d, 0, -1):  # fold level e into its parents at level e - 1
+          parents = self._level(e - 1)
+          kind, first = self.kind[parents], self.first_child[parents] - self.depth_offsets[e]
+          inner = self.num_children[parents] > 0
+          total = np.zeros(parents.stop - parents.start, np.int64)
+          if inner.any():  # children are contiguous and ordered like their parents
+            starts = first[inner]
+            sums, maxima = np.add.reduceat(count, starts), np.maximum.reduceat(count, starts)
+            total[inner] = np.where(np.isin(kind[inner], expanded), sums, maxima)
+          count = total
+        capacity.append(max(1, int(count[0])))
+      self._capacity[expanded] = tuple(capacity)
+    return self._capacity[expanded]
+
+
+@_pytree(meta=("depth_slices", "statics"))
 class Tree:
   """History-level arrays, breadth-first. ``H`` histories (see arrays.GameArrays).
 
@@ -81,6 +169,8 @@ class Tree:
     chance_prob: [H] float, probability of the incoming edge (a differentiable leaf).
     utility: [H] float, player 0's utility at terminals (a differentiable leaf).
     depth_slices: static ((lo, hi), ...) history ranges by depth.
+    statics: static TreeStatics (host-side quantities computed on demand), or None; see
+      ``tree_statics``.
   """
 
   parent: jax.Array
@@ -93,6 +183,18 @@ class Tree:
   chance_prob: jax.Array
   utility: jax.Array
   depth_slices: tuple
+  statics: TreeStatics | None = None
+
+
+def tree_statics(tree: Tree) -> TreeStatics:
+  """The tree's TreeStatics; a tree built without one gets one from its (concrete) arrays."""
+  if tree.statics is not None:
+    return tree.statics
+  if any(isinstance(x, jax.core.Tracer) for x in (tree.parent, tree.kind, tree.num_children)):
+    raise ValueError("this Tree has no TreeStatics and its arrays are traced; build it with "
+                     "tensors.to_tensors (or pass statics=TreeStatics(...))")
+  offsets = [lo for lo, _ in tree.depth_slices] + [tree.depth_slices[-1][1]]
+  return TreeStatics(tree.kind, tree.num_children, offsets)
 
 
 @_pytree()
@@ -221,7 +323,8 @@ def to_tensors(arrays: GameArrays, dtype=None) -> GameTensors:
       first_child=_device(first_children(arrays.num_children), i32),
       num_children=_device(arrays.num_children, i32), sequence=sequence,
       chance_prob=_device(arrays.chance_prob, dtype), utility=_device(arrays.utility, dtype),
-      depth_slices=_slices(arrays.depth_offsets))
+      depth_slices=_slices(arrays.depth_offsets),
+      statics=TreeStatics(arrays.kind, arrays.num_children, arrays.depth_offsets))
   tensors = GameTensors(tree=tree, players=tuple(_treeplex(p) for p in arrays.players), payoff=payoff,
                         name=arrays.name)
   gc.collect()  # host temporaries handed to device_put can sit in reference cycles

@@ -1,6 +1,7 @@
 """The sampled family (jaxcfr.mccfr): paper 000's worked example, unbiased estimators,
 batches over seeds, convergence next to OpenSpiel's C++ MCCFR solvers, driver and CLI."""
 
+import dataclasses
 import functools
 import json
 import statistics
@@ -213,14 +214,107 @@ def test_chance_width_and_binary_search_draw_the_same_trajectories():
   game = helpers.load("leduc_poker")
   profile = helpers.as_jax(helpers.random_profile(game.arrays, seed=3))
   key = jax.random.key_data(jax.random.key(11))
+  # without statics, the traced tree has no static chance width: the binary search runs
+  bare = dataclasses.replace(game.tensors, tree=dataclasses.replace(game.tensors.tree, statics=None))
   fast, general = (jax.jit(functools.partial(mccfr.sample_trajectories, num=3000, player=1, epsilon=EPSILON,
-                                             chance_width=w))(game.tensors, profile, key)
-                   for w in (mccfr.chance_width(game), None))
+                                             chance_width=w))(tensors, profile, key)
+                   for w, tensors in ((mccfr.chance_width(game), game.tensors), (None, bare)))
   np.testing.assert_array_equal(fast.nodes, general.nodes)
   np.testing.assert_allclose(fast.sample_prob, general.sample_prob, rtol=1e-12)
   assert (np.asarray(game.arrays.kind)[np.asarray(fast.nodes[:, -1])] == 3).all()  # all reach terminals
   with pytest.raises(ValueError, match="chance_width=3 is below"):
     mccfr.solver("mccfr-os", chance_width=3).init(game.tensors)
+
+
+def _brute_force_capacity(arrays, expanded):
+  """The most histories per depth over every choice of one child at each non-expanded node,
+  by enumerating the choices (tiny games only)."""
+  import itertools  # pylint: disable=import-outside-toplevel
+  choosers = [h for h in range(arrays.num_histories)
+              if arrays.kind[h] != 3 and arrays.kind[h] not in expanded]
+  depth = np.repeat(np.arange(len(arrays.depth_offsets) - 1), np.diff(arrays.depth_offsets))
+  best = np.zeros(len(arrays.depth_offsets) - 1, int)
+  for choice in itertools.product(*[range(arrays.num_children[h]) for h in choosers]):
+    pick = dict(zip(choosers, choice))
+    reached = np.zeros(arrays.num_histories, bool)
+    reached[0] = True
+    for h in range(1, arrays.num_histories):
+      p = arrays.parent[h]
+      reached[h] = reached[p] and (p not in pick or arrays.action_index[h] == pick[p])
+    best = np.maximum(best, np.bincount(depth[reached], minlength=len(best)))
+  return tuple(int(b) for b in best)
+
+
+def test_frontier_capacity_is_the_exact_worst_case():
+  """On a small game the capacities equal a brute force over every choice of sampled
+  children; on Leduc they stay below the distinct own sequences (or sequence pairs) per
+  depth, the bound that perfect recall gives."""
+  game = helpers.load("one_card_poker(num_cards=3)")
+  statics = game.tensors.tree.statics
+  for expanded in ((0,), (1,), (0, 1)):
+    assert statics.frontier_capacity(expanded) == _brute_force_capacity(game.arrays, expanded), expanded
+  leduc = helpers.load("leduc_poker").arrays
+  statics = helpers.load("leduc_poker").tensors.tree.statics
+  offsets = leduc.depth_offsets
+  for expanded in ((0,), (1,), (0, 1)):
+    capacity = statics.frontier_capacity(expanded)
+    for d in range(len(offsets) - 1):
+      sequences = leduc.sequence[list(expanded), offsets[d]:offsets[d + 1]]
+      assert capacity[d] <= len(np.unique(sequences, axis=1).T), (expanded, d)
+    assert sum(capacity) < leduc.num_histories / 50
+
+
+@pytest.mark.parametrize("name", ["kuhn_poker", "leduc_poker"])
+def test_frontiers_never_overflow_and_fill_their_capacity(name):
+  """Over many draws (random and extreme profiles, the latter forcing every opponent
+  action), no frontier exceeds its static capacity, and the largest frontiers seen reach it
+  (the capacity is the exact worst case, not a loose bound)."""
+  game = helpers.load(name)
+  tensors = game.tensors
+  keys = jax.vmap(lambda s: jax.random.key_data(jax.random.key(s)))(jnp.arange(4000))
+  profiles = [helpers.as_jax(helpers.random_profile(game.arrays, seed=s, pure=s > 0)) for s in range(6)]
+
+  @jax.jit
+  def sizes(profile, keys):
+    def one(key):
+      out = []
+      for player in (0, 1):
+        es = mccfr.external_sampling_estimate(tensors, profile, key, player=player)
+        cs = mccfr.chance_sampling_estimate(tensors, profile, key, player=player)
+        out += [(es.frontier_sizes, es.overflow, es.nodes_touched), (cs.frontier_sizes, cs.overflow, cs.nodes_touched)]
+      return out
+    return jax.vmap(one)(keys)
+
+  seen = [0] * 4
+  for profile in profiles:
+    for i, (frontier, overflow, touched) in enumerate(sizes(profile, keys)):
+      assert not np.asarray(overflow).any()
+      np.testing.assert_array_equal(np.asarray(frontier).sum(-1), touched)
+      seen[i] = np.maximum(seen[i], np.asarray(frontier).max(0))
+  statics = tensors.tree.statics
+  for i, expanded in enumerate([(0,), (0, 1), (1,), (0, 1)]):
+    capacity = np.array(statics.frontier_capacity(expanded))
+    assert (seen[i] <= capacity).all() and (seen[i] == capacity).all(), (i, seen[i], capacity)
+
+
+def test_outcome_sampling_takes_the_games_chance_width_by_default():
+  """Without a hint, ``solver`` reads the chance width from the tree's statics (the fast
+  chance path): the run equals the one given ``chance_width`` explicitly."""
+  game = helpers.load("leduc_poker")
+  assert game.tensors.tree.statics.chance_width == mccfr.chance_width(game) == 6
+  runs = []
+  for width in (None, mccfr.chance_width(game)):
+    s = mccfr.solver("mccfr-os", chance_width=width)
+    runs.append(s.run(game.tensors, s.init(game.tensors, seed=4), 20))
+  for a, b in zip(jax.tree_util.tree_leaves(runs[0]), jax.tree_util.tree_leaves(runs[1])):
+    np.testing.assert_array_equal(a, b)
+  # the binary search adds loops (the sibling-interval scan) that the row gather does without
+  loops = {w: jax.jit(mccfr.solver("mccfr-os", chance_width=w).step).lower(game.tensors, runs[0]).as_text()
+           .count("stablehlo.while") for w in (None, 6)}
+  assert loops[None] == loops[6]
+  bare = dataclasses.replace(game.tensors, tree=dataclasses.replace(game.tensors.tree, statics=None))
+  fallback = functools.partial(mccfr.outcome_step, trajectories=1, averaging="stochastic", chance_width=None)
+  assert jax.jit(fallback).lower(bare, runs[0]).as_text().count("stablehlo.while") > loops[6]
 
 
 # --- batches over seeds ---------------------------------------------------------------------
@@ -353,3 +447,25 @@ def test_bad_sampled_options_raise():
     mccfr.solver("mccfr-os", trajectories=0)
   with pytest.raises(ValueError, match="averaging"):
     mccfr.solver("mccfr-os", averaging="linear")
+
+
+@pytest.mark.parametrize("width", [5, 300])
+def test_chance_choice_inverts_the_cdf_of_each_window(width):
+  """Chance outcomes are drawn from windows of ``chance_prob`` (the short fused prefix sum,
+  or for wide rows the block-then-outcome search), also where the window is clamped at the
+  end of the array: uniforms on a fine grid give each child its probability."""
+  from jaxcfr import mccfr_traversal  # pylint: disable=import-outside-toplevel
+  rng = np.random.default_rng(width)
+  probs = rng.random(3 * width + 5)
+  # (first, count), disjoint; the last window runs past the end of the array and is clamped
+  nodes = [(0, width), (width + 1, width - 2), (2 * width, width), (3 * width + 2, 3)]
+  for first, count in nodes:
+    probs[first:first + count] /= probs[first:first + count].sum()
+  grid = 20000
+  u = (np.arange(grid) + 0.5) / grid
+  for first, count in nodes:
+    drawn = jax.jit(mccfr_traversal._chance_choice, static_argnums=4)(
+        jnp.asarray(probs), jnp.full((grid,), first), jnp.full((grid,), count), jnp.asarray(u), width)
+    frequency = np.bincount(np.asarray(drawn), minlength=count) / grid
+    assert frequency.shape == (count,)
+    np.testing.assert_allclose(frequency, probs[first:first + count], atol=1.5 / grid)
