@@ -71,10 +71,10 @@ def _best(fn, repeats: int) -> float:
   return best
 
 
-def openspiel_rate(game_string: str, seconds: float, repeats: int) -> dict:
-  game = pyspiel.load_game(game_string)
-  solver = pyspiel.OutcomeSamplingMCCFRSolver(game, EPSILON, 1)
-  for _ in range(1000):  # warm up the tables
+def _time_openspiel(solver, seconds: float, repeats: int) -> tuple[int, float]:
+  """(iterations, best seconds) of an OpenSpiel MCCFR solver: 1000 warm-up iterations (the
+  tables fill), then a count calibrated to take about ``seconds``, timed ``repeats`` times."""
+  for _ in range(1000):
     solver.run_iteration()
   start, n = time.perf_counter(), 0
   while time.perf_counter() - start < 0.2:
@@ -86,7 +86,12 @@ def openspiel_rate(game_string: str, seconds: float, repeats: int) -> dict:
     for _ in range(iterations):
       solver.run_iteration()
 
-  best = _best(run, repeats)
+  return iterations, _best(run, repeats)
+
+
+def openspiel_rate(game_string: str, seconds: float, repeats: int) -> dict:
+  solver = pyspiel.OutcomeSamplingMCCFRSolver(pyspiel.load_game(game_string), EPSILON, 1)
+  iterations, best = _time_openspiel(solver, seconds, repeats)
   return {"solver": "pyspiel.OutcomeSamplingMCCFRSolver (C++)", "epsilon": EPSILON, "iterations": iterations,
           "seconds": best, "iterations_per_s": iterations / best,
           "trajectories_per_s": 2 * iterations / best}
@@ -130,21 +135,8 @@ def ours_rate(game, trajectories: int, batch: int, devices: int, seconds: float,
 
 
 def openspiel_es_rate(game_string: str, seconds: float, repeats: int) -> dict:
-  game = pyspiel.load_game(game_string)
-  solver = pyspiel.ExternalSamplingMCCFRSolver(game, 1)
-  for _ in range(1000):
-    solver.run_iteration()
-  start, n = time.perf_counter(), 0
-  while time.perf_counter() - start < 0.2:
-    solver.run_iteration()
-    n += 1
-  iterations = max(1000, int(n * seconds / 0.2))
-
-  def run():
-    for _ in range(iterations):
-      solver.run_iteration()
-
-  best = _best(run, repeats)
+  solver = pyspiel.ExternalSamplingMCCFRSolver(pyspiel.load_game(game_string), 1)
+  iterations, best = _time_openspiel(solver, seconds, repeats)
   return {"solver": "pyspiel.ExternalSamplingMCCFRSolver (C++)", "iterations": iterations, "seconds": best,
           "iterations_per_s": iterations / best, "ms_per_iteration": 1e3 * best / iterations}
 

@@ -69,15 +69,7 @@ def init(tensors: GameTensors, model, *, p, restricted=1, seed=0, epsilon=mccfr.
   shape = jnp.broadcast_shapes(p.shape, restricted.shape, seed.shape, epsilon.shape)
   if len(shape) > 1:
     raise ValueError(f"MCRNR batches have one axis; got shape {shape}")
-  try:  # checked when concrete (not under jit or vmap)
-    concrete_p, concrete_r = np.asarray(p), np.asarray(restricted)
-  except (jax.errors.TracerArrayConversionError, jax.errors.ConcretizationTypeError):
-    concrete_p = concrete_r = None
-  if concrete_p is not None:
-    if np.any((concrete_p < 0) | (concrete_p > 1)):
-      raise ValueError(f"p must lie in [0, 1], got {concrete_p}")
-    if np.any((concrete_r != 0) & (concrete_r != 1)):
-      raise ValueError(f"restricted must be 0 or 1, got {concrete_r}")
+  rnr.check_restriction(p, restricted)
   rnr.check_model(tensors, model)
   model = tuple(jnp.asarray(s, dtype) for s in model)
   p, restricted, seed, epsilon = (jnp.broadcast_to(x, shape) for x in (p, restricted, seed, epsilon))

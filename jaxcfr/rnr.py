@@ -95,6 +95,19 @@ def check_model(tensors: GameTensors, model) -> None:
   evaluation.check_profile(tensors, concrete, tolerance=1e-5)
 
 
+def check_restriction(p, restricted) -> None:
+  """Raises ValueError unless every ``p`` lies in [0, 1] and every restricted player is 0 or
+  1 (skipped for traced values, under jit or vmap)."""
+  try:
+    concrete_p, concrete_r = np.asarray(p), np.asarray(restricted)
+  except (jax.errors.TracerArrayConversionError, jax.errors.ConcretizationTypeError):
+    return
+  if np.any((concrete_p < 0) | (concrete_p > 1)):
+    raise ValueError(f"p must lie in [0, 1], got {concrete_p}")
+  if np.any((concrete_r != 0) & (concrete_r != 1)):
+    raise ValueError(f"restricted must be 0 or 1, got {concrete_r}")
+
+
 def _init(tensors: GameTensors, model, *, p, restricted=1, base: cfr.Solver, **hyperparameters) -> RNRState:
   dtype = tensors.dtype
   probe = base.init(tensors, **hyperparameters)
@@ -102,15 +115,7 @@ def _init(tensors: GameTensors, model, *, p, restricted=1, base: cfr.Solver, **h
   restricted = jnp.asarray(restricted, jnp.int32)
   model = tuple(jnp.asarray(s, dtype) for s in model)
   batch = jnp.broadcast_shapes(probe.iteration.shape, p.shape, restricted.shape, *(s.shape[2:] for s in model))
-  try:  # checked when concrete (not under jit or vmap)
-    concrete_p, concrete_r = np.asarray(p), np.asarray(restricted)
-  except (jax.errors.TracerArrayConversionError, jax.errors.ConcretizationTypeError):
-    concrete_p = concrete_r = None
-  if concrete_p is not None:
-    if np.any((concrete_p < 0) | (concrete_p > 1)):
-      raise ValueError(f"p must lie in [0, 1], got {concrete_p}")
-    if np.any((concrete_r != 0) & (concrete_r != 1)):
-      raise ValueError(f"restricted must be 0 or 1, got {concrete_r}")
+  check_restriction(p, restricted)
   check_model(tensors, model)
   hyper = {k: jnp.broadcast_to(getattr(probe, k), batch) for k in ("alpha", "beta", "gamma", "averaging_delay")}
   state = base.init(tensors, **hyper)
