@@ -190,9 +190,10 @@ class SampledRegret(NamedTuple):
 def chance_width(game) -> int:
   """The most children of any chance node (a Game or GameArrays; host side, not traced).
 
-  Pass it as ``chance_width`` to ``solver`` / ``sample_trajectories``: outcome sampling
-  then draws chance outcomes from a [K, chance_width] row gather instead of a binary
-  search over sibling intervals that are recomputed over all histories each update.
+  Outcome sampling draws chance outcomes from a [K, chance_width] row gather. Without a
+  ``chance_width`` argument ``solver`` / ``sample_trajectories`` take the same number from
+  the tree's ``TreeStatics``; a tree without statics under ``jit`` falls back to a binary
+  search over sibling intervals recomputed over all histories each update.
   """
   arrays = getattr(game, "arrays", game)
   chance = np.asarray(arrays.kind) == CHANCE_NODE
