@@ -191,3 +191,21 @@ def test_trade_off_and_cli_run_mcrnr(tmp_path, capsys):
     rnr.trade_off(kuhn().tensors, model(), [0.5], algorithm="mccfr-os", variant="dbr", iterations=1)
   with pytest.raises(ValueError, match="p must lie"):
     solver().init(kuhn().tensors, model(), p=1.5)
+
+
+def test_figure_7_script_runs(tmp_path, monkeypatch):
+  from pathlib import Path  # pylint: disable=import-outside-toplevel
+  monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "benchmarks"))
+  import rnr_convergence  # pylint: disable=import-outside-toplevel
+  out = tmp_path / "convergence"
+  record = rnr_convergence.main(["--games", "kuhn_poker", "--ps", "0.5", "--seconds", "0.05", "--model-seconds", "1",
+                                 "--trajectories", "2", "--dtype", "float64", "--out", str(out)])
+  written = json.loads(out.with_suffix(".json").read_text())
+  assert "hardware" in written and written["games"].keys() == {"kuhn_poker"}
+  curves = record["games"]["kuhn_poker"]["curves"]
+  assert set(curves) == {"rnr-cfr", "rnr-cfr+", "mcrnr"}
+  for points in curves.values():
+    assert [len(p["nash_conv"]) for p in points] == [1] * len(points)
+    assert points[-1]["iterations"] > points[0]["iterations"] or len(points) == 1
+  # the exact solvers' paired profile gets close to the restricted equilibrium's NashConv
+  assert curves["rnr-cfr+"][-1]["nash_conv"][0] < curves["rnr-cfr+"][0]["nash_conv"][0]
