@@ -3,15 +3,15 @@
 ``GAMES`` maps a name to a factory taking the game's parameters as keywords.
 """
 
-from games._base import CHANCE, TERMINAL, GameError, OpenSpielVariant
-from games.coin_toss import CoinToss
-from games.goofspiel import Goofspiel
-from games.latent_tic_tac_toe import LatentTicTacToe
-from games.leduc_poker import LeducPoker
-from games.liars_dice import LiarsDice
-from games.matrix_games import rps, rps_plus
-from games.one_card_poker import OneCardPoker, kuhn_poker
-from games.princess_and_monster import PrincessAndMonster
+from ._base import CHANCE, TERMINAL, GameError, OpenSpielVariant
+from .coin_toss import CoinToss
+from .goofspiel import Goofspiel
+from .latent_tic_tac_toe import LatentTicTacToe
+from .leduc_poker import LeducPoker
+from .liars_dice import LiarsDice
+from .matrix_games import rps, rps_plus
+from .one_card_poker import OneCardPoker, kuhn_poker
+from .princess_and_monster import PrincessAndMonster
 
 GAMES = {
     "kuhn_poker": kuhn_poker,

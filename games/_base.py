@@ -13,7 +13,7 @@ native games and OpenSpiel games through one interface:
   acting player cannot tell apart.
 
 A game may also offer ``vectorized()``: the same rules over batches of states (the
-``VectorizedRules`` protocol of jaxcfr/vectorized.py), for games too big to walk.
+``VectorizedRules`` protocol of jaxcfr/game/vectorized.py), for games too big to walk.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import numpy as np
 CHANCE = -1  # OpenSpiel's kChancePlayerId
 TERMINAL = -4  # OpenSpiel's kTerminalPlayerId
 
-# Node kinds returned by vectorised rules (jaxcfr/vectorized.py); equal to jaxcfr.arrays'
+# Node kinds returned by vectorised rules (jaxcfr/game/vectorized.py); equal to jaxcfr.game.arrays'
 # constants, repeated here so that the rules need no JAX import.
 PLAYER_0, PLAYER_1, CHANCE_NODE, TERMINAL_NODE = 0, 1, 2, 3
 

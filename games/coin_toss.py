@@ -1,4 +1,4 @@
-"""Coin Toss (paper 004, section 2.2, Figure 2.2).
+"""Coin Toss (Chelarescu 2019, section 2.2, Figure 2.2).
 
 A fair coin (heads = 0, tails = 1) is seen by player 0 alone, who then sells (0) or plays
 (1). Selling ends the game: player 0 gets ``sell_value`` on heads and ``-sell_value`` on
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from games._base import CHANCE, TERMINAL, GameError, State
+from ._base import CHANCE, TERMINAL, GameError, State
 
 SELL, PLAY = 0, 1
 GUESS_HEADS, GUESS_TAILS, FORFEIT = 0, 1, 2

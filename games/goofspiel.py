@@ -1,5 +1,5 @@
-"""Goofspiel Goof(N), the papers' imperfect-information variant (paper 000, section 2.2;
-paper 002, section 5).
+"""Goofspiel Goof(N), the papers' imperfect-information variant (Ponsen et al. 2011, section 2.2;
+Lanctot et al. 2009, section 5).
 
 Each player holds the cards 1..N. The point cards are a fixed, strictly decreasing stack
 N, N - 1, ..., 1. In round r (0-based) both players bid a card from their hands for the
@@ -14,7 +14,7 @@ The simultaneous bids are turn-based: player 0 bids, then player 1 bids without 
 there are no chance nodes.
 
 The last round is forced (one card left each). By default it is played as two forced
-moves, which is how paper 002 Table 1 counts Goof(7): 98.3 million histories, l = 14.
+moves, which is how Lanctot et al. 2009 Table 1 counts Goof(7): 98.3 million histories, l = 14.
 OpenSpiel's goofspiel plays the last cards automatically: with
 ``forced_last_round=False`` the game ends after N - 1 rounds with the last cards scored
 at the terminal, and is then OpenSpiel's turn-based ``goofspiel(imp_info=True,
@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from games._base import (PLAYER_0, PLAYER_1, TERMINAL, TERMINAL_NODE, GameError, OpenSpielVariant, State,
+from ._base import (PLAYER_0, PLAYER_1, TERMINAL, TERMINAL_NODE, GameError, OpenSpielVariant, State,
                          check_int, strings_from_chars)
 
 _SYMBOLS = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -81,7 +81,7 @@ class GoofspielState(State):
 
 
 class Goofspiel:
-  """``goofspiel(num_cards=N)``; N in [1, 11] (7 in papers 000 and 002).
+  """``goofspiel(num_cards=N)``; N in [1, 11] (7 in Ponsen et al. 2011 and Lanctot et al. 2009).
 
   ``forced_last_round=False`` gives OpenSpiel's structure (see the module doc). OpenSpiel's
   parameters are accepted where they name these rules (``imp_info=True``,

@@ -1,4 +1,4 @@
-"""Latent Tic-Tac-Toe (paper 002, section 5): "moves are not disclosed until after the
+"""Latent Tic-Tac-Toe (Lanctot et al. 2009, section 5): "moves are not disclosed until after the
 opponent's next move, and lost if invalid at the time they are revealed".
 
 The exact rules implemented (the paper gives only the sentence above):
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from games._base import PLAYER_0, PLAYER_1, TERMINAL, TERMINAL_NODE, GameError, State, strings_from_chars
+from ._base import PLAYER_0, PLAYER_1, TERMINAL, TERMINAL_NODE, GameError, State, strings_from_chars
 
 _LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 _LINE_MASKS = np.array([sum(1 << c for c in line) for line in _LINES], np.int16)

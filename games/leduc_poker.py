@@ -1,4 +1,4 @@
-"""Leduc Hold'em with OpenSpiel's rules (also paper 001 and paper 004 section 2.4).
+"""Leduc Hold'em with OpenSpiel's rules (also Waugh et al. 2015 and Chelarescu 2019 section 2.4).
 
 A deck of six cards, two suits of three ranks; card c has rank c // 2. Each player antes
 one chip and gets one private card (player 0 first); after the first betting round one
@@ -11,7 +11,7 @@ card wins, else the higher rank; equal ranks split the pot.
 
 from __future__ import annotations
 
-from games._base import CHANCE, TERMINAL, State
+from ._base import CHANCE, TERMINAL, State
 
 FOLD, CALL, RAISE = 0, 1, 2
 _RAISE_SIZE = (2, 4)

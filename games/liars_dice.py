@@ -1,4 +1,4 @@
-"""Liar's Dice / Bluff(1,1,N) (paper 000, section 2.2).
+"""Liar's Dice / Bluff(1,1,N) (Ponsen et al. 2011, section 2.2).
 
 Each player rolls one N-sided die (player 0 first, then player 1; chance outcome d is face
 d + 1) and sees only their own. Player 0 then player 1, alternately, either raise the bid
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from games._base import CHANCE, CHANCE_NODE, PLAYER_0, PLAYER_1, TERMINAL, TERMINAL_NODE, State, check_int
+from ._base import CHANCE, CHANCE_NODE, PLAYER_0, PLAYER_1, TERMINAL, TERMINAL_NODE, State, check_int
 
 MAX_SIDES = 15  # the bids made are a 2N-bit mask in the infoset codes
 

@@ -1,17 +1,17 @@
-"""Rock-paper-scissors and RPS+ (paper 004, section 2.1) as two-move extensive games.
+"""Rock-paper-scissors and RPS+ (Chelarescu 2019, section 2.1) as two-move extensive games.
 
 Player 0 moves first; player 1 moves without seeing that move (one information set), which
 is the normal-form game in sequence form. Actions: rock = 0, paper = 1, scissors = 2.
-In RPS+ a win with scissors pays 2 instead of 1 (paper 004, Table 2.2); its equilibrium is
+In RPS+ a win with scissors pays 2 instead of 1 (Chelarescu 2019, Table 2.2); its equilibrium is
 (0.4, 0.4, 0.2).
 """
 
 from __future__ import annotations
 
-from games._base import TERMINAL, State
+from ._base import TERMINAL, State
 
-RPS_PAYOFF = ((0, -1, 1), (1, 0, -1), (-1, 1, 0))  # row player's payoff, paper 004 Table 2.1
-RPS_PLUS_PAYOFF = ((0, -1, 2), (1, 0, -2), (-2, 2, 0))  # paper 004 Table 2.2
+RPS_PAYOFF = ((0, -1, 1), (1, 0, -1), (-1, 1, 0))  # row player's payoff, Chelarescu 2019 Table 2.1
+RPS_PLUS_PAYOFF = ((0, -1, 2), (1, 0, -2), (-2, 2, 0))  # Chelarescu 2019 Table 2.2
 
 
 class MatrixState(State):

@@ -1,4 +1,4 @@
-"""One-Card Poker OCP(N) (paper 000, section 2.2); OCP(3) is Kuhn poker.
+"""One-Card Poker OCP(N) (Ponsen et al. 2011, section 2.2); OCP(3) is Kuhn poker.
 
 Each player antes one chip and is dealt one private card from a deck of N cards (player 0
 first, then player 1, without replacement, uniformly). Actions: pass = 0, bet = 1; one
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from games._base import CHANCE, CHANCE_NODE, PLAYER_0, PLAYER_1, TERMINAL, TERMINAL_NODE, State, check_int
+from ._base import CHANCE, CHANCE_NODE, PLAYER_0, PLAYER_1, TERMINAL, TERMINAL_NODE, State, check_int
 
 PASS, BET = 0, 1
 _TERMINAL_BETS = {"pp": 1, "pbp": 1, "pbb": 2, "bp": 1, "bb": 2}
@@ -75,13 +75,13 @@ class OneCardPoker:
 
 
 def kuhn_poker() -> OneCardPoker:
-  """Kuhn poker is OCP(3) (paper 000, section 2.2)."""
+  """Kuhn poker is OCP(3) (Ponsen et al. 2011, section 2.2)."""
   game = OneCardPoker(3)
   game.name, game.params = "kuhn_poker", {}
   return game
 
 
-# --- vectorised rules (jaxcfr/vectorized.py), for big N -----------------------------------
+# --- vectorised rules (jaxcfr/game/vectorized.py), for big N -----------------------------------
 
 _BETTING = ("", "p", "b", "pb", "pp", "pbp", "pbb", "bp", "bb")  # index = betting state
 _NUM_DECISION_STATES = 4  # "", "p", "b", "pb"; the rest are terminal

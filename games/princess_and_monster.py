@@ -1,11 +1,11 @@
-"""Princess and Monster PAM(R, C, H), pursuit in a dark room (paper 000, section 2.2;
-paper 002, section 5).
+"""Princess and Monster PAM(R, C, H), pursuit in a dark room (Ponsen et al. 2011, section 2.2;
+Lanctot et al. 2009, section 5).
 
 The board is an R x C grid, cells numbered ``row * C + col``, 4-connected. Player 0 is the
 princess (the evader), player 1 the monster. Chance places the princess on a uniformly
 random cell, then the monster, independently (the same cell is possible). Then the players
 move alternately, the princess first, H moves in total ("players take turns alternately
-moving", paper 000). A move is up (0), right (1), down (2), left (3) to an adjacent cell
+moving", Ponsen et al. 2011). A move is up (0), right (1), down (2), left (3) to an adjacent cell
 of the grid, or stay (4). Neither player ever sees the other or the other's moves, which
 is the papers' simultaneous "dark room" made turn-based: the second mover of a step does
 not see the first's move. After every move, if both stand on the same cell the monster
@@ -16,7 +16,7 @@ no move does; the monster gets the negative.
 Choices the papers leave open, taken here: staying put is a move, a capture is checked
 after every move (also when the princess walks into the monster, and not before the
 first move), and the starts are independent. With these rules PAM(3, 3, 11) has the
-91.8 million histories of paper 002 Table 1, whose depth l = 13 then counts the two
+91.8 million histories of Lanctot et al. 2009 Table 1, whose depth l = 13 then counts the two
 chance placements (docs/games.md).
 
 Infoset key: the player's start cell and own moves, e.g. ``"4:URS"``.
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from games._base import CHANCE, CHANCE_NODE, PLAYER_0, PLAYER_1, TERMINAL, TERMINAL_NODE, GameError, State, check_int
+from ._base import CHANCE, CHANCE_NODE, PLAYER_0, PLAYER_1, TERMINAL, TERMINAL_NODE, GameError, State, check_int
 
 _STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1), (0, 0))  # up, right, down, left, stay
 _LETTERS = "URDLS"
@@ -82,7 +82,7 @@ class PrincessAndMonsterState(State):
 
 
 class PrincessAndMonster:
-  """``princess_and_monster(rows=R, cols=C, horizon=H)``; paper 002 uses a 3 x 3 grid."""
+  """``princess_and_monster(rows=R, cols=C, horizon=H)``; Lanctot et al. 2009 uses a 3 x 3 grid."""
 
   def __init__(self, rows: int = 3, cols: int = 3, horizon: int = 5):
     self.rows = check_int("rows", rows, low=1, high=16)

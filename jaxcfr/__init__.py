@@ -1,21 +1,36 @@
-"""jaxcfr: sequence-form solvers for two-player zero-sum imperfect-information games."""
+"""jaxcfr: sequence-form solvers for two-player zero-sum imperfect-information games.
 
-from jaxcfr import cfr, driver, evaluation, experts, mccfr, openspiel, opponent, rnr, sharding, tensors
-from jaxcfr.build import GameBuildError
-from jaxcfr.driver import SolveResult, solve
-from jaxcfr.evaluation import (best_response, best_response_values, check_profile, counterfactual_values,
-                               expected_value, exploitability, nash_conv, realization_plan,
-                               sequence_values, uniform_profile, uniform_strategy)
-from jaxcfr.loading import Game, UnknownGameError, load, parse_game_string
-from jaxcfr.tensors import GameTensors, with_payoff_from_tree
+Layers, each importing only those above it in this list (docs/design.md):
+
+    jaxcfr.games     the rules of every native game (NumPy only)
+    jaxcfr.game      a game built once: arrays, builders, device tensors, loading, cache
+    jaxcfr.core      pure sequence-form operations: plans, values, best response, regret matching, sampling
+    jaxcfr.solvers   every algorithm behind one protocol and registry (``solvers.get``, ``solvers.names``)
+    jaxcfr.evaluate  strategy files, opponent models, counter-strategy scoring, experts
+    jaxcfr.run       the driver (``solve``), checkpoints, sharding, the command line
+"""
+
+from jaxcfr import core, evaluate, game, games, run, solvers
+from jaxcfr.core.evaluation import (best_response, best_response_values, check_profile, counterfactual_values,
+                                    expected_value, exploitability, nash_conv, realization_plan, sequence_values,
+                                    uniform_profile, uniform_strategy)
+from jaxcfr.evaluate.strategy_files import load_strategy, save_strategy
+from jaxcfr.game.build import GameBuildError
+from jaxcfr.game.loading import Game, UnknownGameError, load, parse_game_string
+from jaxcfr.game.tensors import GameTensors, with_payoff_from_tree
+from jaxcfr.run.driver import SolveResult, solve
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "Game", "GameBuildError", "SolveResult", "cfr", "driver", "evaluation", "experts", "mccfr", "openspiel",
-    "opponent", "rnr", "sharding", "solve",
-    "tensors", "GameTensors", "UnknownGameError", "best_response",
-    "best_response_values", "check_profile", "counterfactual_values", "expected_value", "exploitability", "load",
-    "nash_conv", "parse_game_string", "realization_plan", "sequence_values", "uniform_profile",
-    "uniform_strategy", "with_payoff_from_tree",
+    # layers
+    "core", "evaluate", "game", "games", "run", "solvers",
+    # games
+    "Game", "GameBuildError", "GameTensors", "UnknownGameError", "load", "parse_game_string",
+    "with_payoff_from_tree",
+    # exact evaluation
+    "best_response", "best_response_values", "check_profile", "counterfactual_values", "expected_value",
+    "exploitability", "nash_conv", "realization_plan", "sequence_values", "uniform_profile", "uniform_strategy",
+    # running
+    "SolveResult", "solve", "load_strategy", "save_strategy",
 ]

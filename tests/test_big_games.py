@@ -1,4 +1,4 @@
-"""The games of paper 002 Table 1 and Bluff (games/goofspiel.py, liars_dice.py,
+"""The games of Lanctot et al. 2009 Table 1 and Bluff (games/goofspiel.py, liars_dice.py,
 princess_and_monster.py, latent_tic_tac_toe.py, one_card_poker.py) and the vectorised
 builder (jaxcfr/vectorized.py), on small instances: the vectorised builder against the
 tree walk, the rules against OpenSpiel (statistics, infoset partitions, values of random
@@ -14,13 +14,14 @@ import pytest
 from open_spiel.python.algorithms import best_response as os_best_response
 from open_spiel.python.algorithms import expected_game_score
 
-import games
+from jaxcfr import games
 import jaxcfr
-from jaxcfr import arrays as arrays_module
-from jaxcfr import cfr
-from jaxcfr.build import GameBuildError, build_from_protocol
-from jaxcfr.openspiel import to_openspiel_policy
-from jaxcfr.vectorized import build_vectorized
+from jaxcfr.game import arrays as arrays_module
+from jaxcfr import solvers
+from jaxcfr.solvers import cfr
+from jaxcfr.game.build import GameBuildError, build_from_protocol
+from jaxcfr.game.openspiel import to_openspiel_policy
+from jaxcfr.game.vectorized import build_vectorized
 
 from helpers import as_jax, best_response_values, expected_value, load, nash_conv, random_profile
 from test_games import _openspiel, _partition, check_layout, openspiel_reference
@@ -138,7 +139,7 @@ LP_VALUES = {  # name: (value, NashConv to reach, most iterations)
 def test_solver_reaches_the_lp_value(name):
   value, target, max_iterations = LP_VALUES[name]
   game = load(name)
-  solver = cfr.solver("pcfr+")
+  solver = solvers.get("pcfr+")
   state = solver.init(game.tensors)
   for _ in range(max_iterations // 1000):
     state = solver.run(game.tensors, state, 1000)

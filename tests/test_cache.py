@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 import jaxcfr
-from jaxcfr import arrays as arrays_module
-from jaxcfr import build as build_module
-from jaxcfr import vectorized as vectorized_module
-from jaxcfr.arrays import GameArrays
+from jaxcfr.game import arrays as arrays_module
+from jaxcfr.game import build as build_module
+from jaxcfr.game import vectorized as vectorized_module
+from jaxcfr.game.arrays import GameArrays
 
 GAME = "one_card_poker(num_cards=4)"
 

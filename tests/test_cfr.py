@@ -11,7 +11,8 @@ from open_spiel.python.algorithms import discounted_cfr
 from open_spiel.python.algorithms import exploitability as os_exploitability
 
 import jaxcfr
-from jaxcfr import cfr
+from jaxcfr import solvers
+from jaxcfr.solvers import cfr
 
 
 @functools.lru_cache(maxsize=None)
@@ -45,7 +46,7 @@ def _checkpoints(name, algorithm):
 @pytest.mark.parametrize("name", ["kuhn_poker", "leduc_poker"])
 def test_presets_reproduce_openspiel_trajectories(name, algorithm):
   g = game(name)
-  solver = cfr.solver(algorithm)
+  solver = solvers.get(algorithm)
   make_reference, reference_exploitability = _OPENSPIEL_SOLVERS[algorithm]
   reference = make_reference(pyspiel.load_game(name))
   state, done = solver.init(g.tensors), 0
@@ -63,30 +64,30 @@ def test_discounted_cfr_on_leduc_amplifies_rounding(algorithm):
   """A 1e-15 relative change of the payoffs moves the Leduc exploitability at t = 100 by
   far more than 1e-9: the trajectory itself is sensitive to rounding."""
   g = game("leduc_poker")
-  solver = cfr.solver(algorithm)
+  solver = solvers.get(algorithm)
   perturbed = g.tensors.payoff.value * (1 + 1e-15)
-  tensors = jaxcfr.tensors.GameTensors(
+  tensors = jaxcfr.game.tensors.GameTensors(
       tree=g.tensors.tree, players=g.tensors.players, name=g.tensors.name,
-      payoff=jaxcfr.tensors.SequencePayoff(**{**vars(g.tensors.payoff), "value": perturbed}))
+      payoff=jaxcfr.game.tensors.SequencePayoff(**{**vars(g.tensors.payoff), "value": perturbed}))
   values = [average_exploitability(t, solver, solver.run(t, solver.init(t), 100)) for t in (g.tensors, tensors)]
   assert abs(values[0] - values[1]) / values[0] > 1e-7
 
 
 def test_average_strategy_equals_openspiel_policy_entrywise():
   g = game("kuhn_poker")
-  solver = cfr.solver("cfr+")
+  solver = solvers.get("cfr+")
   state = solver.run(g.tensors, solver.init(g.tensors), 25)
   reference = pyspiel.CFRPlusSolver(pyspiel.load_game("kuhn_poker"))
   for _ in range(25):
     reference.evaluate_and_update_policy()
-  theirs = jaxcfr.openspiel.from_openspiel_policy(g.arrays, reference.average_policy(), g.openspiel_game())
+  theirs = jaxcfr.game.openspiel.from_openspiel_policy(g.arrays, reference.average_policy(), g.openspiel_game())
   for ours, expected in zip(solver.average_strategy(g.tensors, state), theirs):
     np.testing.assert_allclose(ours, expected, rtol=1e-10, atol=1e-12)
 
 
 def test_cfr_plus_converges_on_leduc():
   g = game("leduc_poker")
-  solver = cfr.solver("cfr+")
+  solver = solvers.get("cfr+")
   state = solver.run(g.tensors, solver.init(g.tensors), 1000)
   average = solver.average_strategy(g.tensors, state)
   assert float(jaxcfr.exploitability(g.tensors, average)) < 1e-3
@@ -97,7 +98,7 @@ def test_cfr_plus_converges_on_leduc():
                                                ("cfr+", "simultaneous"), ("lcfr", None)])
 def test_other_configurations_converge_on_kuhn(algorithm, updates):
   g = game("kuhn_poker")
-  solver = cfr.solver(algorithm, updates=updates)
+  solver = solvers.get(algorithm, updates=updates)
   state = solver.run(g.tensors, solver.init(g.tensors), 1000)
   average = solver.average_strategy(g.tensors, state)
   tolerance = 1e-2 if updates == "simultaneous" else 2e-3  # simultaneous updates are slower
@@ -107,7 +108,7 @@ def test_other_configurations_converge_on_kuhn(algorithm, updates):
 
 def test_simultaneous_updates_differ_from_alternating():
   g = game("kuhn_poker")
-  states = [cfr.solver("cfr+", updates=u).run(g.tensors, cfr.solver("cfr+", updates=u).init(g.tensors), 5)
+  states = [solvers.get("cfr+", updates=u).run(g.tensors, solvers.get("cfr+", updates=u).init(g.tensors), 5)
             for u in ("alternating", "simultaneous")]
   assert not np.allclose(states[0].regrets[1], states[1].regrets[1])
 
@@ -115,7 +116,7 @@ def test_simultaneous_updates_differ_from_alternating():
 @pytest.mark.parametrize("name,equilibrium", [("rps", (1 / 3, 1 / 3, 1 / 3)), ("rps_plus", (0.4, 0.4, 0.2))])
 def test_regret_matching_on_normal_form_games(name, equilibrium):
   g = game(name)
-  solver = cfr.solver("rm+")
+  solver = solvers.get("rm+")
   state = solver.run(g.tensors, solver.init(g.tensors), 2000)
   average = solver.average_strategy(g.tensors, state)
   for strategy in average:
@@ -125,7 +126,7 @@ def test_regret_matching_on_normal_form_games(name, equilibrium):
 
 def test_coin_toss_player_one_guesses_heads_a_quarter():
   g = game("coin_toss")
-  solver = cfr.solver("cfr+")
+  solver = solvers.get("cfr+")
   state = solver.run(g.tensors, solver.init(g.tensors), 2000)
   guess = solver.average_strategy(g.tensors, state)[1][0]
   np.testing.assert_allclose(guess, (0.25, 0.75, 0.0), atol=1e-2)
@@ -133,8 +134,8 @@ def test_coin_toss_player_one_guesses_heads_a_quarter():
 
 def test_dcfr_grid_as_one_batch_equals_runs_alone():
   g = game("kuhn_poker")
-  solver = cfr.solver("dcfr")
-  grid = jaxcfr.driver.hyperparameter_grid(alpha=[1.0, 1.5], beta=[0.0, 0.5], gamma=[1.0, 2.0])
+  solver = solvers.get("dcfr")
+  grid = jaxcfr.run.driver.hyperparameter_grid(alpha=[1.0, 1.5], beta=[0.0, 0.5], gamma=[1.0, 2.0])
   batched = jax.jit(jax.vmap(lambda kw: solver.run(g.tensors, solver.init(g.tensors, **kw), 20)))(
       {k: jnp.asarray(v) for k, v in grid.items()})
   trailing = solver.run(g.tensors, solver.init(g.tensors, **grid), 20)  # batch axes trail
@@ -148,15 +149,15 @@ def test_dcfr_grid_as_one_batch_equals_runs_alone():
 
 def test_batches_over_payoffs_and_initial_states():
   g = game("kuhn_poker")
-  solver = cfr.solver("cfr+")
+  solver = solvers.get("cfr+")
   scales = jnp.array([1.0, 2.0, 0.5])
   key = jax.random.PRNGKey(0)
   regrets0 = jax.random.uniform(key, (3,) + g.tensors.players[0].legal.shape)
 
   def run(scale, regrets):
-    tensors = jaxcfr.tensors.GameTensors(
+    tensors = jaxcfr.game.tensors.GameTensors(
         tree=g.tensors.tree, players=g.tensors.players, name=g.tensors.name,
-        payoff=jaxcfr.tensors.SequencePayoff(**{**vars(g.tensors.payoff), "value": g.tensors.payoff.value * scale}))
+        payoff=jaxcfr.game.tensors.SequencePayoff(**{**vars(g.tensors.payoff), "value": g.tensors.payoff.value * scale}))
     state = solver.init(tensors)
     state = state._replace(regrets=(regrets * tensors.players[0].legal, state.regrets[1]),
                            strategy=(cfr.regret_matching(tensors.players[0], regrets), state.strategy[1]))
@@ -170,19 +171,25 @@ def test_batches_over_payoffs_and_initial_states():
 
 
 def test_bad_solver_options_raise():
-  with pytest.raises(ValueError, match="unknown algorithm"):
-    cfr.solver("cfr++")
+  with pytest.raises(ValueError, match="unknown solver"):
+    solvers.get("cfr++")
   with pytest.raises(ValueError, match="updates"):
-    cfr.solver("cfr", updates="sometimes")
-  with pytest.raises(ValueError, match="gamma"):
-    cfr.solver("dcfr", gamma=-1.0)
+    solvers.get("cfr", updates="sometimes")
+  with pytest.raises(ValueError, match="no option gamma"):
+    solvers.get("dcfr", gamma=-1.0)
+  with pytest.raises(ValueError, match="gamma must be >= 0"):
+    solvers.get("dcfr").init(game("kuhn_poker").tensors, gamma=-1.0)
+  with pytest.raises(ValueError, match="alpha must be a number"):
+    solvers.get("dcfr").init(game("kuhn_poker").tensors, alpha=jnp.array([1.0, jnp.nan]))
+  with pytest.raises(ValueError, match="no hyperparameter delta"):
+    solvers.get("dcfr").init(game("kuhn_poker").tensors, delta=1.0)
 
 
 def test_last_regret_is_kept_only_by_predictive_solvers():
   """Non-predictive solvers keep an empty [0, A, *B] last_regret: one [I, A] array less."""
   g = game("kuhn_poker")
-  plain = cfr.solver("cfr+").init(g.tensors, alpha=jnp.array([1.0, 2.0]))
+  plain = solvers.get("cfr+").init(g.tensors, alpha=jnp.array([1.0, 2.0]))
   assert [x.shape for x in plain.last_regret] == [(0, 2, 2), (0, 2, 2)]
-  assert cfr.solver("cfr+").run(g.tensors, plain, 3).last_regret[0].shape == (0, 2, 2)
-  predictive = cfr.solver("pcfr+").init(g.tensors)
+  assert solvers.get("cfr+").run(g.tensors, plain, 3).last_regret[0].shape == (0, 2, 2)
+  predictive = solvers.get("pcfr+").init(g.tensors)
   assert [x.shape for x in predictive.last_regret] == [t.legal.shape for t in g.tensors.players]

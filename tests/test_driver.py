@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import jaxcfr
-from jaxcfr import cli, driver
+from jaxcfr.run import cli, driver
 
 
 @pytest.fixture(scope="module")
@@ -18,7 +18,7 @@ def kuhn():
 def test_solve_history_and_metrics(kuhn):
   result = jaxcfr.solve(kuhn, "cfr+", 50, eval_every=20)
   assert [row["iteration"] for row in result.history] == [20, 40, 50]
-  solver = jaxcfr.cfr.solver("cfr+")
+  solver = jaxcfr.solvers.get("cfr+")
   alone = solver.run(kuhn.tensors, solver.init(kuhn.tensors), 50)
   expected = float(jaxcfr.exploitability(kuhn.tensors, solver.average_strategy(kuhn.tensors, alone)))
   summary = result.summary()
@@ -52,7 +52,7 @@ def test_batched_solve_reports_one_result_per_configuration(kuhn):
 
 
 def test_solve_rejects_bad_arguments(kuhn):
-  with pytest.raises(ValueError, match="unknown hyperparameters"):
+  with pytest.raises(ValueError, match="has no setting delta"):
     jaxcfr.solve(kuhn, "cfr", 10, delta=1.0)
   with pytest.raises(ValueError, match="iterations"):
     jaxcfr.solve(kuhn, "cfr", 0)
@@ -62,12 +62,12 @@ def test_solve_rejects_bad_arguments(kuhn):
 
 def test_strategy_file_round_trip(kuhn, tmp_path):
   profile = jaxcfr.uniform_profile(kuhn.tensors)
-  driver.save_strategy(tmp_path / "s.npz", kuhn, profile)
-  loaded = driver.load_strategy(tmp_path / "s.npz", kuhn)
+  jaxcfr.save_strategy(tmp_path / "s.npz", kuhn, profile)
+  loaded = jaxcfr.load_strategy(tmp_path / "s.npz", kuhn)
   for a, b in zip(profile, loaded):
     np.testing.assert_array_equal(a, b)
   with pytest.raises(ValueError, match="not leduc_poker"):
-    driver.load_strategy(tmp_path / "s.npz", jaxcfr.load("leduc_poker"))
+    jaxcfr.load_strategy(tmp_path / "s.npz", jaxcfr.load("leduc_poker"))
 
 
 def test_cli_solve_writes_json_and_strategy(tmp_path, capsys):

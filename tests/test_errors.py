@@ -6,10 +6,10 @@ import math
 
 import pytest
 
-import games
+from jaxcfr import games
 import jaxcfr
-from games._base import CHANCE, TERMINAL, State
-from jaxcfr.build import GameBuildError, build_from_protocol
+from jaxcfr.games._base import CHANCE, TERMINAL, State
+from jaxcfr.game.build import GameBuildError, build_from_protocol
 
 
 # --- game strings and parameters ------------------------------------------------------------
@@ -70,7 +70,7 @@ def test_parse_game_string():
 
 
 def test_split_game_list():
-  from jaxcfr.loading import split_game_list  # pylint: disable=import-outside-toplevel
+  from jaxcfr.game.loading import split_game_list  # pylint: disable=import-outside-toplevel
   assert split_game_list("kuhn_poker, princess_and_monster(rows=3,cols=3,horizon=5),rps,") == [
       "kuhn_poker", "princess_and_monster(rows=3,cols=3,horizon=5)", "rps"]
   with pytest.raises(jaxcfr.UnknownGameError, match="unbalanced"):

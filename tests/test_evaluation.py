@@ -15,9 +15,9 @@ from open_spiel.python.algorithms import expected_game_score
 from open_spiel.python.algorithms import exploitability as os_exploitability
 
 import jaxcfr
-from jaxcfr.arrays import TERMINAL_NODE
-from jaxcfr.evaluation import plans
-from jaxcfr.openspiel import from_openspiel_policy, to_openspiel_policy
+from jaxcfr.game.arrays import TERMINAL_NODE
+from jaxcfr.core.evaluation import plans
+from jaxcfr.game.openspiel import from_openspiel_policy, to_openspiel_policy
 
 from helpers import (as_jax, best_response_values, expected_value, exploitability, history_reach,
                      load, nash_conv, random_profile, reference_expected_value)
@@ -187,7 +187,7 @@ def strategy_by_keys(player_arrays, rows: dict) -> np.ndarray:
 
 
 def kuhn_profile(arrays, *, alpha, beta, gamma, eta=1 / 3, xi=1 / 3):
-  """Paper 000 section 2.2 with the dominated actions removed. Cards 0 = J, 1 = Q, 2 = K;
+  """Ponsen et al. 2011 section 2.2 with the dominated actions removed. Cards 0 = J, 1 = Q, 2 = K;
   actions [pass, bet]. alpha: bet with J; beta: call with Q after pass-bet; gamma: bet with
   K; eta: second player calls a bet with Q; xi: second player bets J after a pass."""
   sigma0 = strategy_by_keys(arrays.players[0], {

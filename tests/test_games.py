@@ -14,10 +14,10 @@ import pyspiel
 import pytest
 
 import jaxcfr
-from jaxcfr import statistics as statistics_lib
-from jaxcfr.arrays import CHANCE_NODE, PLAYER_0, PLAYER_1, TERMINAL_NODE, PlayerArrays
-from jaxcfr.build import build_from_protocol
-import games
+from jaxcfr.game import statistics as statistics_lib
+from jaxcfr.game.arrays import CHANCE_NODE, PLAYER_0, PLAYER_1, TERMINAL_NODE, PlayerArrays
+from jaxcfr.game.build import build_from_protocol
+from jaxcfr import games
 
 from helpers import load
 
@@ -120,7 +120,7 @@ def test_openspiel_names_resolve_through_the_adapter():
 
 
 def test_m_value_kuhn():
-  """Paper 002 section 4: player 0 has 3 infosets after () and 3 after (pass);
+  """Lanctot et al. 2009 section 4: player 0 has 3 infosets after () and 3 after (pass);
   player 1 has all 6 infosets after (), so M1 = 2 sqrt(3) and M2 = sqrt(6)."""
   arrays = load("kuhn_poker").arrays
   assert statistics_lib.m_value(arrays.players[0]) == pytest.approx(2 * math.sqrt(3), rel=1e-14)
@@ -166,7 +166,7 @@ def test_goofspiel_m_value_script_agrees_with_statistics(n):
 @hypothesis.given(st.integers(min_value=2, max_value=12))
 def test_one_card_poker_sizes(n):
   """OCP(N): N (N - 1) deals, each a Kuhn betting tree of 4 decisions and 5 terminals;
-  paper 002 Table 1 gives M1 = 45, M2 = 32 for N = 500, i.e. 2 sqrt(N) and sqrt(2N)."""
+  Lanctot et al. 2009 Table 1 gives M1 = 45, M2 = 32 for N = 500, i.e. 2 sqrt(N) and sqrt(2N)."""
   stats = statistics_lib.statistics(
       build_from_protocol(games.OneCardPoker(n).new_initial_state(), f"ocp{n}"))
   deals = n * (n - 1)

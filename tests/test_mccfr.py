@@ -1,4 +1,4 @@
-"""The sampled family (jaxcfr.mccfr): paper 000's worked example, unbiased estimators,
+"""The sampled family (jaxcfr.solvers.mccfr, outcome_sampling): Ponsen et al. 2011's worked example, unbiased estimators,
 batches over seeds, convergence next to OpenSpiel's C++ MCCFR solvers, driver and CLI."""
 
 import dataclasses
@@ -12,7 +12,10 @@ import numpy as np
 import pyspiel
 import pytest
 
-from jaxcfr import cli, driver, evaluation, mccfr
+from jaxcfr import solvers
+from jaxcfr.core import evaluation, sampling
+from jaxcfr.run import cli, driver
+from jaxcfr.solvers import mccfr, mccfr_state, outcome_sampling
 import helpers
 
 EPSILON = 0.6
@@ -20,8 +23,8 @@ EPSILON = 0.6
 
 @functools.lru_cache(maxsize=None)
 def solver(algorithm, trajectories=1, averaging="stochastic", name="kuhn_poker"):
-  width = mccfr.chance_width(helpers.load(name)) if algorithm == "mccfr-os" else None
-  return mccfr.solver(algorithm, trajectories=trajectories, averaging=averaging, chance_width=width)
+  options = {"trajectories": trajectories, "averaging": averaging} if algorithm == "mccfr-os" else {}
+  return solvers.get(algorithm, **options)
 
 
 @functools.lru_cache(maxsize=None)
@@ -57,12 +60,12 @@ def take(state, b):
   return jax.tree_util.tree_map(lambda leaf: leaf[b], state)
 
 
-# --- paper 000, section 3.2.3 ---------------------------------------------------------------
+# --- Ponsen et al. 2011, section 3.2.3 ---------------------------------------------------------------
 
 
 def test_worked_kuhn_example_of_paper_000():
   """First iteration on z1 = (K|Q, bet, pass), both players updated on the one trajectory
-  with the profile of the forward pass, optimistic averaging (000 Algorithm 1)."""
+  with the profile of the forward pass, optimistic averaging (Ponsen et al. 2011, Algorithm 1)."""
   game = helpers.load("kuhn_poker")
   tensors, arrays = game.tensors, game.arrays
   # Kuhn's cards 0, 1, 2 = J, Q, K; actions 0 = pass, 1 = bet.
@@ -72,16 +75,16 @@ def test_worked_kuhn_example_of_paper_000():
   i2 = list(arrays.players[1].keys).index("1:b")  # player 2 holds the Queen, facing a bet
   state = solver("mccfr-os", averaging="optimistic").init(tensors)
   sigma = mccfr.current_strategy(tensors, state)
-  path = mccfr.forced_trajectory(tensors, sigma, z1, epsilon=EPSILON, exploring=(0, 1))
+  path = outcome_sampling.forced_trajectory(tensors, sigma, z1, epsilon=EPSILON, exploring=(0, 1))
   assert float(path.sample_prob.prod()) == pytest.approx(1 / 24)  # pi^sigma'(z1)
-  update = jax.jit(functools.partial(mccfr.outcome_sampling_update, averaging="optimistic"),
+  update = jax.jit(functools.partial(outcome_sampling.outcome_sampling_update, averaging="optimistic"),
                    static_argnames="player")
   state, update2 = update(tensors, state, path, player=1, strategies=sigma)
   state, update1 = update(tensors, state, path, player=0, strategies=sigma)
-  # 000 eq. 6: w_I = u_i(z) pi_-i(z[I]) / pi^sigma'(z)
+  # Ponsen et al. 2011, eq. 6: w_I = u_i(z) pi_-i(z[I]) / pi^sigma'(z)
   assert update2.w_paper000[0][update2.w_paper000[0] != 0].tolist() == pytest.approx([-2.0])
   assert update1.w_paper000[0][update1.w_paper000[0] != 0].tolist() == pytest.approx([4.0])
-  # 002 eq. 10's w_I includes the tail: -2 * 1 and 4 * 1/2
+  # Lanctot et al. 2009, eq. 10's w_I includes the tail: -2 * 1 and 4 * 1/2
   assert update1.w[0][update1.w[0] != 0].tolist() == pytest.approx([2.0])
   np.testing.assert_allclose(state.regrets[1][i2], [-1.0, 1.0])
   np.testing.assert_allclose(state.regrets[0][i1], [-1.0, 1.0])
@@ -111,14 +114,12 @@ def _moments_fn(name):
   over N independent draws of every sampler's estimate for both players."""
   game = helpers.load(name)
   tensors = game.tensors
-  width = mccfr.chance_width(game)
 
   def draw(profile, key):
     out = {}
     for player in (0, 1):
-      paths = mccfr.sample_trajectories(tensors, profile, key, 1, player=player, epsilon=EPSILON,
-                                        chance_width=width)
-      os_ = mccfr.outcome_sampling_estimate(tensors, profile, paths, player=player)
+      paths = outcome_sampling.sample_trajectories(tensors, profile, key, 1, player=player, epsilon=EPSILON)
+      os_ = outcome_sampling.outcome_sampling_estimate(tensors, profile, paths, player=player)
       es = mccfr.external_sampling_estimate(tensors, profile, key, player=player)
       cs = mccfr.chance_sampling_estimate(tensors, profile, key, player=player)
       out.update({f"os_regret{player}": os_.regret, f"os_average{player}": os_.average,
@@ -210,20 +211,17 @@ def test_sampled_estimates_are_unbiased(name, draws, min_nonzero, coverage):
       assert checked[f"{sampler}_regret{player}"][1] > fraction, (sampler, player, checked[f"{sampler}_regret{player}"][1])
 
 
-def test_chance_width_and_binary_search_draw_the_same_trajectories():
+def test_sampled_trajectories_reach_terminals_with_their_probabilities():
   game = helpers.load("leduc_poker")
+  assert game.tensors.tree.statics.chance_width == 6
   profile = helpers.as_jax(helpers.random_profile(game.arrays, seed=3))
   key = jax.random.key_data(jax.random.key(11))
-  # without statics, the traced tree has no static chance width: the binary search runs
-  bare = dataclasses.replace(game.tensors, tree=dataclasses.replace(game.tensors.tree, statics=None))
-  fast, general = (jax.jit(functools.partial(mccfr.sample_trajectories, num=3000, player=1, epsilon=EPSILON,
-                                             chance_width=w))(tensors, profile, key)
-                   for w, tensors in ((mccfr.chance_width(game), game.tensors), (None, bare)))
-  np.testing.assert_array_equal(fast.nodes, general.nodes)
-  np.testing.assert_allclose(fast.sample_prob, general.sample_prob, rtol=1e-12)
-  assert (np.asarray(game.arrays.kind)[np.asarray(fast.nodes[:, -1])] == 3).all()  # all reach terminals
-  with pytest.raises(ValueError, match="chance_width=3 is below"):
-    mccfr.solver("mccfr-os", chance_width=3).init(game.tensors)
+  paths = jax.jit(functools.partial(outcome_sampling.sample_trajectories, num=3000, player=1,
+                                    epsilon=EPSILON))(game.tensors, profile, key)
+  assert (np.asarray(game.arrays.kind)[np.asarray(paths.nodes[:, -1])] == 3).all()  # all reach terminals
+  reach = helpers.history_reach(game.arrays, profile)
+  terminal = np.asarray(paths.nodes[:, -1])
+  np.testing.assert_allclose(np.asarray(paths.policy_prob.prod(1)), reach.prod(0)[terminal], rtol=1e-12)
 
 
 def _brute_force_capacity(arrays, expanded):
@@ -297,26 +295,6 @@ def test_frontiers_never_overflow_and_fill_their_capacity(name):
     assert (seen[i] <= capacity).all() and (seen[i] == capacity).all(), (i, seen[i], capacity)
 
 
-def test_outcome_sampling_takes_the_games_chance_width_by_default():
-  """Without a hint, ``solver`` reads the chance width from the tree's statics (the fast
-  chance path): the run equals the one given ``chance_width`` explicitly."""
-  game = helpers.load("leduc_poker")
-  assert game.tensors.tree.statics.chance_width == mccfr.chance_width(game) == 6
-  runs = []
-  for width in (None, mccfr.chance_width(game)):
-    s = mccfr.solver("mccfr-os", chance_width=width)
-    runs.append(s.run(game.tensors, s.init(game.tensors, seed=4), 20))
-  for a, b in zip(jax.tree_util.tree_leaves(runs[0]), jax.tree_util.tree_leaves(runs[1])):
-    np.testing.assert_array_equal(a, b)
-  # the binary search adds loops (the sibling-interval scan) that the row gather does without
-  loops = {w: jax.jit(mccfr.solver("mccfr-os", chance_width=w).step).lower(game.tensors, runs[0]).as_text()
-           .count("stablehlo.while") for w in (None, 6)}
-  assert loops[None] == loops[6]
-  bare = dataclasses.replace(game.tensors, tree=dataclasses.replace(game.tensors.tree, statics=None))
-  fallback = functools.partial(mccfr.outcome_step, trajectories=1, averaging="stochastic", chance_width=None)
-  assert jax.jit(fallback).lower(bare, runs[0]).as_text().count("stablehlo.while") > loops[6]
-
-
 # --- batches over seeds ---------------------------------------------------------------------
 
 
@@ -345,7 +323,7 @@ def test_nodes_touched_of_cfr_with_and_without_pruning():
     assert int(pruned) == int((reach[1 - player] > 0).sum()) < game.arrays.num_histories
     full = count(game.tensors, jnp.asarray(profile[1 - player]), player=player, pruning=False)
     assert int(full) == game.arrays.num_histories
-  history_reach = jax.jit(mccfr.history_reach, static_argnames="player")
+  history_reach = jax.jit(sampling.history_reach, static_argnames="player")
   np.testing.assert_allclose(history_reach(game.tensors.tree, jnp.asarray(profile[0]), player=0), reach[0])
 
 
@@ -406,9 +384,9 @@ def test_driver_runs_seeds_as_a_batch():
   assert result.summary()["exploitability"][1] == pytest.approx(alone.summary()["exploitability"], rel=1e-12)
   assert result.summary()["results"][1]["seed"] == 2
   assert alone.summary()["nodes_touched"] == counts[1][1]
-  with pytest.raises(ValueError, match="unknown hyperparameters"):
+  with pytest.raises(ValueError, match="mccfr-os has no setting alpha"):
     driver.solve(kuhn, "mccfr-os", 10, alpha=1.0)
-  with pytest.raises(ValueError, match="updates"):
+  with pytest.raises(ValueError, match="mccfr-os has no setting updates"):
     driver.solve(kuhn, "mccfr-os", 10, updates="simultaneous")
 
 
@@ -432,21 +410,21 @@ def test_cli_solve_sampled_batch_writes_one_result_per_seed(tmp_path, capsys):
   record = json.loads(out.read_text())
   assert record["algo"] == "mccfr-os" and record["batch_size"] == 2
   assert [r["seed"] for r in record["results"]] == [3, 4]
-  assert record["hyperparameters"]["trajectories"] == 2 and record["hyperparameters"]["epsilon"] == [0.5, 0.5]
+  assert record["options"]["trajectories"] == 2 and record["hyperparameters"]["epsilon"] == [0.5, 0.5]
   for r in record["results"]:
     assert r["nodes_touched"] > 0 and 0 < r["exploitability"] < 1
   assert "nodes touched" in capsys.readouterr().out
   assert cli.main(["solve", "kuhn_poker", "--algo", "cfr+", "--batch", "2"]) == 2
-  assert "apply to the sampled algorithms" in capsys.readouterr().err
+  assert "apply to stochastic solvers" in capsys.readouterr().err
 
 
 def test_bad_sampled_options_raise():
-  with pytest.raises(ValueError, match="unknown sampled algorithm"):
-    mccfr.solver("mccfr-xs")
+  with pytest.raises(ValueError, match="unknown solver"):
+    solvers.get("mccfr-xs")
   with pytest.raises(ValueError, match="trajectories"):
-    mccfr.solver("mccfr-os", trajectories=0)
+    solvers.get("mccfr-os", trajectories=0)
   with pytest.raises(ValueError, match="averaging"):
-    mccfr.solver("mccfr-os", averaging="linear")
+    solvers.get("mccfr-os", averaging="linear")
 
 
 @pytest.mark.parametrize("width", [5, 300])
@@ -454,7 +432,6 @@ def test_chance_choice_inverts_the_cdf_of_each_window(width):
   """Chance outcomes are drawn from windows of ``chance_prob`` (the short fused prefix sum,
   or for wide rows the block-then-outcome search), also where the window is clamped at the
   end of the array: uniforms on a fine grid give each child its probability."""
-  from jaxcfr import mccfr_traversal  # pylint: disable=import-outside-toplevel
   rng = np.random.default_rng(width)
   probs = rng.random(3 * width + 5)
   # (first, count), disjoint; the last window runs past the end of the array and is clamped
@@ -464,7 +441,7 @@ def test_chance_choice_inverts_the_cdf_of_each_window(width):
   grid = 20000
   u = (np.arange(grid) + 0.5) / grid
   for first, count in nodes:
-    drawn = jax.jit(mccfr_traversal._chance_choice, static_argnums=4)(
+    drawn = jax.jit(sampling.chance_outcome, static_argnums=4)(
         jnp.asarray(probs), jnp.full((grid,), first), jnp.full((grid,), count), jnp.asarray(u), width)
     frequency = np.bincount(np.asarray(drawn), minlength=count) / grid
     assert frequency.shape == (count,)

@@ -1,4 +1,4 @@
-"""Monte-Carlo Restricted Nash Response (jaxcfr.mcrnr, paper 000 Algorithm 2): unbiased
+"""Monte-Carlo Restricted Nash Response (jaxcfr.solvers.mcrnr, Ponsen et al. 2011 Algorithm 2): unbiased
 updates, p = 0 is plain outcome sampling, batches, convergence to the exact RNR."""
 
 import functools
@@ -10,7 +10,11 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from jaxcfr import cli, evaluation, mccfr, mcrnr, opponent, rnr
+from jaxcfr import solvers
+from jaxcfr.core import evaluation
+from jaxcfr.evaluate import exploitation, opponent
+from jaxcfr.run import cli
+from jaxcfr.solvers import mcrnr, outcome_sampling
 import helpers
 
 EPSILON = 0.6
@@ -29,7 +33,7 @@ def model():
 
 @functools.lru_cache(maxsize=None)
 def solver(trajectories=1):
-  return mcrnr.solver(trajectories=trajectories, chance_width=mccfr.chance_width(kuhn()))
+  return solvers.get("mcrnr", trajectories=trajectories)
 
 
 @functools.lru_cache(maxsize=None)
@@ -37,17 +41,16 @@ def _moments_fn(name):
   """Jitted (profile, model, p, restricted, keys [N]) -> per player (sum, sum of squares) of
   the MCRNR regret estimate over N draws (K = 1 each)."""
   game = helpers.load(name)
-  tensors, width = game.tensors, mccfr.chance_width(game)
+  tensors = game.tensors
 
   def draw(profile, fixed_model, p, restricted, key):
     out = []
+    state = mcrnr.MCRNRState(sampler=None, p=p, restricted=restricted, model=fixed_model)
     for player in (0, 1):
-      fixed = mccfr.restriction_coins(key, 1, p)
-      restriction = mccfr.Restriction(fixed_model, restricted, fixed)
-      paths = mccfr.sample_trajectories(tensors, profile, key, 1, player=player, epsilon=EPSILON,
-                                        chance_width=width, restriction=restriction)
-      keep = ~(fixed & (restricted == player))
-      out.append(mccfr.outcome_sampling_estimate(tensors, profile, paths, player=player, keep=keep).regret)
+      override, keep = mcrnr.model_subtree(state, key, player, trajectories=1)
+      paths = outcome_sampling.sample_trajectories(tensors, profile, key, 1, player=player, epsilon=EPSILON,
+                                                   override=override)
+      out.append(outcome_sampling.outcome_sampling_estimate(tensors, profile, paths, player=player, keep=keep).regret)
     return out
 
   def moments(profile, fixed_model, p, restricted, keys):
@@ -111,8 +114,8 @@ def test_sampled_regrets_are_unbiased_for_rnr(name, draws, min_nonzero, coverage
 
 def test_p_zero_is_plain_outcome_sampling():
   tensors = kuhn().tensors
-  state = solver().run(tensors, solver().init(tensors, model(), p=0.0, restricted=1, seed=3), 100)
-  plain = mccfr.solver("mccfr-os", chance_width=mccfr.chance_width(kuhn()))
+  state = solver().run(tensors, solver().init(tensors, model=model(), p=0.0, restricted=1, seed=3), 100)
+  plain = solvers.get("mccfr-os")
   reference = plain.run(tensors, plain.init(tensors, seed=3), 100)
   for ours, theirs in zip(jax.tree_util.tree_leaves(state.sampler), jax.tree_util.tree_leaves(reference)):
     np.testing.assert_array_equal(ours, theirs)
@@ -121,7 +124,7 @@ def test_p_zero_is_plain_outcome_sampling():
 def test_p_one_leaves_the_restricted_player_untouched():
   """Every trajectory is in the model's subtree: the restricted player's free part never updates."""
   tensors = kuhn().tensors
-  state = solver().run(tensors, solver().init(tensors, model(), p=1.0, restricted=0, seed=1), 50)
+  state = solver().run(tensors, solver().init(tensors, model=model(), p=1.0, restricted=0, seed=1), 50)
   assert not np.any(np.asarray(state.sampler.regrets[0]))
   assert np.any(np.asarray(state.sampler.regrets[1]))
 
@@ -129,12 +132,11 @@ def test_p_one_leaves_the_restricted_player_untouched():
 def test_batch_equals_runs_alone():
   tensors = kuhn().tensors
   ps, rs, seeds = np.array([0.0, 0.5, 0.9]), np.array([1, 0, 1]), np.array([4, 5, 6])
-  batch = solver().run(tensors, solver().init(tensors, model(), p=ps, restricted=rs, seed=seeds), 50)
+  batch = solver().run(tensors, solver().init(tensors, model=model(), p=ps, restricted=rs, seed=seeds), 50)
   for b in range(3):
-    alone = solver().run(tensors, solver().init(tensors, model(), p=ps[b], restricted=rs[b], seed=seeds[b]), 50)
+    alone = solver().run(tensors, solver().init(tensors, model=model(), p=ps[b], restricted=rs[b], seed=seeds[b]), 50)
     for ours, theirs in zip(jax.tree_util.tree_leaves(batch), jax.tree_util.tree_leaves(alone)):
-      np.testing.assert_allclose(np.asarray(ours)[b] if np.ndim(ours) > np.ndim(theirs) else ours, theirs,
-                                 rtol=1e-12, atol=1e-15)
+      np.testing.assert_allclose(np.asarray(ours)[..., b], theirs, rtol=1e-12, atol=1e-15)
 
 
 @functools.lru_cache(maxsize=None)
@@ -143,13 +145,12 @@ def _convergence():
   each player restricted."""
   tensors = kuhn().tensors
   ps, rs = [0.5, 0.9], (1, 0)
-  exact = rnr.trade_off(tensors, model(), ps, restricted=rs, iterations=3000, value=KUHN_VALUE)
+  exact = exploitation.trade_off(tensors, model(), ps, restricted=rs, iterations=3000, value=KUHN_VALUE)
   s = solver(16)
-  state = s.init(tensors, model(), p=np.array(ps * 2), restricted=np.repeat(rs, 2), seed=np.arange(4))
+  state = s.init(tensors, model=model(), p=np.array(ps * 2), restricted=np.repeat(rs, 2), seed=np.arange(4))
   early = s.run(tensors, state, 1000)
   late = s.run(tensors, early, 19000)
-  evaluate = jax.jit(mcrnr.evaluate)
-  return exact, [jax.device_get(evaluate(tensors, x, KUHN_VALUE)) for x in (early, late)]
+  return exact, [jax.device_get(exploitation.evaluate(s, tensors, x, KUHN_VALUE)) for x in (early, late)]
 
 
 def test_mcrnr_converges_to_the_restricted_nash_response():
@@ -168,10 +169,10 @@ def test_paired_profile_of_figure_7():
   """Player 0's counter-strategy from the runs restricting player 1 and player 1's from the
   runs restricting player 0."""
   tensors = kuhn().tensors
-  state = solver().init(tensors, model(), p=np.array([0.5, 0.5]), restricted=np.array([1, 0]), seed=np.array([0, 1]))
+  state = solver().init(tensors, model=model(), p=np.array([0.5, 0.5]), restricted=np.array([1, 0]), seed=np.array([0, 1]))
   state = solver().run(tensors, state, 10)
-  average = mcrnr.average_strategy(tensors, state)
-  pair = mcrnr.paired_profile(tensors, state)
+  average = solver().average_strategy(tensors, state)
+  pair = mcrnr.paired_profile(tensors, state, solver())
   np.testing.assert_array_equal(pair[0][..., 0], average[0][..., 0])
   np.testing.assert_array_equal(pair[1][..., 0], average[1][..., 1])
   assert np.asarray(evaluation.nash_conv(tensors, pair)).shape == (1,)
@@ -179,18 +180,16 @@ def test_paired_profile_of_figure_7():
 
 def test_trade_off_and_cli_run_mcrnr(tmp_path, capsys):
   out = tmp_path / "mcrnr.json"
-  assert cli.main(["rnr", "kuhn_poker", "--algo", "mccfr-os", "--iters", "200", "--p", "0,1", "--restricted", "both",
+  assert cli.main(["rnr", "kuhn_poker", "--algo", "mcrnr", "--iters", "200", "--p", "0,1", "--restricted", "both",
                    "--model", "cfr:10", "--json", str(out)]) == 0
   record = json.loads(out.read_text())
-  assert record["algo"] == "mccfr-os" and len(record["rows"]) == 4
+  assert record["algo"] == "mcrnr" and len(record["rows"]) == 4
   assert {"p", "restricted_player", "value_vs_model", "exploitation", "exploitability"} <= set(record["rows"][0])
-  assert "mccfr-os" in capsys.readouterr().out
-  with pytest.raises(ValueError, match="outcome sampling"):
-    rnr.trade_off(kuhn().tensors, model(), [0.5], algorithm="mccfr-es", iterations=1)
-  with pytest.raises(ValueError, match="outcome sampling"):
-    rnr.trade_off(kuhn().tensors, model(), [0.5], algorithm="mccfr-os", variant="dbr", iterations=1)
+  assert "mcrnr" in capsys.readouterr().out
+  with pytest.raises(ValueError, match="computes no counter-strategy"):
+    exploitation.trade_off(kuhn().tensors, model(), [0.5], solver="mccfr-es", iterations=1)
   with pytest.raises(ValueError, match="p must lie"):
-    solver().init(kuhn().tensors, model(), p=1.5)
+    solver().init(kuhn().tensors, model=model(), p=1.5)
 
 
 def test_figure_7_script_runs(tmp_path, monkeypatch):

@@ -1,4 +1,4 @@
-"""Restricted Nash Response (jaxcfr.rnr) and opponent models (jaxcfr.opponent) on Kuhn poker."""
+"""Restricted Nash Response (jaxcfr.solvers.rnr) and opponent models (jaxcfr.evaluate.opponent) on Kuhn poker."""
 
 import functools
 import json
@@ -7,7 +7,11 @@ import jax
 import numpy as np
 import pytest
 
-from jaxcfr import cfr, cli, driver, evaluation, experts, opponent, rnr
+from jaxcfr import solvers
+from jaxcfr.core import evaluation
+from jaxcfr.evaluate import experts, exploitation, opponent, strategy_files
+from jaxcfr.run import cli, driver
+from jaxcfr.solvers import cfr, rnr
 from tests.helpers import best_response_values, exploitability, expected_value, history_reach, load
 
 KUHN_VALUE = -1 / 18  # player 0's value of Kuhn poker
@@ -31,11 +35,11 @@ def model():
 def sweep():
   """One batched program: every p of PS for both restricted players."""
   tensors = kuhn().tensors
-  solver = rnr.solver("cfr+")
+  solver = solvers.get("rnr")
   grid_p = np.array(PS * 2)
   grid_r = np.repeat([0, 1], len(PS)).astype(np.int32)
-  state = solver.run(tensors, solver.init(tensors, model(), p=grid_p, restricted=grid_r), ITERATIONS)
-  metrics = jax.device_get(jax.jit(rnr.evaluate)(tensors, state, KUHN_VALUE))
+  state = solver.run(tensors, solver.init(tensors, model=model(), p=grid_p, restricted=grid_r), ITERATIONS)
+  metrics = jax.device_get(exploitation.evaluate(solver, tensors, state, KUHN_VALUE))
   return state, {k: np.asarray(v).reshape(2, len(PS)) for k, v in metrics.items()}
 
 
@@ -70,7 +74,7 @@ def test_trade_off_is_monotone_in_p():
 
 def test_each_counter_strategy_solves_its_own_restricted_game():
   """The RNR of p maximises ``p * exploitation - (1 - p) * exploitability`` (u's value in the
-  modified game of paper 003 section 5, minus the game value) over every counter-strategy of
+  modified game of Johanson et al. 2007 section 5, minus the game value) over every counter-strategy of
   the sweep."""
   _, metrics = sweep()
   for r in (0, 1):
@@ -95,26 +99,26 @@ def test_metrics_match_direct_evaluation():
 @pytest.mark.parametrize("algorithm", cfr.ALGORITHMS)
 def test_p_zero_reproduces_the_plain_solver(algorithm):
   tensors = kuhn().tensors
-  base, solver = cfr.solver(algorithm), rnr.solver(algorithm)
+  base, solver = solvers.get(algorithm), solvers.get("rnr", base=algorithm)
   plain = base.run(tensors, base.init(tensors), 20)
-  state = solver.run(tensors, solver.init(tensors, model(), p=0.0, restricted=0), 20)
+  state = solver.run(tensors, solver.init(tensors, model=model(), p=0.0, restricted=0), 20)
   for a, b in zip(jax.tree.leaves(plain), jax.tree.leaves(state.solver)):
     np.testing.assert_allclose(np.asarray(b), np.asarray(a), rtol=0, atol=1e-14)
 
 
 def _single(p, restricted, iterations=50):
   tensors = kuhn().tensors
-  solver = rnr.solver("cfr+")
-  return solver.run(tensors, solver.init(tensors, model(), p=p, restricted=restricted), iterations)
+  solver = solvers.get("rnr")
+  return solver.run(tensors, solver.init(tensors, model=model(), p=p, restricted=restricted), iterations)
 
 
 def test_batch_over_p_equals_single_runs_and_vmap():
   tensors = kuhn().tensors
-  solver = rnr.solver("cfr+")
+  solver = solvers.get("rnr")
   ps, rs = np.array([0.2, 0.9, 0.5]), np.array([1, 1, 0], np.int32)
-  batched = solver.run(tensors, solver.init(tensors, model(), p=ps, restricted=rs), 50)
+  batched = solver.run(tensors, solver.init(tensors, model=model(), p=ps, restricted=rs), 50)
   assert batched.solver.strategy[0].shape == tensors.players[0].legal.shape + (3,)
-  states = jax.vmap(lambda p, r: solver.init(tensors, model(), p=p, restricted=r))(ps, rs)
+  states = jax.vmap(lambda p, r: solver.init(tensors, model=model(), p=p, restricted=r))(ps, rs)
   mapped = jax.vmap(lambda s: solver.run(tensors, s, 50))(states)
   for k, (p, r) in enumerate(zip(ps, rs)):
     single = _single(p, r)
@@ -125,7 +129,7 @@ def test_batch_over_p_equals_single_runs_and_vmap():
 
 
 def test_trade_off_rows():
-  rows = rnr.trade_off(kuhn().tensors, model(), [0.0, 1.0], restricted=(0, 1), iterations=50, value=KUHN_VALUE)
+  rows = exploitation.trade_off(kuhn().tensors, model(), [0.0, 1.0], restricted=(0, 1), iterations=50, value=KUHN_VALUE)
   assert [(r["p"], r["restricted_player"]) for r in rows] == [(0.0, 0), (1.0, 0), (0.0, 1), (1.0, 1)]
   for row in rows:
     assert {"p", "restricted_player", "value_vs_model", "exploitation", "exploitability"} <= set(row)
@@ -135,25 +139,25 @@ def test_trade_off_rows():
 def test_dbr_trade_off_ends_agree_with_rnr():
   """Confidence 0 and 1 at every infoset are the same games as p = 0 and p = 1."""
   tensors = kuhn().tensors
-  rows = {variant: rnr.trade_off(tensors, model(), [0.0, 1.0], restricted=(0, 1), iterations=50,
-                                 value=KUHN_VALUE, variant=variant) for variant in ("rnr", "dbr")}
+  rows = {variant: exploitation.trade_off(tensors, model(), [0.0, 1.0], restricted=(0, 1), iterations=50,
+                                          value=KUHN_VALUE, solver=variant) for variant in ("rnr", "dbr")}
   for a, b in zip(rows["rnr"], rows["dbr"]):
     for key in ("value_vs_model", "exploitation", "exploitability"):
       assert a[key] == pytest.approx(b[key], abs=1e-12)
-  with pytest.raises(ValueError, match="variant"):
-    rnr.trade_off(tensors, model(), [0.5], variant="mcrnr")
+  with pytest.raises(ValueError, match="unknown solver"):
+    exploitation.trade_off(tensors, model(), [0.5], solver="mcrn")
 
 
 def test_invalid_arguments():
   tensors = kuhn().tensors
   with pytest.raises(ValueError, match="p must lie"):
-    rnr.solver("cfr+").init(tensors, model(), p=1.5)
+    solvers.get("rnr").init(tensors, model=model(), p=1.5)
   with pytest.raises(ValueError, match="restricted"):
-    rnr.solver("cfr+").init(tensors, model(), p=0.5, restricted=2)
+    solvers.get("rnr").init(tensors, model=model(), p=0.5, restricted=2)
   with pytest.raises(ValueError, match="sums to"):
-    rnr.solver("cfr+").init(tensors, (model()[0], 2 * np.asarray(model()[1])), p=0.5)
-  with pytest.raises(ValueError, match="confidence"):
-    rnr.dbr_solver("cfr+").init(tensors, model(), confidence=-0.1)
+    solvers.get("rnr").init(tensors, model=(model()[0], 2 * np.asarray(model()[1])), p=0.5)
+  with pytest.raises(ValueError, match="p must lie"):
+    solvers.get("dbr").init(tensors, model=model(), p=-0.1)
   with pytest.raises(ValueError, match="neither"):
     opponent.fixed_model(kuhn(), "no_such_file.npz")
 
@@ -164,7 +168,7 @@ def test_fixed_models(tmp_path):
   for s, u in zip(uniform, evaluation.uniform_profile(game.tensors)):
     np.testing.assert_array_equal(np.asarray(s), np.asarray(u))
   path = tmp_path / "model.npz"
-  driver.save_strategy(path, game, model())
+  strategy_files.save_strategy(path, game, model())
   for s, m in zip(opponent.fixed_model(game, str(path)), model()):
     np.testing.assert_allclose(np.asarray(s), np.asarray(m), rtol=0, atol=1e-15)
   sampled = opponent.fixed_model(game, "mccfr-os:2000")  # the average of an outcome-sampling run
@@ -217,7 +221,7 @@ def test_cli_writes_rows(tmp_path):
   path = tmp_path / "rnr.json"
   assert cli.main(["rnr", "kuhn_poker", "--model", "uniform", "--p", "0,1", "--restricted", "both",
                    "--iters", "50", "--value-iters", "50", "--json", str(path)]) == 0
-  assert cli.main(["rnr", "kuhn_poker", "--model", "uniform", "--p", "0.5", "--variant", "dbr",
+  assert cli.main(["rnr", "kuhn_poker", "--model", "uniform", "--p", "0.5", "--algo", "dbr",
                    "--iters", "50", "--value-iters", "50"]) == 0
   record = json.loads(path.read_text())
   assert len(record["rows"]) == 4
@@ -244,7 +248,7 @@ def _constraints(treeplex):
 
 
 def _restricted_game_value(tensors, restricted, p, fixed_plan):
-  """The unrestricted player's value of the RNR game by linear programming (paper 003
+  """The unrestricted player's value of the RNR game by linear programming (Johanson et al. 2007
   section 5: the restricted plan is ``p y_fix + (1 - p) y``):
   ``max_x p x^T M y_fix + min_y (1 - p) x^T M y`` with the inner min replaced by its dual."""
   from scipy.optimize import linprog  # pylint: disable=import-outside-toplevel
@@ -320,8 +324,8 @@ def dbr_sweep():
   counted = np.asarray(rnr.count_confidence(counts[1], p_max=0.9, threshold=10))
   confidence1 = np.stack([np.zeros_like(counted), np.full_like(counted, 0.5), np.ones_like(counted), counted], -1)
   confidence = (np.zeros((tensors.players[0].num_infosets, 4)), confidence1)
-  solver = rnr.dbr_solver("cfr+")
-  state = solver.run(tensors, solver.init(tensors, model(), confidence=confidence, restricted=1), ITERATIONS)
+  solver = solvers.get("dbr")
+  state = solver.run(tensors, solver.init(tensors, model=model(), confidence=confidence, restricted=1), ITERATIONS)
   return state, confidence1
 
 
@@ -333,9 +337,9 @@ def test_count_confidence_ramps_to_p_max():
 
 def test_dbr_with_zero_confidence_reproduces_the_plain_solver():
   tensors = kuhn().tensors
-  base, solver = cfr.solver("cfr+"), rnr.dbr_solver("cfr+")
+  base, solver = solvers.get("cfr+"), solvers.get("dbr")
   plain = base.run(tensors, base.init(tensors), 20)
-  state = solver.run(tensors, solver.init(tensors, model(), confidence=0.0, restricted=1), 20)
+  state = solver.run(tensors, solver.init(tensors, model=model(), p=0.0, restricted=1), 20)
   for a, b in zip(jax.tree.leaves(plain), jax.tree.leaves(state.solver)):
     np.testing.assert_allclose(np.asarray(b), np.asarray(a), rtol=0, atol=1e-14)
 
@@ -343,8 +347,9 @@ def test_dbr_with_zero_confidence_reproduces_the_plain_solver():
 def test_dbr_counter_strategies_solve_the_data_biased_game():
   tensors = kuhn().tensors
   state, confidence = dbr_sweep()
-  counter = rnr.counter_profile(tensors, state)
-  metrics = jax.device_get(jax.jit(rnr.evaluate)(tensors, state, KUHN_VALUE))
+  solver = solvers.get("dbr")
+  counter = solver.counter_profile(tensors, state)
+  metrics = jax.device_get(exploitation.evaluate(solver, tensors, state, KUHN_VALUE))
   fixed = np.asarray(model()[1])
   best = float(best_response_values(tensors, model())[0])
   assert metrics["value_vs_model"][2] == pytest.approx(best, abs=TOLERANCE)  # confidence 1: a best response
@@ -361,10 +366,10 @@ def experts_setup():
   """Player 0's experts: RNR (p = 0.8) counter-strategies to a uniform player 1 and to model()."""
   tensors = kuhn().tensors
   opponents = [np.asarray(evaluation.uniform_profile(tensors)[1]), np.asarray(model()[1])]
-  solver = rnr.solver("cfr+")
+  solver = solvers.get("rnr")
   grid = np.stack(opponents, -1)
-  state = solver.run(tensors, solver.init(tensors, (model()[0], grid), p=0.8, restricted=1), 500)
-  counters = np.moveaxis(np.asarray(rnr.counter_profile(tensors, state)[0]), -1, 0)  # [E, I, A]
+  state = solver.run(tensors, solver.init(tensors, model=(model()[0], grid), p=0.8, restricted=1), 500)
+  counters = np.moveaxis(np.asarray(solver.counter_profile(tensors, state)[0]), -1, 0)  # [E, I, A]
   return counters, opponents
 
 

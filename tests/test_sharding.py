@@ -1,4 +1,4 @@
-"""A batch split over several (host) devices gives the runs of the unsplit batch."""
+"""A batch of any solver family split over several (host) devices gives the runs of the unsplit batch."""
 
 import os
 import subprocess
@@ -12,9 +12,9 @@ _SCRIPT = textwrap.dedent("""
     import jaxcfr
     assert len(jax.devices()) == 2, jax.devices()
     game = jaxcfr.load("kuhn_poker", dtype="float64")
-    solver = jaxcfr.cfr.solver("dcfr")
+    solver = jaxcfr.solvers.get("dcfr")
     state = solver.init(game.tensors, alpha=np.array([1.0, 1.5, 2.0, 3.0]))
-    sharded = jaxcfr.sharding.shard_trailing_batch(state, 4)
+    sharded = jaxcfr.run.sharding.shard_trailing_batch(state, 4)
     assert len(sharded.regrets[0].sharding.device_set) == 2
     a, b = (solver.run(game.tensors, s, 30) for s in (state, sharded))
     for x, y in zip(jax.tree_util.tree_leaves(a), jax.tree_util.tree_leaves(b)):
@@ -24,6 +24,11 @@ _SCRIPT = textwrap.dedent("""
     np.testing.assert_allclose(result.summary()["exploitability"],
                                np.asarray(jaxcfr.exploitability(game.tensors, solver.average_strategy(game.tensors, a))),
                                rtol=1e-10)
+    sampled = jaxcfr.solve(game, "mccfr-es", 30, batch={"seed": [0, 1, 2, 3]})  # seeds: a batch like any other
+    assert len(sampled.state.regrets[0].sharding.device_set) == 2
+    es = jaxcfr.solvers.get("mccfr-es")
+    alone = es.run(game.tensors, es.init(game.tensors, seed=2), 30)
+    np.testing.assert_allclose(np.asarray(sampled.state.regrets[0])[..., 2], np.asarray(alone.regrets[0]), rtol=1e-12)
     print("ok")
 """)
 

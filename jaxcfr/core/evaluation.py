@@ -1,4 +1,4 @@
-"""Exact evaluation on the sequence-form tensors (DESIGN section 4).
+"""Exact evaluation on the sequence-form tensors (docs/design.md section 4).
 
 A *profile* is a pair of behavioural strategies ``(sigma0 [I0, A0], sigma1 [I1, A1])``,
 each row a distribution over the legal actions of one infoset (zero where illegal). Every
@@ -12,7 +12,7 @@ axes keep the gathers and segment sums over shared indices contiguous, which is 
 than ``vmap``'s leading axis (benchmarks/cfr_speed.py); ``vmap`` works as well.
 
 Conventions: values are player 0's unless said otherwise. ``nash_conv`` is the sum of both
-best-response gains (papers 000 and 002 call it the exploitability epsilon_sigma);
+best-response gains (Ponsen et al. 2011 and Lanctot et al. 2009 call it the exploitability epsilon_sigma);
 ``exploitability`` is ``nash_conv / 2``, OpenSpiel's convention.
 """
 
@@ -22,7 +22,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcfr.tensors import GameTensors, SequencePayoff, Treeplex
+from jaxcfr.game.tensors import GameTensors, SequencePayoff, Treeplex
 
 
 def expand_to(x: jax.Array, ndim: int) -> jax.Array:
@@ -63,6 +63,7 @@ def uniform_strategy(treeplex: Treeplex, dtype=None) -> jax.Array:
 
 
 def uniform_profile(tensors: GameTensors) -> tuple[jax.Array, jax.Array]:
+  """([I0, A0], [I1, A1]) the uniform profile."""
   return tuple(uniform_strategy(t, tensors.dtype) for t in tensors.players)
 
 
@@ -130,7 +131,7 @@ def counterfactual_values(treeplex: Treeplex, seq_values: jax.Array, strategy: j
   """Counterfactual action values ``q`` [I, A, *B] and infoset values ``v`` [I, *B].
 
   ``q(I,a) = g[(I,a)] + sum_{J child of (I,a)} v(J)``, ``v(I) = sum_a sigma(I,a) q(I,a)``:
-  the counterfactual values of CFR (paper 002 eq. 4-5; paper 004 section 1.6).
+  the counterfactual values of CFR (Lanctot et al. 2009 eq. 4-5; Chelarescu 2019 section 1.6).
   The instantaneous regret is ``q - v[:, None]`` on legal actions.
   """
   legal = expand_to(treeplex.legal, strategy.ndim)
@@ -163,11 +164,12 @@ def best_response(treeplex: Treeplex, seq_values: jax.Array):
 
 
 def plans(tensors: GameTensors, profile) -> tuple[jax.Array, jax.Array]:
+  """([S0, *B], [S1, *B]) both players' realization plans of a profile ([I, A, *B] each)."""
   return tuple(realization_plan(t, s) for t, s in zip(tensors.players, profile))
 
 
 def expected_value(tensors: GameTensors, profile) -> jax.Array:
-  """Player 0's expected utility ``x^T A y`` under ``profile``."""
+  """[*B] player 0's expected utility ``x^T A y`` under ``profile`` ([I, A, *B] each)."""
   x, y = plans(tensors, profile)
   g0 = sequence_values_for(tensors.payoff, 0, y, x.shape[0])
   return (x * g0).sum(0)
@@ -180,12 +182,13 @@ def best_response_values(tensors: GameTensors, profile) -> jax.Array:
 
 
 def nash_conv(tensors: GameTensors, profile) -> jax.Array:
-  """NashConv ``= BR0(sigma1) + BR1(sigma0)`` (the game is zero-sum)."""
+  """[*B] NashConv ``= BR0(sigma1) + BR1(sigma0)`` of ``profile`` ([I, A, *B] each; the
+  game is zero-sum)."""
   return best_response_values(tensors, profile).sum(0)
 
 
 def exploitability(tensors: GameTensors, profile) -> jax.Array:
-  """``nash_conv / 2``, OpenSpiel's ``exploitability``."""
+  """[*B] ``nash_conv / 2``, OpenSpiel's ``exploitability``."""
   return nash_conv(tensors, profile) / 2
 
 

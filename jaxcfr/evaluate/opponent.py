@@ -1,12 +1,13 @@
-"""Opponent models for RNR (DESIGN section 5, "Opponent exploitation"; paper 003 section 4).
+"""Opponent models for the restricted solvers (Johanson, Zinkevich and Bowling, "Computing
+Robust Counter-Strategies", 2007, section 4).
 
 A model is a profile ``(sigma0 [I0, A0], sigma1 [I1, A1])``; RNR uses the restricted
 player's entry. Models are either fixed (``uniform``, ``cfr:ITERS``, a strategy file of
-jaxcfr.driver.save_strategy) or frequentist: counts of the actions a strategy took in
+jaxcfr.evaluate.strategy_files.save_strategy) or frequentist: counts of the actions a strategy took in
 sampled games against a probe strategy, normalised per infoset, with a default strategy at
-infosets never observed (paper 003 section 4, "frequentist best response").
+infosets never observed (Johanson et al. 2007 section 4, "frequentist best response").
 
-Games are sampled by walking the tree arrays (jaxcfr.tensors.Tree) from the root, one
+Games are sampled by walking the tree arrays (jaxcfr.game.tensors.Tree) from the root, one
 depth per step, all games at once.
 """
 
@@ -17,62 +18,56 @@ from pathlib import Path
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 
-from jaxcfr import cfr, evaluation, mccfr
-from jaxcfr.arrays import CHANCE_NODE, TERMINAL_NODE
-from jaxcfr.tensors import GameTensors
+from jaxcfr import solvers
+from jaxcfr.core import evaluation
+from jaxcfr.evaluate.strategy_files import load_strategy
+from jaxcfr.game.arrays import CHANCE_NODE, TERMINAL_NODE
+from jaxcfr.game.tensors import GameTensors, tree_statics
 
 
 @functools.lru_cache(maxsize=None)
-def average_of_run(algorithm: str, iterations: int, chance_width: int | None = None):
-  """A jitted ``tensors -> average profile`` of ``iterations`` iterations of ``algorithm`` (a
-  jaxcfr.cfr algorithm, or a sampled one of jaxcfr.mccfr run from seed 0, with outcome
-  sampling's ``chance_width`` hint); cached."""
-  if algorithm in mccfr.ALGORITHMS:
-    base = mccfr.solver(algorithm, chance_width=chance_width if algorithm == "mccfr-os" else None)
-  else:
-    base = cfr.solver(algorithm)
+def average_of_run(algorithm: str, iterations: int):
+  """A jitted ``tensors -> average profile`` of ``iterations`` iterations of the registered
+  solver ``algorithm`` (stochastic ones from seed 0); cached."""
+  solver = solvers.get(algorithm)
+  if solver.requires:
+    raise ValueError(f"a model cannot come from {algorithm}: it needs {', '.join(solver.requires)}")
 
   @jax.jit
   def run(tensors):
-    state = jax.lax.fori_loop(0, iterations, lambda _, s: base.step(tensors, s), base.init(tensors))
-    return base.average_strategy(tensors, state)
+    state = jax.lax.fori_loop(0, iterations, lambda _, s: solver.step(tensors, s), solver.init(tensors))
+    return solver.average_strategy(tensors, state)
 
   return run
 
 
 def fixed_model(game, spec: str) -> tuple:
-  """A fixed model profile from a spec: ``uniform``, ``cfr:ITERS`` (the average strategy of
-  ITERS iterations of plain CFR: a weak, partly converged player), ``ALGO:ITERS`` for any
-  algorithm of jaxcfr.cfr or jaxcfr.mccfr (seed 0; e.g. ``mccfr-os:100000``, like paper
-  000's models "taken from runs of MCCFR"), or the path of a file written by
-  jaxcfr.driver.save_strategy.
+  """A fixed model profile from a spec: ``uniform``, ``ALGO:ITERS`` (the average strategy
+  of ITERS iterations of a registered solver, stochastic ones from seed 0: ``cfr:100`` is
+  a weak, partly converged player; ``mccfr-os:100000`` is like Ponsen et al.'s models
+  "taken from runs of MCCFR"), or the path of a strategy file
+  (jaxcfr.evaluate.strategy_files.save_strategy).
 
   Args:
     game: a loaded jaxcfr.Game.
   """
-  from jaxcfr import driver  # pylint: disable=import-outside-toplevel
   tensors = game.tensors
   if spec == "uniform":
     return evaluation.uniform_profile(tensors)
   algorithm, _, iterations = spec.partition(":")
-  if iterations and algorithm in cfr.ALGORITHMS + mccfr.ALGORITHMS and not Path(spec).exists():
+  if iterations and algorithm in solvers.names() and not Path(spec).exists():
     try:
       count = int(iterations)
     except ValueError as error:
       raise ValueError(f"model {spec!r}: iterations must be an integer") from error
     if count < 1:
       raise ValueError(f"model {spec!r}: iterations must be >= 1")
-    return average_of_run(algorithm, count, mccfr.chance_width(game))(tensors)
+    return average_of_run(algorithm, count)(tensors)
   if not Path(spec).exists():
     raise ValueError(f"model {spec!r} is neither 'uniform', 'ALGO:ITERS' nor an existing strategy file")
-  profile = driver.load_strategy(spec, game)
+  profile = load_strategy(spec, game)
   return tuple(jnp.asarray(s, tensors.dtype) for s in profile)
-
-
-def _max_children(tensors: GameTensors) -> int:
-  return int(np.max(np.asarray(tensors.tree.num_children)))
 
 
 def walk(tensors: GameTensors, probability, key, *, num_games: int, max_children: int):
@@ -133,7 +128,7 @@ def sample_games(tensors: GameTensors, profile, key, num_games: int):
     action at each of its infosets, over all games; terminals [G], the history each game ended at.
   """
   return _sample_counts(tensors, tuple(jnp.asarray(s, tensors.dtype) for s in profile), key,
-                        num_games=int(num_games), max_children=_max_children(tensors))
+                        num_games=int(num_games), max_children=tree_statics(tensors.tree).max_children)
 
 
 def frequency_strategy(tensors: GameTensors, player: int, counts, default=None) -> jax.Array:
@@ -150,7 +145,7 @@ def frequency_strategy(tensors: GameTensors, player: int, counts, default=None) 
 
 def frequentist_model(tensors: GameTensors, player: int, strategy, probe, key, num_games: int, *,
                       default=None) -> tuple:
-  """A frequentist model of ``player`` (paper 003 section 4): ``num_games`` games of
+  """A frequentist model of ``player`` (Johanson et al. 2007 section 4): ``num_games`` games of
   ``strategy`` (player ``player``'s [I, A]) against ``probe`` (the other player's [I, A]),
   every action of ``player`` counted at its infoset, counts normalised per infoset,
   ``default`` (uniform if None) where nothing was observed.

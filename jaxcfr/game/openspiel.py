@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from jaxcfr.build import GameBuildError, build_from_protocol
+from jaxcfr.game.build import GameBuildError, build_from_protocol
 
 
 def _pyspiel():

@@ -1,6 +1,7 @@
-"""Sharding a batch of runs over the local devices (DESIGN section 6).
+"""Sharding a batch of runs over the local devices.
 
-A batched solver state carries trailing batch axes ``[..., B]`` (cfr.init). Runs never
+A batched solver state of any family carries trailing batch axes ``[..., B]``
+(jaxcfr.solvers.registry). Runs never
 interact, so splitting the last batch axis across devices needs no communication: XLA's
 partitioner keeps every step local, and the game tensors are replicated. On a CPU, expose
 the cores as devices with ``XLA_FLAGS=--xla_force_host_platform_device_count=N`` set before

@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from jaxcfr.arrays import CHANCE_NODE, NUM_PLAYERS, TERMINAL_NODE, GameArrays, PlayerArrays
+from jaxcfr.game.arrays import CHANCE_NODE, NUM_PLAYERS, TERMINAL_NODE, GameArrays, PlayerArrays
 
 _CHANCE, _TERMINAL = -1, -4  # the protocol's (OpenSpiel's) player ids
 

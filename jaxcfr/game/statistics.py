@@ -1,17 +1,17 @@
-"""Game statistics: history and infoset counts, game length, M-values (paper 002, section 4)."""
+"""Game statistics: history and infoset counts, game length, M-values (Lanctot et al. 2009, section 4)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from jaxcfr.arrays import CHANCE_NODE, TERMINAL_NODE, GameArrays, PlayerArrays
+from jaxcfr.game.arrays import CHANCE_NODE, TERMINAL_NODE, GameArrays, PlayerArrays
 
 
 def m_value(player: PlayerArrays) -> float:
-  """``M_i = sum over own action sequences a of sqrt(|I_i(a)|)`` (paper 002, section 4).
+  """``M_i = sum over own action sequences a of sqrt(|I_i(a)|)`` (Lanctot et al. 2009, section 4).
 
   ``I_i(a)`` is the set of the player's infosets reached after the player's own action
-  sequence ``a``, compared by the actions' labels (ids). For OCP(500) this gives paper 002
+  sequence ``a``, compared by the actions' labels (ids). For OCP(500) this gives Lanctot et al. 2009
   Table 1's M1 = 45 and M2 = 32.
   """
   counts = np.bincount(label_paths(player))

@@ -1,4 +1,4 @@
-"""The game as one immutable JAX pytree (DESIGN section 3).
+"""The game as one immutable JAX pytree (docs/design.md, "The tensors").
 
 Integer index arrays and the float leaves ``tree.chance_prob``, ``tree.utility`` and
 ``payoff.value`` are pytree children; sizes and level boundaries are static metadata, so
@@ -10,12 +10,13 @@ from __future__ import annotations
 import dataclasses
 import functools
 import gc
+import hashlib
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcfr.arrays import CHANCE_NODE, TERMINAL_NODE, GameArrays, PlayerArrays, first_children, index_dtype
+from jaxcfr.game.arrays import CHANCE_NODE, TERMINAL_NODE, GameArrays, PlayerArrays, first_children, index_dtype
 
 
 def _pytree(*, meta: tuple[str, ...] = ()):
@@ -75,8 +76,10 @@ class Treeplex:
 class TreeStatics:
   """Static (shape-giving) quantities of one game's tree, computed on the host from its
   integer arrays on first use and cached: under ``jit`` the tree's arrays may be traced,
-  so anything that sets a shape must come from here. Hashed by identity (it is the same
-  object for every copy of one loaded game's tensors); nothing is computed until asked.
+  so anything that sets a shape must come from here. It is static metadata of ``Tree``,
+  so it compares and hashes by value (a digest of its arrays): loading the same game
+  twice gives equal statics and reuses every compiled program. Nothing else is computed
+  until asked.
 
   Attributes:
     kind, num_children: [H] host (NumPy) arrays of the tree (memory-mapped from the cache
@@ -97,8 +100,28 @@ class TreeStatics:
   def __repr__(self):
     return f"TreeStatics(histories={self.kind.shape[0]}, depths={len(self.depth_offsets) - 1})"
 
+  @functools.cached_property
+  def digest(self) -> bytes:
+    """A digest of the arrays that define the statics (one pass over [H] bytes, once)."""
+    hasher = hashlib.blake2b(digest_size=16)
+    for array in (self.kind, self.num_children, self.depth_offsets):
+      hasher.update(str((array.dtype, array.shape)).encode())
+      hasher.update(np.ascontiguousarray(array).data)
+    return hasher.digest()
+
+  def __eq__(self, other):
+    return self is other or (isinstance(other, TreeStatics) and self.digest == other.digest)
+
+  def __hash__(self):
+    return hash(self.digest)
+
   def _level(self, d: int) -> slice:
     return slice(int(self.depth_offsets[d]), int(self.depth_offsets[d + 1]))
+
+  @functools.cached_property
+  def max_children(self) -> int:
+    """The most children of any history."""
+    return max(1, int(self.num_children.max())) if self.num_children.size else 1
 
   @functools.cached_property
   def chance_width(self) -> int:
@@ -226,7 +249,15 @@ class SequencePayoff:
 
 @_pytree(meta=("name",))
 class GameTensors:
-  """Everything the solvers read: the tree, both treeplexes and the payoff."""
+  """Everything the solvers read, as one pytree (sizes are derived from the arrays' shapes).
+
+  Attributes:
+    tree: Tree, the history-level arrays ([H] each; ``sequence`` [2, H]).
+    players: (Treeplex, Treeplex), each player's treeplex (``legal`` [I_p, A_p],
+      ``parent_seq`` [I_p]; padded sequences ``S_p = 1 + I_p A_p``).
+    payoff: SequencePayoff, player 0's sequence-form payoff ([P] pairs).
+    name: static, the canonical game string.
+  """
 
   tree: Tree
   players: tuple
@@ -331,12 +362,18 @@ def to_tensors(arrays: GameArrays, dtype=None) -> GameTensors:
   return tensors
 
 
-def chance_reach(tree: Tree) -> jax.Array:
-  """[H] product of chance probabilities on the path to each history (differentiable)."""
-  reach = tree.chance_prob
+def path_product(tree: Tree, edge: jax.Array) -> jax.Array:
+  """[H] product of ``edge`` [H] (a factor per history's incoming edge; the root's is
+  used as is) along the path from the root to each history, one depth level at a time."""
+  reach = edge
   for lo, hi in tree.depth_slices[1:]:
     reach = reach.at[lo:hi].multiply(reach[tree.parent[lo:hi]])
   return reach
+
+
+def chance_reach(tree: Tree) -> jax.Array:
+  """[H] product of chance probabilities on the path to each history (differentiable)."""
+  return path_product(tree, tree.chance_prob)
 
 
 def with_payoff_from_tree(tensors: GameTensors) -> GameTensors:

@@ -1,8 +1,8 @@
-"""A level-synchronous builder: GameArrays from vectorised rules (DESIGN section 3,
+"""A level-synchronous builder: GameArrays from vectorised rules (docs/design.md section 3,
 "Building big games").
 
 The tree-walk builder (build.py) spends microseconds of Python per history; the games of
-paper 002 Table 1 have 10^7-10^8. Here one depth level of the tree is one batch of states,
+Lanctot et al. 2009 Table 1 have 10^7-10^8. Here one depth level of the tree is one batch of states,
 a dict of NumPy arrays with a leading axis ``[N]``, and the rules answer for the whole batch
 at once (``VectorizedRules``). Infoset ids come from exact integer codes of the acting
 player's information state (``np.unique`` / ``np.searchsorted`` against the codes seen at
@@ -27,8 +27,8 @@ from typing import Protocol
 
 import numpy as np
 
-from jaxcfr.arrays import CHANCE_NODE, NUM_PLAYERS, PLAYER_0, PLAYER_1, TERMINAL_NODE, GameArrays
-from jaxcfr.build import GameBuildError, TemporaryTreeplex, assemble_game_arrays
+from jaxcfr.game.arrays import CHANCE_NODE, NUM_PLAYERS, PLAYER_0, PLAYER_1, TERMINAL_NODE, GameArrays
+from jaxcfr.game.build import GameBuildError, TemporaryTreeplex, assemble_game_arrays
 
 States = dict  # str -> np.ndarray with a leading axis [N]
 

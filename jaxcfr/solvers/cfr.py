@@ -1,4 +1,4 @@
-"""The deterministic CFR family as pure, batchable ``init`` / ``step`` pairs (DESIGN section 5).
+"""The deterministic CFR family as pure, batchable ``init`` / ``step`` pairs.
 
 One parameterisation covers CFR, CFR+, LCFR, DCFR(alpha, beta, gamma) and PCFR+. At
 iteration ``t`` (from 1) the updating player's cumulative regrets are
@@ -12,7 +12,7 @@ reach times the current strategy; no weight during the first ``averaging_delay``
 iterations). The next strategy is regret matching on ``R`` (``R + r^t`` for the predictive
 PCFR+, whose prediction is the last instantaneous regret). DCFR is Brown & Sandholm's
 "Solving Imperfect-Information Games via Discounted Regret Minimization" (2019); CFR, CFR+
-and LCFR are defined in paper 004 sections 1.6-1.7; counterfactual regret is paper 002
+and LCFR are defined in Chelarescu 2019 sections 1.6-1.7; counterfactual regret is Lanctot et al. 2009
 eq. 4-5.
 
 Presets follow OpenSpiel's solvers of the same name (alternating updates, player 0 first,
@@ -23,7 +23,7 @@ player 1 then sees player 0's new strategy):
     lcfr   alpha=1   beta=1    gamma=1   (discounted_cfr.LCFRSolver)
     dcfr   alpha=1.5 beta=0    gamma=2   (discounted_cfr.DCFRSolver)
     pcfr+  alpha=inf beta=-inf gamma=2, predictive (Farina, Kroer & Sandholm 2021)
-    rm, rm+: cfr and cfr+ with simultaneous updates (regret matching, paper 004 chapter 3)
+    rm, rm+: cfr and cfr+ with simultaneous updates (regret matching, Chelarescu 2019 chapter 3)
 
 The average accumulator is kept normalised (a convex combination, ``W_t / w_t`` carried
 as ``weight_ratio``), so large ``t^gamma`` cannot overflow; ratios of its entries, and so
@@ -38,9 +38,11 @@ from typing import Callable, NamedTuple
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
-from jaxcfr import evaluation
-from jaxcfr.tensors import GameTensors, Treeplex
+from jaxcfr.core import evaluation, regret
+from jaxcfr.game.tensors import GameTensors, Treeplex
+from jaxcfr.solvers import registry
 
 ALGORITHMS = ("cfr", "cfr+", "lcfr", "dcfr", "pcfr+", "rm", "rm+")
 INF = float("inf")
@@ -94,35 +96,15 @@ class CFRState(NamedTuple):
   averaging_delay: jax.Array
 
 
-class Solver(NamedTuple):
-  """Pure functions of one algorithm, in the style of optax's GradientTransformation.
-
-  init(tensors, **hyperparameters) -> CFRState
-  step(tensors, state) -> CFRState            (one iteration)
-  run(tensors, state, num_iterations) -> CFRState   (jitted ``lax.scan``)
-  average_strategy(tensors, state) -> profile;  current_strategy(tensors, state) -> profile
-  """
-
-  init: Callable
-  step: Callable
-  run: Callable
-  average_strategy: Callable
-  current_strategy: Callable
-  name: str
-
-
 def normalise_rows(treeplex: Treeplex, weights: jax.Array) -> jax.Array:
   """[I, A, *B] rows of non-negative ``weights`` scaled to sum to one over the legal
   actions (axis 1); uniform where a row is all zero."""
-  weights = jnp.where(evaluation.expand_to(treeplex.legal, weights.ndim), weights, 0)
-  total = weights.sum(1, keepdims=True)
-  uniform = evaluation.expand_to(evaluation.uniform_strategy(treeplex, weights.dtype), weights.ndim)
-  return jnp.where(total > 0, weights / jnp.where(total > 0, total, 1), uniform)
+  return regret.normalise(weights, evaluation.expand_to(treeplex.legal, weights.ndim))
 
 
 def regret_matching(treeplex: Treeplex, regrets: jax.Array) -> jax.Array:
   """[I, A, *B] strategy proportional to positive regret; uniform where none is positive."""
-  return normalise_rows(treeplex, jnp.maximum(regrets, 0))
+  return regret.regret_matching(regrets, evaluation.expand_to(treeplex.legal, regrets.ndim))
 
 
 def _discount(t: jax.Array, exponent: jax.Array) -> jax.Array:
@@ -146,7 +128,7 @@ def _update_player(tensors: GameTensors, state: CFRState, player: int, strategie
   """One player's regret, average and strategy update against ``opponent_plan``.
 
   ``behaviour``, if given, is the strategy the player actually follows below each infoset
-  (jaxcfr.rnr's data-biased response); regrets are then those of ``strategies[player]``
+  (jaxcfr.solvers.rnr's data-biased response); regrets are then those of ``strategies[player]``
   at each infoset with ``behaviour`` downstream."""
   treeplex = tensors.players[player]
   seq_values = evaluation.sequence_values_for(tensors.payoff, player, opponent_plan,
@@ -172,7 +154,7 @@ def _step(tensors: GameTensors, state: CFRState, *, alternating: bool, predictiv
           opponent_plan: Callable | None = None, behaviour: Callable | None = None) -> CFRState:
   """One iteration. ``opponent_plan(player, strategy, plan) -> plan``, if given, replaces
   the realization plan of ``player`` that the other player updates against (used by
-  jaxcfr.rnr: a restricted player's plan mixed with a fixed model's).
+  jaxcfr.solvers.rnr: a restricted player's plan mixed with a fixed model's).
   ``behaviour(player, strategy) -> strategy | None``, if given, is the strategy ``player``
   follows below its infosets when its counterfactual values are computed (None: ``strategy``)."""
   t = (state.iteration + 1).astype(state.alpha.dtype)
@@ -207,6 +189,7 @@ def init(tensors: GameTensors, *, alpha=INF, beta=INF, gamma=0.0, averaging_dela
   ``predictive`` solver and empty (``[0, A, *B]``) otherwise: on large games every
   ``[I, A]`` array of the state is a sizeable share of memory.
   """
+  check_hyperparameters(alpha=alpha, beta=beta, gamma=gamma, averaging_delay=averaging_delay)
   dtype = tensors.dtype
   hyper = dict(alpha=jnp.asarray(alpha, dtype), beta=jnp.asarray(beta, dtype),
                gamma=jnp.asarray(gamma, dtype), averaging_delay=jnp.asarray(averaging_delay, jnp.int32))
@@ -220,63 +203,71 @@ def init(tensors: GameTensors, *, alpha=INF, beta=INF, gamma=0.0, averaging_dela
                   iteration=jnp.zeros(batch, jnp.int32), weight_ratio=jnp.zeros(batch, dtype), **hyper)
 
 
+def check_hyperparameters(**values) -> None:
+  """Raises ValueError naming a concrete hyperparameter out of its range: alpha and beta
+  NaN, gamma NaN or negative, averaging_delay negative (traced values are not checked)."""
+  for name, value in values.items():
+    value = registry.concrete(value)
+    if value is None:
+      continue
+    if np.any(np.isnan(value.astype(float))):
+      raise ValueError(f"{name} must be a number, got {value}")
+    if name in ("gamma", "averaging_delay") and np.any(value < 0):
+      raise ValueError(f"{name} must be >= 0, got {value}")
+
+
 def average_strategy(tensors: GameTensors, state: CFRState):
-  """The average profile; uniform at infosets the player never reached."""
+  """The average profile ([I, A, *B] each); uniform at infosets the player never reached."""
   return tuple(normalise_rows(tp, a) for tp, a in zip(tensors.players, state.average))
 
 
 def current_strategy(tensors: GameTensors, state: CFRState):
+  """The current profile sigma^t ([I, A, *B] each)."""
   del tensors
   return state.strategy
 
 
-def iterate(step: Callable) -> Callable:
-  """A jitted ``run(tensors, state, num_iterations)`` applying ``step`` in a ``fori_loop``
-  (``num_iterations`` is static: one compilation per chunk length)."""
-
-  @functools.partial(jax.jit, static_argnums=2)
-  def run(tensors, state, num_iterations: int):
-    return jax.lax.fori_loop(0, num_iterations, lambda _, s: step(tensors, s), state)
-
-  return run
-
-
-@functools.lru_cache(maxsize=None)
-def solver(algorithm: str = "cfr+", *, updates: str | None = None, alpha: float | None = None,
-           beta: float | None = None, gamma: float | None = None, averaging_delay: int = 0) -> Solver:
-  """The Solver of a preset, with any hyperparameter overridden.
-
-  Cached: the same arguments return the same Solver, so its jitted functions compile once.
-
-  Args:
-    algorithm: one of ALGORITHMS.
-    updates: "alternating" or "simultaneous" (default: the preset's).
-    alpha, beta, gamma: discount exponents (default: the preset's; see the module doc).
-    averaging_delay: iterations left out of the average.
-  """
+def preset_step(algorithm: str, updates: str | None = None) -> Callable:
+  """``step(tensors, state, **hooks)`` of a preset with its update order (default: the
+  preset's); the hooks are ``_step``'s ``opponent_plan`` and ``behaviour`` (jaxcfr's RNR
+  and DBR solvers build on them)."""
   if algorithm not in PRESETS:
-    raise ValueError(f"unknown algorithm {algorithm!r}; choose one of {list(ALGORITHMS)}")
+    raise ValueError(f"unknown CFR algorithm {algorithm!r}; choose one of {list(ALGORITHMS)}")
   preset = PRESETS[algorithm]
   updates = updates or preset.updates
   if updates not in ("alternating", "simultaneous"):
     raise ValueError(f"updates must be 'alternating' or 'simultaneous', got {updates!r}")
-  for name, value in (("alpha", alpha), ("beta", beta), ("gamma", gamma)):
-    if value is not None and (value != value):
-      raise ValueError(f"{name} must be a number, got {value}")
-  if gamma is not None and gamma < 0:
-    raise ValueError(f"gamma must be >= 0, got {gamma}")
-  if averaging_delay < 0:
-    raise ValueError(f"averaging_delay must be >= 0, got {averaging_delay}")
-  defaults = dict(alpha=preset.alpha if alpha is None else alpha,
-                  beta=preset.beta if beta is None else beta,
-                  gamma=preset.gamma if gamma is None else gamma,
-                  averaging_delay=averaging_delay)
-  step = functools.partial(_step, alternating=updates == "alternating", predictive=preset.predictive)
+  return functools.partial(_step, alternating=updates == "alternating", predictive=preset.predictive)
 
-  def init_with_defaults(tensors, **overrides):
-    return init(tensors, **{**defaults, "predictive": preset.predictive, **overrides})
 
-  run = iterate(step)
+def preset_hyperparameters(algorithm: str) -> dict:
+  """The preset's defaults of the batchable hyperparameters."""
+  preset = PRESETS[algorithm]
+  return dict(alpha=preset.alpha, beta=preset.beta, gamma=preset.gamma, averaging_delay=0)
 
-  return Solver(init=init_with_defaults, step=step, run=run, average_strategy=average_strategy,
-                current_strategy=current_strategy, name=algorithm)
+
+def solver(name: str, *, updates: str | None = None) -> registry.Solver:
+  """The registered solver of a preset (``jaxcfr.solvers.get(name, updates=...)``).
+
+  Options:
+    updates: "alternating" or "simultaneous" (default: the preset's).
+  Hyperparameters of ``init`` (batchable): alpha, beta, gamma (discount exponents, default
+  the preset's; see the module doc) and averaging_delay (iterations left out of the average).
+  """
+  step = preset_step(name, updates)
+  defaults = preset_hyperparameters(name)
+  predictive = PRESETS[name].predictive
+
+  def init_with_defaults(tensors, **hyperparameters):
+    unknown = sorted(set(hyperparameters) - set(defaults))
+    if unknown:
+      raise ValueError(f"{name} has no hyperparameter {', '.join(unknown)}; its hyperparameters: {', '.join(defaults)}")
+    return init(tensors, **{**defaults, **hyperparameters}, predictive=predictive)
+
+  return registry.Solver(name=name, init=init_with_defaults, step=step, average_strategy=average_strategy,
+                         current_strategy=current_strategy, hyperparameters=defaults,
+                         options={"updates": updates or PRESETS[name].updates})
+
+
+for _name in ALGORITHMS:
+  registry.register(_name, solver)

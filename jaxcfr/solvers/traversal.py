@@ -1,6 +1,6 @@
 """External and chance sampling as frontier walks whose cost follows the sample, not the tree.
 
-One traversal for the updating player ``i`` (paper 002 eq. 11 for external sampling;
+One traversal for the updating player ``i`` (Lanctot et al. 2009 eq. 11 for external sampling;
 chance-sampled CFR for chance sampling) in two passes over the tree arrays:
 
 Forward, one depth level at a time. The frontier of depth ``d`` is a [C_d] array of
@@ -11,7 +11,7 @@ frontier history is expanded into its children
   * at a node of an expanded player (``i``; for chance sampling both players): every child;
   * at a node of the opponent (external sampling): one child drawn from ``sigma_-i`` at
     that node, regret-matched on the gathered row of cumulative regrets. One draw per
-    visited history, as OpenSpiel's ``ExternalSamplingMCCFRSolver`` does; paper 002 draws
+    visited history, as OpenSpiel's ``ExternalSamplingMCCFRSolver`` does; Lanctot et al. 2009 draws
     one action per opponent infoset (a pure strategy ``tau``). Both are unbiased, since
     each history reached gets an action with its exact distribution, independent of the
     draws above it (eq. 11's ``q(z) = pi_-i(z) pi_c(z)`` holds per terminal); per visited
@@ -55,10 +55,10 @@ from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 
-from jaxcfr.arrays import CHANCE_NODE, TERMINAL_NODE
-from jaxcfr.tensors import GameTensors, tree_statics
+from jaxcfr.core import regret, sampling
+from jaxcfr.game.arrays import CHANCE_NODE, TERMINAL_NODE
+from jaxcfr.game.tensors import GameTensors, tree_statics
 
 
 class Traversal(NamedTuple):
@@ -89,74 +89,11 @@ class Traversal(NamedTuple):
   overflow: jax.Array
 
 
-def matched_rows(rows: jax.Array, count: jax.Array) -> jax.Array:
-  """Regret matching (paper 000 eq. 5) on gathered rows [N, A] with ``count`` [N] legal
-  actions (the first ones): positive parts normalised, uniform where none is positive."""
-  legal = jnp.arange(rows.shape[-1]) < count[:, None]
-  positive = jnp.where(legal, jnp.maximum(rows, 0), 0)
-  total = positive.sum(-1, keepdims=True)
-  uniform = legal / jnp.maximum(count, 1)[:, None].astype(rows.dtype)
-  return jnp.where(total > 0, positive / jnp.where(total > 0, total, 1), uniform).astype(rows.dtype)
-
-
-# Below these sizes a prefix sum or a compaction is one fused broadcast-and-reduce
-# (quadratic work, but one kernel); above them, ``cumsum`` and a scatter. On a CPU a
-# scatter or a ``cumsum`` of a few dozen entries costs about half a microsecond, several
-# times a fused elementwise kernel, and a traversal has a few of them per depth level.
-_SMALL_PREFIX = 128
+# Below this size a compaction is one fused broadcast-and-reduce (quadratic work, but one
+# kernel); above it, a scatter. On a CPU a scatter of a few dozen entries costs about half
+# a microsecond, several times a fused elementwise kernel, and a traversal has a few of
+# them per depth level.
 _SMALL_COMPACTION = 1 << 14
-
-
-def _prefix_sum(x: jax.Array, exclusive: bool = False) -> jax.Array:
-  """Prefix sums of ``x`` [..., n] along the last axis."""
-  n = x.shape[-1]
-  if n > _SMALL_PREFIX:
-    total = jnp.cumsum(x, -1)
-    return total - x if exclusive else total
-  j = jnp.arange(n)
-  before = (j[None, :] < j[:, None]) if exclusive else (j[None, :] <= j[:, None])  # [n (out), n (in)]
-  return jnp.where(before, x[..., None, :], 0).sum(-1)
-
-
-def _inverse_cdf(probs: jax.Array, u: jax.Array, count: jax.Array) -> jax.Array:
-  """[N] index drawn from each row of ``probs`` [N, W] by inverse CDF with ``u`` [N]."""
-  cum = _prefix_sum(probs)
-  below = cum[:, :-1] <= (u * cum[:, -1])[:, None]
-  return jnp.minimum(below.sum(-1), jnp.maximum(count, 1) - 1).astype(jnp.int32)
-
-
-def _chance_choice(chance_prob: jax.Array, first: jax.Array, count: jax.Array, u: jax.Array,
-                   width: int) -> jax.Array:
-  """[N] child drawn at chance nodes with children ``first:first + count`` (``count <=
-  width``) by inverse CDF with ``u`` [N]. The children are contiguous, so each row is one
-  window of ``chance_prob`` (a slice gather, not ``width`` element gathers; the window
-  start is clamped into the array and the children masked inside it). Wide rows pick their
-  block of about ``sqrt(width)`` outcomes first, then the outcome inside it, with small
-  fused prefix sums instead of one long ``cumsum``."""
-  num = chance_prob.shape[0]
-  start = jnp.clip(first, 0, max(num - width, 0))
-  rows = jax.vmap(lambda s: jax.lax.dynamic_slice(chance_prob, (s,), (min(width, num),)))(start)
-  offset = first - start
-  j = jnp.arange(rows.shape[1])
-  inside = (j >= offset[:, None]) & (j < (offset + count)[:, None])
-  rows = jnp.where(inside, rows, 0)
-  if rows.shape[1] <= _SMALL_PREFIX:
-    cum = _prefix_sum(rows)
-    below = (cum <= (u * cum[:, -1])[:, None]) & inside
-    return jnp.minimum(below.sum(-1), jnp.maximum(count, 1) - 1).astype(jnp.int32)
-  block = int(np.ceil(np.sqrt(rows.shape[1])))
-  blocks = -(-rows.shape[1] // block)
-  grid = jnp.pad(rows, ((0, 0), (0, blocks * block - rows.shape[1]))).reshape(-1, blocks, block)
-  totals = grid.sum(-1)  # [N, blocks]
-  cum_blocks = _prefix_sum(totals)
-  target = u * cum_blocks[:, -1]
-  chosen = jnp.minimum((cum_blocks[:, :-1] <= target[:, None]).sum(-1), blocks - 1)
-  before = jnp.take_along_axis(cum_blocks - totals, chosen[:, None], 1)[:, 0]
-  row = jnp.take_along_axis(grid, chosen[:, None, None], 1)[:, 0]  # [N, block]
-  cum = _prefix_sum(row) + before[:, None]
-  within = jnp.minimum((cum[:, :-1] <= target[:, None]).sum(-1), block - 1)
-  a = chosen * block + within - offset
-  return jnp.clip(a, 0, jnp.maximum(count, 1) - 1).astype(jnp.int32)
 
 
 def _compact(live: jax.Array, values, capacity: int):
@@ -167,7 +104,7 @@ def _compact(live: jax.Array, values, capacity: int):
     (compacted values, rank [n] int32: each entry's slot, live count [] int32).
   """
   n = live.shape[0]
-  rank = _prefix_sum(live.astype(jnp.int32), exclusive=True)
+  rank = sampling.prefix_sum(live.astype(jnp.int32), exclusive=True)
   if n * capacity <= _SMALL_COMPACTION:
     select = live[None, :] & (rank[None, :] == jnp.arange(capacity)[:, None])  # [capacity, n]
     out = [jnp.where(select, v[None, :], 0).sum(-1).astype(v.dtype) for v in values]
@@ -183,23 +120,6 @@ def uniforms_needed(tensors: GameTensors, *, player: int, sample_opponent: bool)
   capacity = statics.frontier_capacity((player,) if sample_opponent else (0, 1))
   sampled = (CHANCE_NODE, 1 - player) if sample_opponent else (CHANCE_NODE,)
   return sum(c for d, c in enumerate(capacity[:-1]) if any(k in statics.level_kinds[d] for k in sampled))
-
-
-def uniform_from_bits(bits: jax.Array, dtype) -> jax.Array:
-  """Uniforms in [0, 1) of ``dtype`` from uint32 ``bits`` [2 N] (float64) or [N] (else),
-  as ``jax.random.uniform`` makes them: the high bits fill the mantissa of a number in [1, 2)."""
-  dtype = jnp.dtype(dtype)
-  if dtype == jnp.float64:
-    pairs = bits.reshape(-1, 2).astype(jnp.uint64)
-    word = (pairs[:, 0] << 32) | pairs[:, 1]
-    one = jax.lax.bitcast_convert_type(jnp.float64(1.0), jnp.uint64)
-    return jax.lax.bitcast_convert_type((word >> 12) | one, jnp.float64) - 1.0
-  one = jax.lax.bitcast_convert_type(jnp.float32(1.0), jnp.uint32)
-  return (jax.lax.bitcast_convert_type((bits >> 9) | one, jnp.float32) - 1.0).astype(dtype)
-
-
-def words_per_uniform(dtype) -> int:
-  return 2 if jnp.dtype(dtype) == jnp.float64 else 1
 
 
 def _pad(x: jax.Array, width: int) -> jax.Array:
@@ -252,7 +172,7 @@ def traverse(tensors: GameTensors, tables, key: jax.Array | None, *, player: int
   def rows(p, infoset, count):
     table = tables[p]
     row = table[jnp.clip(infoset, 0, table.shape[0] - 1)]
-    return matched_rows(row, count) if matched else row
+    return regret.regret_matching(row, regret.legal_from_count(count, row.shape[-1]), axis=-1) if matched else row
 
   nodes = jnp.zeros((1,), jnp.int32)
   valid = jnp.ones((1,), bool)
@@ -286,9 +206,9 @@ def traverse(tensors: GameTensors, tables, key: jax.Array | None, *, player: int
         expanded = expanded | (kind == p)
         sigma = jnp.where((kind == p)[:, None], _pad(rows_p, width), sigma)
       else:
-        choice = jnp.where(kind == p, _inverse_cdf(rows_p, u, count), choice)
+        choice = jnp.where(kind == p, sampling.inverse_cdf(rows_p, u, count), choice)
     if chance_width:
-      drawn = _chance_choice(tree.chance_prob, first, count, u, chance_width)
+      drawn = sampling.chance_outcome(tree.chance_prob, first, count, u, chance_width)
       choice = jnp.where(kind == CHANCE_NODE, drawn, choice)
     sampled = (kind != TERMINAL_NODE) & ~expanded
     j = jnp.arange(width)

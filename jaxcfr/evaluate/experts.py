@@ -1,4 +1,5 @@
-"""Restricted Nash experts (paper 003 section 6): UCB1 (Auer, Cesa-Bianchi & Fischer 2002)
+"""Restricted Nash experts (Johanson, Zinkevich and Bowling, "Computing Robust
+Counter-Strategies", 2007, section 6): UCB1 (Auer, Cesa-Bianchi & Fischer 2002)
 chooses, hand by hand, which of a set of counter-strategies ("experts", e.g. RNRs to
 several opponent models) the adaptive player uses against an unknown opponent, from the
 payoffs of the hands played. Many independent matches run as one program.
@@ -12,9 +13,10 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcfr import evaluation, opponent
-from jaxcfr.arrays import TERMINAL_NODE
-from jaxcfr.tensors import GameTensors
+from jaxcfr.core import evaluation
+from jaxcfr.evaluate import opponent
+from jaxcfr.game.arrays import TERMINAL_NODE
+from jaxcfr.game.tensors import GameTensors, tree_statics
 
 
 def expert_values(tensors: GameTensors, player: int, experts: jax.Array, strategy: jax.Array) -> jax.Array:
@@ -76,4 +78,4 @@ def ucb1_matches(tensors: GameTensors, player: int, experts, strategy, key, *, n
   experts = jnp.asarray(np.asarray(experts), tensors.dtype)
   strategy = jnp.asarray(np.asarray(strategy), tensors.dtype)
   return _ucb1(tensors, experts, strategy, key, player=int(player), num_hands=int(num_hands),
-               num_matches=int(num_matches), max_children=opponent._max_children(tensors))  # pylint: disable=protected-access
+               num_matches=int(num_matches), max_children=tree_statics(tensors.tree).max_children)

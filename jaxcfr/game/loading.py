@@ -1,8 +1,8 @@
 """``jaxcfr.load``: game strings, the native registry, the OpenSpiel fallback and the disk cache.
 
 Game strings follow OpenSpiel: ``name`` or ``name(key=value,...)``. A native name (see
-``games.GAMES``) builds from the rules in ``games/`` (with the vectorised builder,
-jaxcfr/vectorized.py, when the rules offer it); any other name resolves through
+``jaxcfr.games.GAMES``) builds from the rules in ``games/`` (with the vectorised builder,
+jaxcfr/game/vectorized.py, when the rules offer it); any other name resolves through
 OpenSpiel when it is installed; ``openspiel:NAME`` forces OpenSpiel. Built arrays are
 cached as ``.npz`` under ``$JAXCFR_CACHE_DIR`` (default ``~/.cache/jaxcfr``), keyed by the
 canonical game string and a hash of the rules and builder sources, so edited rules never
@@ -23,12 +23,12 @@ from pathlib import Path
 
 import numpy as np
 
-import games
-from jaxcfr import arrays as arrays_module
-from jaxcfr import build, openspiel, vectorized
-from jaxcfr.arrays import GameArrays
-from jaxcfr.statistics import statistics
-from jaxcfr.tensors import GameTensors, to_tensors
+from jaxcfr.games import GAMES, GameError, OpenSpielVariant
+from jaxcfr.game import arrays as arrays_module
+from jaxcfr.game import build, openspiel, vectorized
+from jaxcfr.game.arrays import GameArrays
+from jaxcfr.game.statistics import statistics
+from jaxcfr.game.tensors import GameTensors, to_tensors
 
 _NAME = re.compile(r"^\s*([A-Za-z_][\w]*)\s*(?:\((.*)\))?\s*$", re.S)
 
@@ -161,16 +161,16 @@ def build_arrays(game_string: str, *, use_cache: bool = True) -> tuple[GameArray
   body = game_string.strip()[len("openspiel:"):] if force_openspiel else game_string
   name, params = parse_game_string(body)
   builder_hash = _source_hash(build, arrays_module)
-  if not force_openspiel and name in games.GAMES:
-    factory = games.GAMES[name]
+  if not force_openspiel and name in GAMES:
+    factory = GAMES[name]
     try:
       rules = factory(**params)
     except TypeError as error:
       allowed = list(inspect.signature(factory).parameters)
-      raise games.GameError(f"unknown parameter for {name}: {sorted(params)}; its parameters are {allowed}") from error
-    except games.OpenSpielVariant as error:
+      raise GameError(f"unknown parameter for {name}: {sorted(params)}; its parameters are {allowed}") from error
+    except OpenSpielVariant as error:
       if not openspiel.available():
-        raise games.GameError(f"{body.strip()} is OpenSpiel's variant: {error}; it needs OpenSpiel "
+        raise GameError(f"{body.strip()} is OpenSpiel's variant: {error}; it needs OpenSpiel "
                               f"(pip install 'jaxcfr[openspiel]')") from error
       return build_arrays(f"openspiel:{body.strip()}", use_cache=use_cache)
     canonical = canonical_name(rules.name, rules.params)
@@ -194,7 +194,7 @@ def build_arrays(game_string: str, *, use_cache: bool = True) -> tuple[GameArray
     make = lambda: openspiel.build_openspiel(os_string, canonical)
     return _cached_build(canonical, fingerprint, make, use_cache), os_string
   hint = "" if openspiel.available() else " (other names resolve through OpenSpiel: pip install 'jaxcfr[openspiel]')"
-  raise UnknownGameError(f"unknown game {name!r}; native games: {sorted(games.GAMES)}{hint}")
+  raise UnknownGameError(f"unknown game {name!r}; native games: {sorted(GAMES)}{hint}")
 
 
 def load(game_string: str, *, dtype=None, use_cache: bool = True) -> Game:

@@ -1,0 +1,16 @@
+"""Every algorithm as one kind of object, registered by name.
+
+    solver = jaxcfr.solvers.get("dcfr")            # or "mccfr-os", "rnr", ... (names())
+    state = solver.init(tensors, alpha=jnp.array([1.0, 1.5, 2.0]))   # a batch of 3 runs
+    state = solver.run(tensors, state, 1000)
+    profile = solver.average_strategy(tensors, state)              # [I, A, 3] per player
+
+See jaxcfr.solvers.registry for the protocol and the batch convention. Importing this
+package registers: the CFR family (cfr, cfr+, lcfr, dcfr, pcfr+, rm, rm+), sampled CFR
+(mccfr-os, mccfr-es, cfr-cs), and the restricted solvers (rnr, dbr, mcrnr).
+"""
+
+from jaxcfr.solvers import cfr, mccfr, mcrnr, rnr  # noqa: F401  (each registers its solvers)
+from jaxcfr.solvers.registry import Solver, batch_shape, get, names, option_names
+
+__all__ = ["Solver", "batch_shape", "get", "names", "option_names", "cfr", "mccfr", "mcrnr", "rnr"]

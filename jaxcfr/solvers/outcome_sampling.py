@@ -1,0 +1,389 @@
+"""Outcome-sampling MCCFR: Lanctot, Waugh, Zinkevich and Bowling, "Monte Carlo Sampling
+for Regret Minimization in Extensive Games" (2009), section 3 and eq. 10; Ponsen, de Jong
+and Lanctot, "Computing Approximate Nash Equilibria and Robust Best-Responses Using
+Sampling" (2011), Algorithm 1 and eq. 6.
+
+``mccfr-os``: per update of player ``i``, ``K`` root-to-terminal trajectories are drawn in parallel
+    through the tree arrays, one depth level at a time: chance by ``chance_prob``, player
+    ``i`` by the epsilon-greedy profile ``eps * uniform + (1 - eps) * sigma_i``, the
+    opponent by its current strategy ``sigma_-i`` (as in OpenSpiel's solver). With
+    ``q(z)`` the probability of sampling ``z``, every infoset ``I`` of ``i`` on the path
+    gets (Lanctot et al. 2009, eq. 10, written with the sampled action ``a*``)
+
+        w_I = u_i(z) pi_-i(z) pi_i(z[I] a*, z) / q(z),
+        r~(I, a) = w_I (1[a = a*] - sigma(a* | I))          (legal a).
+
+    This is Ponsen et al. 2011's eq. 6 with its ``w_I = u_i(z) pi_-i(z[I]) / q(z)`` (the two
+    ``w`` differ by the tail probability ``pi(z[I] a*, z)``; ``OSEstimate`` reports
+    both). The ``K`` estimates are averaged (``K = 1`` is the papers' algorithm).
+    In arrays: a ``lax.scan`` over depth levels moves all K trajectories one level down
+    per step (gather the node; inverse CDF on the acting player's gathered row, regret-
+    matched on the fly when K D is below the table size; chance from the node's window
+    of ``chance_prob``, as wide as the game's widest chance node); the backward
+    pass is exclusive cumulative products over the [K, D] path arrays, and the regret and
+    average rows are scatter-added into the [I, A] tables.
+
+Average strategy:
+  * ``mccfr-os``, ``averaging="stochastic"`` (default; OpenSpiel's, "stochastically-weighted
+    averaging" of Lanctot's thesis, cited by Lanctot et al. 2009 [10]): at each infoset of the
+    updating player on the path, ``s_I += pi_i(z[I]) sigma(I, .) / q(z[I])``, where
+    ``q(z[I])`` is the probability of sampling the prefix. Its expectation is
+    ``n_I pi_i(I) sigma(I, .)``, CFR's weight times the number ``n_I`` of histories of
+    ``I`` that chance and the opponent reach; the row normalisation removes ``n_I``
+    while it stays constant (it changes only when the opponent's reach of some history
+    of ``I`` becomes or stops being zero).
+  * ``mccfr-os``, ``averaging="optimistic"``: Ponsen et al. 2011 Algorithm 1 line 15, ``s_I +=
+    (t - c_I) pi_i(z[I]) sigma(I, .)``, ``c_I <- t`` (the worked Kuhn example of Ponsen et al. 2011
+    section 3.2.3 uses it).
+
+Updates alternate like OpenSpiel's C++ ``OutcomeSamplingMCCFRSolver`` (player 0's update,
+then player 1's, which sees player 0's new regrets); one ``outcome_step`` is one of its
+iterations. ``Override`` lets a caller replace a player's strategy on chosen
+trajectories (jaxcfr.solvers.mcrnr's model subtree uses it).
+"""
+
+from __future__ import annotations
+
+from typing import Callable, NamedTuple, Sequence
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from jaxcfr.core import regret
+from jaxcfr.core import sampling as sampling_lib
+from jaxcfr.game.arrays import CHANCE_NODE, TERMINAL_NODE
+from jaxcfr.game.tensors import GameTensors, tree_statics
+from jaxcfr.solvers import cfr
+from jaxcfr.solvers.mccfr_state import DEFAULT_EPSILON, MCCFRState, add_count, current_strategy
+
+AVERAGING = ("stochastic", "optimistic")
+
+
+class Trajectories(NamedTuple):
+  """``K`` sampled root-to-terminal paths; ``D`` = number of depth levels - 1.
+
+  Attributes:
+    nodes: [K, D + 1] int32, the history at each depth (the terminal repeats once reached).
+    actions: [K, D] int32, position of the child taken at each step (0 once terminal).
+    policy_prob: [K, D] float, probability of that child under the profile sigma (chance
+      probability at chance nodes; 1 once terminal).
+    sample_prob: [K, D] float, probability of that child under the sampling profile.
+    steps: optional (kind [K, D], infoset [K, D], legal count [K, D], sigma rows
+      [K, D, A_max]) of each step's node, kept by the walk so that the update need not
+      gather them again (None from ``forced_trajectory``).
+  """
+
+  nodes: jax.Array
+  actions: jax.Array
+  policy_prob: jax.Array
+  sample_prob: jax.Array
+  steps: tuple | None = None
+
+
+class OSEstimate(NamedTuple):
+  """One outcome-sampling update of one player from ``K`` trajectories.
+
+  Attributes:
+    regret: [I, A] sampled regrets (Lanctot et al. 2009, eq. 10), averaged over the trajectories.
+    average: [I, A] stochastically-weighted average-strategy increments, averaged.
+    reach: [I] own reach ``pi_i(z[I])`` at visited infosets (0 elsewhere).
+    visited: [I] bool, infosets on some path.
+    w: [K, D] Lanctot et al. 2009, eq. 10's ``w_I = u_i(z) pi_-i(z) pi_i(z[I] a*, z) / q(z)`` (0 off own steps).
+    w_paper000: [K, D] Ponsen et al. 2011, eq. 6's ``w_I = u_i(z) pi_-i(z[I]) / q(z)`` (0 off own steps).
+    nodes_touched: [] int32, histories on the K paths.
+  """
+
+  regret: jax.Array
+  average: jax.Array
+  reach: jax.Array
+  visited: jax.Array
+  w: jax.Array
+  w_paper000: jax.Array
+  nodes_touched: jax.Array
+
+
+class _Sigma(NamedTuple):
+  """Where the walk and the estimate read sigma rows: ``tables`` are the players' [I, A]
+  strategies, or their cumulative regrets when ``matched`` (regret matching is then done
+  per gathered row, so an update costs O(K D) rather than O(I A))."""
+
+  tables: tuple
+  matched: bool = False
+
+
+def _sigma_rows(source: _Sigma, kind: jax.Array, infoset: jax.Array, count: jax.Array,
+                width: int, players=(0, 1)) -> jax.Array:
+  """[..., width] sigma rows of the nodes (acting ``kind``, ``infoset``, ``count`` legal
+  actions); rows of other kinds are garbage."""
+  rows = []
+  for p in players:
+    table = source.tables[p]
+    row = table[jnp.clip(infoset, 0, table.shape[0] - 1)]
+    rows.append(jnp.pad(row, [(0, 0)] * (row.ndim - 1) + [(0, width - row.shape[-1])]))
+  sigma = rows[0] if len(rows) == 1 else jnp.where((kind == players[1])[..., None], rows[1], rows[0])
+  if source.matched:  # regret matching on the gathered rows
+    sigma = regret.regret_matching(sigma, regret.legal_from_count(count, width), axis=-1)
+  return sigma
+
+
+class Override(NamedTuple):
+  """On the trajectories of ``mask``, ``player`` acts by ``tables`` instead of sigma.
+
+  Attributes:
+    tables: ([I0, A0], [I1, A1]) a profile; only ``player``'s entry is read.
+    player: [] int32, the player whose strategy is replaced.
+    mask: [K] bool, the trajectories where it is.
+  """
+
+  tables: tuple
+  player: jax.Array
+  mask: jax.Array
+
+
+def sample_trajectories(tensors: GameTensors, strategies, key: jax.Array, num: int, *,
+                        player: int, epsilon, override: Override | None = None) -> Trajectories:
+  """Draws ``num`` trajectories for an update of ``player``: chance by ``chance_prob``,
+  ``player`` by ``epsilon * uniform + (1 - epsilon) * sigma``, the opponent by sigma.
+
+  The walk is one ``lax.scan`` step per depth level over all ``num`` trajectories at once:
+  gather the node, draw a child by inverse CDF from the acting player's (sampling) row or
+  from the chance node's window of ``chance_prob`` (the game's chance width, from its
+  ``TreeStatics``). Terminals stay put.
+
+  Args:
+    strategies: (sigma0 [I0, A0], sigma1 [I1, A1]).
+    key: a raw [2] uint32 PRNG key.
+    override: a player's replacement strategy on some trajectories (see Override).
+  """
+  return _walk(tensors, _Sigma(tuple(strategies)), key, num, player=player, epsilon=epsilon, override=override)
+
+
+def _walk(tensors: GameTensors, source: _Sigma, key: jax.Array, num: int, *, player: int, epsilon,
+          override: Override | None = None) -> Trajectories:
+  tree = tensors.tree
+  num_histories = tree.parent.shape[0]
+  depths = max(len(tree.depth_slices) - 1, 1)
+  width = max(tp.max_actions for tp in tensors.players)
+  dtype = tensors.dtype
+  chance_width = tree_statics(tree).chance_width
+  table = jnp.stack([tree.kind.astype(jnp.int32), tree.infoset, tree.first_child, tree.num_children], -1)
+  u = jax.random.uniform(jax.random.wrap_key_data(key), (depths, num), dtype)
+
+  def depth_step(h, ud):
+    node = table[h]
+    kind, infoset, first, count = node[:, 0], node[:, 1], node[:, 2], jnp.maximum(node[:, 3], 1)
+    alive = kind != TERMINAL_NODE
+    chance = kind == CHANCE_NODE
+    sigma = _sigma_rows(source, kind, infoset, count, width)
+    if override is not None:
+      replaced = override.mask & (kind == override.player)
+      sigma = jnp.where(replaced[:, None], _sigma_rows(_Sigma(override.tables), kind, infoset, count, width), sigma)
+    legal = regret.legal_from_count(count, width)
+    explore = epsilon * legal / count[:, None].astype(dtype) + (1 - epsilon) * sigma
+    sampling = jnp.where((kind == player)[:, None], explore, sigma)
+    a = sampling_lib.inverse_cdf(sampling, ud, count)
+    p_sigma = jnp.take_along_axis(sigma, a[:, None], 1)[:, 0]
+    p_sample = jnp.take_along_axis(sampling, a[:, None], 1)[:, 0]
+    a = jnp.where(chance, sampling_lib.chance_outcome(tree.chance_prob, first, count, ud, chance_width), a)
+    child = jnp.minimum(first + a, num_histories - 1)
+    p_chance = tree.chance_prob[child]
+    child = jnp.where(alive, child, h)
+    out = (child, jnp.where(alive, a, 0),
+           jnp.where(alive, jnp.where(chance, p_chance, p_sigma), 1.0),
+           jnp.where(alive, jnp.where(chance, p_chance, p_sample), 1.0), (kind, infoset, count, sigma))
+    return child, out
+
+  root = jnp.zeros((num,), jnp.int32)
+  _, (nodes, actions, policy_prob, sample_prob, steps) = jax.lax.scan(depth_step, root, u)
+  return Trajectories(nodes=jnp.concatenate([root[None], nodes]).T.astype(jnp.int32),
+                      actions=actions.T.astype(jnp.int32), policy_prob=policy_prob.T.astype(dtype),
+                      sample_prob=sample_prob.T.astype(dtype),
+                      steps=tuple(jnp.swapaxes(x, 0, 1) for x in steps))
+
+
+def forced_trajectory(tensors: GameTensors, strategies, terminal: int, *, epsilon=DEFAULT_EPSILON,
+                      exploring: Sequence[int] = (0, 1)) -> Trajectories:
+  """The trajectory to ``terminal`` (K = 1) with the probabilities the sampling profile
+  gives it: epsilon-greedy for the players in ``exploring``, sigma for the others, chance
+  by ``chance_prob``. Runs on the host (not jittable); for tests and inspection, e.g. the
+  worked example of Ponsen et al. 2011 section 3.2.3."""
+  tree = tensors.tree
+  parent = np.asarray(tree.parent)
+  kind = np.asarray(tree.kind)
+  infoset = np.asarray(tree.infoset)
+  action_index = np.asarray(tree.action_index)
+  chance_prob = np.asarray(tree.chance_prob)
+  depths = len(tree.depth_slices) - 1
+  if kind[terminal] != TERMINAL_NODE:
+    raise ValueError(f"history {terminal} is not terminal")
+  path = [int(terminal)]
+  while parent[path[-1]] >= 0:
+    path.append(int(parent[path[-1]]))
+  path = path[::-1]
+  actions, policy_prob, sample_prob = [], [], []
+  for h, child in zip(path[:-1], path[1:]):
+    a = int(action_index[child])
+    if kind[h] == CHANCE_NODE:
+      p = s = float(chance_prob[child])
+    else:
+      row = np.asarray(strategies[kind[h]])[infoset[h]]
+      legal = np.asarray(tensors.players[kind[h]].legal)[infoset[h]]
+      p = s = float(row[a])
+      if kind[h] in exploring:
+        s = float(epsilon / legal.sum() + (1 - epsilon) * row[a])
+    actions.append(a)
+    policy_prob.append(p)
+    sample_prob.append(s)
+  pad = depths - len(actions)
+  dtype = tensors.dtype
+  return Trajectories(
+      nodes=jnp.asarray([path + [path[-1]] * pad], jnp.int32),
+      actions=jnp.asarray([actions + [0] * pad], jnp.int32),
+      policy_prob=jnp.asarray([policy_prob + [1.0] * pad], dtype),
+      sample_prob=jnp.asarray([sample_prob + [1.0] * pad], dtype))
+
+
+def _exclusive_cumprod(x: jax.Array, reverse: bool = False) -> jax.Array:
+  """Products of the entries strictly before (or after, with ``reverse``) each position."""
+  if reverse:
+    return _exclusive_cumprod(x[:, ::-1])[:, ::-1]
+  ones = jnp.ones_like(x[:, :1])
+  return jnp.concatenate([ones, jnp.cumprod(x, 1)[:, :-1]], 1)
+
+
+class _OSRows(NamedTuple):
+  """One update's per-step rows before they are scattered; ``index`` [K * D] is the
+  infoset of each step (``I`` off the updating player's steps, dropped by the scatter)."""
+
+  index: jax.Array
+  regret: jax.Array
+  average: jax.Array
+  reach: jax.Array
+  sigma: jax.Array
+  w: jax.Array
+  w_paper000: jax.Array
+  nodes_touched: jax.Array
+
+
+def _os_rows(tensors: GameTensors, source: _Sigma, trajectories: Trajectories, player: int,
+             walk_rows: bool = False, keep: jax.Array | None = None) -> _OSRows:
+  """``walk_rows``: take the steps' nodes and sigma rows from the walk (valid only when the
+  walk read the same ``source``). ``keep`` [K] bool: trajectories that update ``player``
+  (MCRNR drops the restricted player's steps in the model's subtree)."""
+  tree = tensors.tree
+  num_infosets, width = tensors.players[player].legal.shape
+  steps = trajectories.nodes[:, :-1]
+  num = steps.shape[0]
+  walk_rows = walk_rows and trajectories.steps is not None
+  kind = trajectories.steps[0] if walk_rows else tree.kind[steps]
+  own = kind == player
+  if keep is not None:
+    own = own & keep[:, None]
+  sigma_taken = trajectories.policy_prob
+  own_p = jnp.where(own, sigma_taken, 1.0)
+  other_p = jnp.where(own, 1.0, sigma_taken)
+  q = trajectories.sample_prob.prod(1)
+  terminal = trajectories.nodes[:, -1]
+  u = tree.utility[terminal] * (1.0 if player == 0 else -1.0)
+  w = (u * other_p.prod(1) / q)[:, None] * _exclusive_cumprod(own_p, reverse=True)
+  w = jnp.where(own, w, 0.0)
+  w_paper000 = jnp.where(own, u[:, None] * _exclusive_cumprod(other_p) / q[:, None], 0.0)
+  if walk_rows:
+    infoset = jnp.where(own, trajectories.steps[1], num_infosets)
+    count, sigma = trajectories.steps[2], trajectories.steps[3][..., :width]
+  else:
+    infoset = jnp.where(own, tree.infoset[steps], num_infosets)
+    count = jnp.maximum(tree.num_children[steps], 1)
+    sigma = _sigma_rows(source, kind, infoset, count, width, players=(player,))
+  legal = jnp.arange(width) < count[..., None]
+  onehot = jax.nn.one_hot(trajectories.actions, width, dtype=sigma.dtype)
+  regret = w[..., None] * (onehot - sigma_taken[..., None] * legal)  # Lanctot et al. 2009, eq. 10
+  own_before = _exclusive_cumprod(own_p)
+  average = (own_before / _exclusive_cumprod(trajectories.sample_prob))[..., None] * sigma
+  alive = kind != TERMINAL_NODE
+  flat = lambda x: x.reshape((num * steps.shape[1],) + x.shape[2:])
+  return _OSRows(index=flat(infoset), regret=flat(regret) / num, average=flat(average) / num,
+                 reach=flat(jnp.where(own, own_before, 0.0)), sigma=flat(sigma), w=w, w_paper000=w_paper000,
+                 nodes_touched=(alive.sum() + num).astype(jnp.int32))
+
+
+def _estimate(tensors: GameTensors, rows: _OSRows, player: int) -> OSEstimate:
+  num_infosets, width = tensors.players[player].legal.shape
+  dense = lambda v: jnp.zeros((num_infosets, width), v.dtype).at[rows.index].add(v, mode="drop")
+  return OSEstimate(
+      regret=dense(rows.regret), average=dense(rows.average),
+      reach=jnp.zeros((num_infosets,), rows.reach.dtype).at[rows.index].max(rows.reach, mode="drop"),
+      visited=jnp.zeros((num_infosets,), bool).at[rows.index].set(True, mode="drop"),
+      w=rows.w, w_paper000=rows.w_paper000, nodes_touched=rows.nodes_touched)
+
+
+def outcome_sampling_estimate(tensors: GameTensors, strategies, trajectories: Trajectories, *,
+                              player: int, keep: jax.Array | None = None) -> OSEstimate:
+  """Player ``player``'s sampled regrets (Lanctot et al. 2009, eq. 10) and average increments from the
+  trajectories, with sigma = ``strategies`` (the profile they were sampled under);
+  ``keep`` [K] bool: the trajectories that count (default: all)."""
+  rows = _os_rows(tensors, _Sigma(tuple(strategies)), trajectories, player, keep=keep)
+  return _estimate(tensors, rows, player)
+
+
+def outcome_sampling_update(tensors: GameTensors, state: MCCFRState, trajectories: Trajectories, *,
+                            player: int, strategies=None, averaging: str = "stochastic",
+                            keep: jax.Array | None = None, _walk_rows: bool = False):
+  """Applies one outcome-sampling update of ``player`` from given trajectories.
+
+  Args:
+    strategies: the profile sigma used for the update (default: regret matching on
+      ``state.regrets``, done per visited row). Ponsen et al. 2011's simultaneous update of both
+      players on one trajectory passes the profile of the forward pass to both calls.
+    averaging: "stochastic" or "optimistic" (see the module doc); the iteration ``t`` of
+      optimistic averaging is ``state.iteration + 1``.
+    keep: [K] bool, the trajectories that update ``player`` (default: all).
+  Returns:
+    (new state, OSEstimate). ``state.iteration`` is not advanced. Under ``jit`` the dense
+    OSEstimate costs nothing when unused.
+  """
+  source = _Sigma(state.regrets, True) if strategies is None else _Sigma(tuple(strategies))
+  rows = _os_rows(tensors, source, trajectories, player, walk_rows=_walk_rows, keep=keep)
+  regrets, average, last_visit = list(state.regrets), list(state.average), list(state.last_visit)
+  regrets[player] = regrets[player].at[rows.index].add(rows.regret, mode="drop")
+  if averaging == "stochastic":
+    average[player] = average[player].at[rows.index].add(rows.average, mode="drop")
+  elif averaging == "optimistic":  # Ponsen et al. 2011, Algorithm 1 line 15, once per visited infoset
+    estimate = _estimate(tensors, rows, player)
+    sigma = (cfr.regret_matching(tensors.players[player], state.regrets[player]) if strategies is None
+             else strategies[player])
+    t = state.iteration + 1
+    weight = ((t - last_visit[player]).astype(estimate.reach.dtype) * estimate.reach)[:, None]
+    average[player] = average[player] + jnp.where(estimate.visited[:, None], weight * sigma, 0)
+    last_visit[player] = jnp.where(estimate.visited, t, last_visit[player])
+  else:
+    raise ValueError(f"averaging must be one of {AVERAGING}, got {averaging!r}")
+  state = state._replace(regrets=tuple(regrets), average=tuple(average), last_visit=tuple(last_visit),
+                         nodes_touched=add_count(state.nodes_touched, rows.nodes_touched))
+  return state, _estimate(tensors, rows, player)
+
+
+def outcome_step(tensors: GameTensors, state: MCCFRState, *, trajectories: int, averaging: str,
+                 override: Callable | None = None) -> MCCFRState:
+  """One outcome-sampling iteration of one run: an update of player 0, then of player 1
+  (whose walk sees player 0's new regrets), ``trajectories`` (K) paths each.
+
+  Args:
+    override: optional ``override(key, player) -> (Override | None, keep [K] bool | None)``
+      called before each player's walk with the walk's key: a replacement strategy on
+      some trajectories and the trajectories that update ``player`` (None: all).
+  """
+  next_key, *keys = sampling_lib.split_key(state.key, 3)
+  depths = len(tensors.tree.depth_slices) - 1
+  lazy = trajectories * depths < sum(tp.num_infosets for tp in tensors.players)
+  for player in (0, 1):  # player 1's walk sees player 0's new regrets
+    # regret matching per visited row when the walk reads fewer rows than the tables hold
+    source = _Sigma(state.regrets, True) if lazy else _Sigma(current_strategy(tensors, state))
+    replacement, keep = override(keys[player], player) if override is not None else (None, None)
+    paths = _walk(tensors, source, keys[player], trajectories, player=player, epsilon=state.epsilon,
+                  override=replacement)
+    state, _ = outcome_sampling_update(tensors, state, paths, player=player, averaging=averaging,
+                                       strategies=None if lazy else source.tables, keep=keep,
+                                       _walk_rows=True)
+  return state._replace(key=next_key, iteration=state.iteration + 1)

@@ -1,0 +1,52 @@
+"""What the restricted solvers (RNR, DBR, MCRNR) share: checks of the restriction and the
+model, and the counter profile they are scored by.
+
+In a restricted Nash response (Johanson, Zinkevich and Bowling, "Computing Robust
+Counter-Strategies", 2007) the restricted player ``r`` is tied to a fixed model
+``sigma_fix`` with probability ``p``; the other player's average strategy is the
+counter-strategy. The *counter profile* puts the model at ``r`` and the counter-strategy
+at the other seat; jaxcfr.evaluate.exploitation scores it.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from jaxcfr.core import evaluation
+from jaxcfr.game.tensors import GameTensors
+from jaxcfr.solvers import registry
+
+__all__ = ["check_restriction", "check_model", "counter_of"]
+
+
+def check_restriction(p, restricted, name: str = "p") -> None:
+  """Raises ValueError unless every ``p`` lies in [0, 1] (NaN included) and every
+  restricted player is 0 or 1 (skipped for traced values)."""
+  concrete_p, concrete_r = registry.concrete(p), registry.concrete(restricted)
+  if concrete_p is not None and not np.all((concrete_p >= 0) & (concrete_p <= 1)):
+    raise ValueError(f"{name} must lie in [0, 1], got {concrete_p}")
+  if concrete_r is not None and np.any((concrete_r != 0) & (concrete_r != 1)):
+    raise ValueError(f"restricted must be 0 or 1, got {concrete_r}")
+
+
+def check_model(tensors: GameTensors, model) -> None:
+  """``evaluation.check_profile`` on a concrete model profile (skipped when traced)."""
+  if model is None or len(model) != 2:
+    raise ValueError("a model is a profile with one strategy per player (2): pass model=(sigma0, sigma1)")
+  concrete = [registry.concrete(s) for s in model]
+  if all(s is not None for s in concrete):
+    evaluation.check_profile(tensors, concrete, tolerance=1e-5)
+
+
+def counter_of(average, restricted: jax.Array, model):
+  """The profile (each [I, A, *B]) with the model where ``restricted`` [*B] is the player
+  and ``average`` (each [I, A, *B]) elsewhere."""
+  out = []
+  for player in (0, 1):
+    ndim = average[player].ndim
+    seat = restricted.reshape((1, 1) + restricted.shape)
+    fixed = evaluation.expand_to(model[player].astype(average[player].dtype), ndim)
+    out.append(jnp.where(seat == player, fixed, average[player]))
+  return tuple(out)

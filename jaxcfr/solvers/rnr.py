@@ -1,0 +1,245 @@
+"""Restricted Nash Response (RNR) and data-biased response (DBR) in sequence form, on
+every deterministic solver of jaxcfr.solvers.cfr (Johanson, Zinkevich and Bowling,
+"Computing Robust Counter-Strategies", 2007, sections 5-6).
+
+The restricted player ``r`` plays ``mix_p(sigma_fix, sigma)``: with probability ``p`` the
+fixed model ``sigma_fix``, otherwise its free strategy ``sigma`` (Johanson et al. 2007 eq. 3-4).
+Realization plans mix linearly, so the unrestricted player ``u = 1 - r`` faces
+
+    y_eff = p * plan(sigma_fix) + (1 - p) * plan(sigma)
+
+and is the one whose strategy is the *counter-strategy*. ``p = 0`` is the original game
+(a Nash equilibrium), ``p = 1`` a best response to the model.
+
+The restricted player's free part learns against the unrestricted player's plan as in
+plain CFR. In the modified game of Johanson et al. 2007 section 5 (an unobserved chance node at the
+root chooses "fixed" with probability ``p``) the free part is a separate copy of ``r``'s
+tree reached with chance probability ``1 - p``, so its counterfactual values are the
+plain ones times ``1 - p``. Every update of cfr.py (regret matching, RM+ flooring, the
+DCFR/LCFR discounts, PCFR+'s prediction, the own-reach averaging weights) is positively
+homogeneous in the regrets, so for ``p < 1`` leaving out that constant changes neither
+the free strategy nor anything else of the trajectory. At ``p = 1`` the modified game gives
+the free part zero values (it would stay uniform); here it keeps learning against ``u``,
+which ``u`` never sees (its weight in ``y_eff`` is 0), so ``u``'s trajectory is the same.
+
+``p``, the restricted player and the model are array leaves of RNRState: ``p`` of shape
+[*B] makes a batch of runs with trailing axes [..., *B] like every solver's.
+"""
+
+
+from __future__ import annotations
+
+import functools
+from typing import NamedTuple
+
+import jax
+import jax.numpy as jnp
+
+from jaxcfr.core import evaluation
+from jaxcfr.game.tensors import GameTensors
+from jaxcfr.solvers import cfr, registry
+from jaxcfr.solvers.restriction import check_model, check_restriction, counter_of
+
+
+class RNRState(NamedTuple):
+  """One RNR run or a batch of them (trailing batch axes ``B``).
+
+  Attributes:
+    solver: the cfr.CFRState of both players (the restricted player's entries are its free part).
+    p: [*B] probability that the restricted player follows the model.
+    restricted: [*B] int32, the restricted player (0 or 1).
+    model: ([I0, A0, *B], [I1, A1, *B]) the fixed model profile; only the restricted
+      player's strategy is used.
+    model_plan: ([S0, *B], [S1, *B]) its realization plans.
+  """
+
+  solver: cfr.CFRState
+  p: jax.Array
+  restricted: jax.Array
+  model: tuple
+  model_plan: tuple
+
+  @property
+  def iteration(self) -> jax.Array:
+    return self.solver.iteration
+
+
+def mixed_plan(state: RNRState, player: int, plan: jax.Array) -> jax.Array:
+  """[S, *B] the plan that ``player``'s opponent faces: ``p * plan(sigma_fix) + (1 - p) * plan``
+  where ``player`` is restricted, ``plan`` otherwise (Johanson et al. 2007, eq. 4)."""
+  weight = jnp.where(state.restricted == player, state.p, 0).astype(plan.dtype)
+  weight = weight.reshape((1,) + weight.shape)
+  fixed = evaluation.expand_to(state.model_plan[player].astype(plan.dtype), plan.ndim)
+  return weight * fixed + (1 - weight) * plan
+
+
+def _step(tensors: GameTensors, state: RNRState, *, base_step) -> RNRState:
+  transform = lambda player, strategy, plan: mixed_plan(state, player, plan)
+  return state._replace(solver=base_step(tensors, state.solver, opponent_plan=transform))
+
+
+def _base_state(tensors: GameTensors, base: str, batch_parts, hyperparameters):
+  """The base CFR state, broadcast to the batch shape of its own hyperparameters and ``batch_parts``."""
+  probe = cfr.solver(base).init(tensors, **hyperparameters)
+  batch = jnp.broadcast_shapes(probe.iteration.shape, *batch_parts)
+  hyper = {k: jnp.broadcast_to(getattr(probe, k), batch) for k in cfr.preset_hyperparameters(base)}
+  return cfr.solver(base).init(tensors, **hyper), batch
+
+
+def _init(tensors: GameTensors, *, model=None, p=None, restricted=1, base: str, **hyperparameters) -> RNRState:
+  if p is None:
+    raise ValueError("rnr needs p, the probability that the restricted player follows the model")
+  check_restriction(p, restricted)
+  check_model(tensors, model)
+  dtype = tensors.dtype
+  p, restricted = jnp.asarray(p, dtype), jnp.asarray(restricted, jnp.int32)
+  model = tuple(jnp.asarray(s, dtype) for s in model)
+  state, batch = _base_state(tensors, base, [p.shape, restricted.shape, *(s.shape[2:] for s in model)],
+                             hyperparameters)
+  model = _batched_profile(model, batch)
+  model_plan = tuple(evaluation.realization_plan(tp, s) for tp, s in zip(tensors.players, model))
+  return RNRState(solver=state, p=jnp.broadcast_to(p, batch), restricted=jnp.broadcast_to(restricted, batch),
+                  model=model, model_plan=model_plan)
+
+
+def _batched_profile(profile, batch: tuple) -> tuple:
+  """Each strategy [I, A] or [I, A, *B] broadcast to [I, A, *B] (every state leaf carries
+  the batch axes)."""
+  return tuple(jnp.broadcast_to(evaluation.expand_to(s, 2 + len(batch)), s.shape[:2] + batch) for s in profile)
+
+
+def _average(tensors: GameTensors, state):
+  return cfr.average_strategy(tensors, state.solver)
+
+
+def _current(tensors: GameTensors, state):
+  return cfr.current_strategy(tensors, state.solver)
+
+
+def counter_profile(tensors: GameTensors, state):
+  """The profile (each [I, A, *B]) where the restricted player plays its model and the
+  unrestricted player its average strategy: the counter-strategy against the model."""
+  return counter_of(_average(tensors, state), state.restricted, state.model)
+
+
+def solver(*, base: str = "cfr+", updates: str | None = None) -> registry.Solver:
+  """The registered ``rnr`` solver on the CFR preset ``base``.
+
+  ``init(tensors, *, model, p, restricted=1, **base hyperparameters)``: ``model`` a
+  profile (only the restricted player's strategy is used); ``p`` and ``restricted``
+  scalars or arrays [*B], broadcast with the base's hyperparameters.
+  """
+  base_step = cfr.preset_step(base, updates)
+  defaults = {"p": None, "restricted": 1, **cfr.preset_hyperparameters(base)}
+  return registry.Solver(name="rnr", init=functools.partial(_init, base=base),
+                         step=functools.partial(_step, base_step=base_step), average_strategy=_average,
+                         current_strategy=_current, hyperparameters=defaults,
+                         options={"base": base, "updates": updates}, requires=("model", "p"),
+                         counter_profile=counter_profile)
+
+
+# --- Data-biased response (Ponsen et al. 2011 footnote 9; Johanson & Bowling 2009) ---------------
+#
+# The restricted player's choice between model and free strategy is made afresh, hidden,
+# at each of its infosets: it follows ``b(I) = c(I) sigma_fix(I) + (1 - c(I)) sigma(I)``
+# with a per-infoset confidence ``c(I)``. The unrestricted player faces the plan of ``b``.
+# The set of such ``b`` is a treeplex whose local sets are scaled simplices, so CFR over it
+# is CFR on ``sigma`` with counterfactual values computed with ``b`` below each infoset;
+# the free part's local regrets are ``(1 - c(I)) (q_b(I, a) - sum_a' sigma(I, a') q_b(I, a'))``,
+# and the per-infoset factor ``1 - c(I)`` (constant over iterations) is left out for the
+# same reason as ``1 - p`` above (infosets with ``c(I) = 1`` are then still updated, which
+# nothing sees).
+
+
+class DBRState(NamedTuple):
+  """One DBR run or a batch of them (trailing batch axes ``B``).
+
+  Attributes:
+    solver: the cfr.CFRState (the restricted player's entries are its free part).
+    confidence: ([I0, *B], [I1, *B]) per-infoset confidence; only the restricted player's is used.
+    restricted: [*B] int32, the restricted player.
+    model: ([I0, A0, *B], [I1, A1, *B]) the fixed model profile.
+  """
+
+  solver: cfr.CFRState
+  confidence: tuple
+  restricted: jax.Array
+  model: tuple
+
+  @property
+  def iteration(self) -> jax.Array:
+    return self.solver.iteration
+
+
+def behaviour(state: DBRState, player: int, strategy: jax.Array) -> jax.Array:
+  """[I, A, *B] ``c sigma_fix + (1 - c) strategy`` where ``player`` is restricted, else ``strategy``."""
+  confidence = state.confidence[player].astype(strategy.dtype)
+  restricted = state.restricted.reshape((1,) + state.restricted.shape)
+  weight = jnp.where(restricted == player, confidence, 0)
+  weight = jnp.expand_dims(evaluation.expand_to(weight, strategy.ndim - 1), 1)
+  model = evaluation.expand_to(state.model[player].astype(strategy.dtype), strategy.ndim)
+  return weight * model + (1 - weight) * strategy
+
+
+def _dbr_step(tensors: GameTensors, state: DBRState, *, base_step) -> DBRState:
+  def own(player, strategy):
+    return behaviour(state, player, strategy)
+
+  def opponent_plan(player, strategy, plan):
+    del plan
+    return evaluation.realization_plan(tensors.players[player], own(player, strategy))
+
+  return state._replace(solver=base_step(tensors, state.solver, opponent_plan=opponent_plan, behaviour=own))
+
+
+def _dbr_init(tensors: GameTensors, *, model=None, p=None, confidence=None, restricted=1, base: str,
+              **hyperparameters) -> DBRState:
+  if (p is None) == (confidence is None):
+    raise ValueError("dbr needs exactly one of p (one confidence for every infoset) and confidence "
+                     "(per-infoset arrays, e.g. from count_confidence)")
+  dtype = tensors.dtype
+  if confidence is not None:
+    confidence = tuple(jnp.asarray(c, dtype) for c in confidence)
+    for c in confidence:
+      check_restriction(c, restricted, name="confidence")
+  else:  # one constant for every infoset, scalar or [*B]
+    check_restriction(p, restricted)
+    c = jnp.asarray(p, dtype)
+    confidence = tuple(jnp.broadcast_to(c, (tp.num_infosets,) + c.shape) for tp in tensors.players)
+  check_model(tensors, model)
+  restricted = jnp.asarray(restricted, jnp.int32)
+  model = tuple(jnp.asarray(s, dtype) for s in model)
+  state, batch = _base_state(tensors, base, [restricted.shape, *(c.shape[1:] for c in confidence),
+                                             *(s.shape[2:] for s in model)], hyperparameters)
+  confidence = tuple(jnp.broadcast_to(evaluation.expand_to(c, 1 + len(batch)), c.shape[:1] + batch) for c in confidence)
+  return DBRState(solver=state, confidence=confidence, restricted=jnp.broadcast_to(restricted, batch),
+                  model=_batched_profile(model, batch))
+
+
+def dbr_solver(*, base: str = "cfr+", updates: str | None = None) -> registry.Solver:
+  """The registered ``dbr`` (data-biased response) solver on the CFR preset ``base``.
+
+  ``init(tensors, *, model, p=None, confidence=None, restricted=1, **base hyperparameters)``:
+  ``p`` one confidence for every infoset (scalar or [*B]), or ``confidence`` a pair of
+  per-infoset arrays ([I0, *B'], [I1, *B']), e.g. from ``count_confidence``.
+  """
+  base_step = cfr.preset_step(base, updates)
+  defaults = {"p": None, "restricted": 1, **cfr.preset_hyperparameters(base)}
+  return registry.Solver(name="dbr", init=functools.partial(_dbr_init, base=base),
+                         step=functools.partial(_dbr_step, base_step=base_step), average_strategy=_average,
+                         current_strategy=_current, hyperparameters=defaults,
+                         options={"base": base, "updates": updates}, requires=("model", "p"),
+                         counter_profile=counter_profile)
+
+
+def count_confidence(counts, *, p_max: float, threshold: float) -> jax.Array:
+  """[I] count-based confidence ``p_max * min(1, n(I) / threshold)`` from observation
+  counts [I, A] (e.g. jaxcfr.evaluate.opponent.sample_games): no trust in the model where
+  it saw nothing, full trust ``p_max`` from ``threshold`` observations on (a linear ramp,
+  one of the confidence functions of the data-biased response)."""
+  total = jnp.asarray(counts).sum(1)
+  return p_max * jnp.minimum(1.0, total / threshold)
+
+
+registry.register("rnr", solver)
+registry.register("dbr", dbr_solver)
