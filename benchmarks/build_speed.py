@@ -1,4 +1,4 @@
-"""Builder speed: histories per second of the tree-walk builder (jaxcfr/build.py).
+"""Builder speed: histories per second of the tree-walk builder (jaxcfr/game/build.py).
 
 Builds each game from its rules with the cache off, through the OpenSpiel adapter and
 through the native rules in games/, and reports the best of ``--repeats`` wall times for
@@ -16,7 +16,7 @@ from pathlib import Path
 
 
 import jaxcfr
-from jaxcfr import loading
+from jaxcfr.game import loading
 from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
 
 GAMES = [

@@ -117,7 +117,8 @@ def main(argv=None) -> int:
       record["batches"][f"{layout}_{batch}"] = result
       print(f"  {layout:8s} B={batch:4d}: {result['ms_per_iteration']:9.3f} ms/iter for the batch, "
             f"{result['cost_vs_one_run']:7.1f}x one run", flush=True)
-  out = Path(args.out or Path(__file__).parent / "results" / f"cfr_speed_{jaxcfr.hardware.hardware()['backend']}.json")
+  backend = jaxcfr.run.hardware.hardware()["backend"]
+  out = Path(args.out or Path(__file__).parent / "results" / f"cfr_speed_{backend}.json")
   if out.exists():  # a run over some games keeps the other games' rows of an earlier run
     earlier = json.loads(out.read_text())
     record["games"] = {**{g: r for g, r in earlier.get("games", {}).items() if g not in record["games"]},

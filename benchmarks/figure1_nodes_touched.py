@@ -1,4 +1,4 @@
-"""Paper 002's Figure 1: exploitability against nodes touched for CFR, CFR with pruning,
+"""Lanctot et al. 2009's Figure 1: exploitability against nodes touched for CFR, CFR with pruning,
 outcome-sampling and external-sampling MCCFR (and chance-sampled CFR).
 
 Instances: ``kuhn_poker``, ``one_card_poker(num_cards=13)``, ``leduc_poker`` and the paper's
@@ -8,7 +8,7 @@ a budget of 2e7 nodes touched, about five CFR iterations, to stay within about t
 on two CPU cores: a sampled iteration there costs tens of microseconds (external sampling's
 frontier walk) to a few hundred (outcome sampling, float64), a CFR iteration about 30 ms.
 
-Nodes touched are histories visited, as paper 002 section 5 counts them:
+Nodes touched are histories visited, as Lanctot et al. 2009 section 5 counts them:
   * CFR: every history, once per player pass; our CFR alternates updates (player 0's pass,
     then player 1's), so an iteration touches 2 |H|.
   * CFR with pruning: the same iterates; a pass for player i skips the subtrees where the
@@ -17,7 +17,7 @@ Nodes touched are histories visited, as paper 002 section 5 counts them:
   * MCCFR-external, CFR chance-sampled: the histories consistent with the sample.
 The y axis is the paper's exploitability ``epsilon_sigma = b1(sigma2) + b2(sigma1)``
 (NashConv; OpenSpiel's exploitability is half of it) of the average strategy. Sampled
-algorithms are averaged over ``--seeds`` seeds (run as one vmapped batch); wall time is
+algorithms are averaged over ``--seeds`` seeds (run as one batch, trailing axes); wall time is
 recorded next to nodes touched. Axes are logarithmic (the paper's are linear).
 
   python benchmarks/figure1_nodes_touched.py [--games kuhn_poker,leduc_poker] [--scale 1]
@@ -39,7 +39,9 @@ import jax.numpy as jnp  # pylint: disable=wrong-import-position
 import numpy as np  # pylint: disable=wrong-import-position
 
 import jaxcfr  # pylint: disable=wrong-import-position
-from jaxcfr import cfr, evaluation, mccfr  # pylint: disable=wrong-import-position
+from jaxcfr import solvers  # pylint: disable=wrong-import-position
+from jaxcfr.core import evaluation  # pylint: disable=wrong-import-position
+from jaxcfr.solvers import mccfr, mccfr_state  # pylint: disable=wrong-import-position
 from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
 
 # game -> budget of nodes touched per algorithm (times --scale)
@@ -63,7 +65,7 @@ def _checkpoints(last: int) -> list[int]:
 def run_cfr(game, budget: float) -> dict:
   """Vanilla CFR (OpenSpiel's preset, alternating); node counts with and without pruning."""
   tensors = game.tensors
-  solver = cfr.solver("cfr")
+  solver = solvers.get("cfr")
   histories = game.arrays.num_histories
 
   @jax.jit
@@ -93,16 +95,12 @@ def run_cfr(game, budget: float) -> dict:
 
 def run_sampled(game, algorithm: str, budget: float, seeds: int) -> list[dict]:
   tensors = game.tensors
-  solver = mccfr.solver(algorithm, chance_width=mccfr.chance_width(game))
-
-  def advance(state, n):
-    return jax.lax.fori_loop(0, n, lambda _, s: solver.step(tensors, s), state)
-
-  chunk = jax.jit(jax.vmap(advance, (0, None)))
-  exploit = jax.jit(jax.vmap(lambda s: evaluation.nash_conv(tensors, solver.average_strategy(tensors, s))))
-  state = jax.vmap(lambda s: solver.init(tensors, seed=s))(jnp.arange(seeds))
+  solver = solvers.get(algorithm)
+  chunk = lambda state, n: solver.run(tensors, state, n)  # jitted, n traced: one compilation
+  exploit = jax.jit(lambda s: evaluation.nash_conv(tensors, solver.average_strategy(tensors, s)))  # [seeds]
+  state = solver.init(tensors, seed=jnp.arange(seeds))  # a batch of seeds on trailing axes
   probe = jax.block_until_ready(chunk(state, 50))
-  per_iteration = float(np.mean(mccfr.nodes_touched(probe))) / 50
+  per_iteration = float(np.mean(mccfr_state.nodes_touched(probe))) / 50
   rows, done, seconds = [], 0, 0.0
   for target in _checkpoints(int(budget / per_iteration)):
     start = time.perf_counter()
@@ -110,7 +108,7 @@ def run_sampled(game, algorithm: str, budget: float, seeds: int) -> list[dict]:
     seconds += time.perf_counter() - start
     done = target
     values = np.asarray(exploit(state))
-    nodes = mccfr.nodes_touched(state)
+    nodes = mccfr_state.nodes_touched(state)
     rows.append({"iteration": done, "nodes_touched": float(np.mean(nodes)), "nash_conv": float(np.mean(values)),
                  "nash_conv_per_seed": values.tolist(), "nodes_touched_per_seed": nodes.tolist(),
                  "seconds": seconds})
@@ -138,7 +136,7 @@ def plot(result: dict, path: Path) -> bool:
     ax.set_title(f"{name} (|H| = {entry['histories']:,})")
     ax.grid(True, which="both", alpha=0.3)
   axes[0][0].legend()
-  fig.suptitle("Paper 002 Figure 1: exploitability against nodes touched")
+  fig.suptitle("Lanctot et al. 2009 Figure 1: exploitability against nodes touched")
   fig.tight_layout()
   fig.savefig(path, dpi=120)
   return True
@@ -161,7 +159,7 @@ def main(argv=None) -> dict:
   result = {
       "benchmark": "figure1_nodes_touched",
       "description": __doc__.split("\n\n")[1].strip(),
-      "seeds": args.seeds, "epsilon": mccfr.DEFAULT_EPSILON,
+      "seeds": args.seeds, "epsilon": mccfr_state.DEFAULT_EPSILON,
       "games": {},
   }
   for name in args.games.split(";" if ";" in args.games else ","):

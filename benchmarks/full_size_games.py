@@ -1,12 +1,13 @@
-"""The games of paper 002 Table 1 (and Bluff) at the papers' sizes: statistics, build time
+"""The games of Lanctot et al. 2009 Table 1 (and Bluff) at the papers' sizes: statistics, build time
 and peak memory, bytes per history, cache load time, and one CFR+ iteration.
 
 Each game runs in its own subprocess (so that peak memory is per game):
   1. build with the vectorised builder, cache off; peak RSS of the process so far;
   2. write the cache file (np.savez, uncompressed) and read it back (``build_arrays``);
   3. ``jaxcfr.load`` from the cache (arrays read + tensors moved to the device);
-  4. CFR+: ``s.init``, one compiled ``s.run(tensors, state, 1)`` to compile, then the best
-     of three timed single iterations (jax.block_until_ready; compile excluded).
+  4. CFR+ (``s = jaxcfr.solvers.get("cfr+")``): ``s.init``, one compiled
+     ``s.run(tensors, state, 1)`` to compile, then the best of three timed single
+     iterations (jax.block_until_ready; compile excluded).
 Peak memory is recorded twice: ``*_peak_rss_gib`` (getrusage, includes the file-backed
 pages of the memory-mapped cache, which the kernel can reclaim) and ``*_peak_anon_gib``
 (RssAnon sampled every 20 ms: the memory the process really needs), per stage.
@@ -29,7 +30,7 @@ import threading
 import time
 from pathlib import Path
 
-GAMES = {  # short name: (game string, paper 002 Table 1 row or None)
+GAMES = {  # short name: (game string, Lanctot et al. 2009 Table 1 row or None)
     "one_card_poker": ("one_card_poker(num_cards=500)",
                        {"game": "OCP", "H_millions": 22.4, "I_thousands": 2, "l": 5, "M1": 45, "M2": 32}),
     "goofspiel": ("goofspiel(num_cards=7)",
@@ -39,7 +40,7 @@ GAMES = {  # short name: (game string, paper 002 Table 1 row or None)
                             "M2": 1236660}),
     "princess_and_monster": ("princess_and_monster(rows=3,cols=3,horizon=11)",
                              {"game": "PAM", "H_millions": 91.8, "I_thousands": 20, "l": 13, "M1": 9541, "M2": 2930}),
-    "liars_dice": ("liars_dice(dice_sides=6)", None),  # Bluff(1,1,6): paper 000, not in Table 1
+    "liars_dice": ("liars_dice(dice_sides=6)", None),  # Bluff(1,1,6): Ponsen et al. 2011, not in Table 1
 }
 
 
@@ -82,7 +83,8 @@ def measure(game_string: str) -> dict:
   import jax  # pylint: disable=import-outside-toplevel
   import numpy as np  # pylint: disable=import-outside-toplevel
   import jaxcfr  # pylint: disable=import-outside-toplevel
-  from jaxcfr import cfr, loading, vectorized  # pylint: disable=import-outside-toplevel
+  from jaxcfr import solvers  # pylint: disable=import-outside-toplevel
+  from jaxcfr.game import loading, vectorized  # pylint: disable=import-outside-toplevel
 
   anonymous = _AnonymousPeak()
   row = {"game": game_string}
@@ -91,7 +93,7 @@ def measure(game_string: str) -> dict:
   row["build_s"] = time.perf_counter() - start
   row["build_peak_rss_gib"] = _peak_rss_gib()
   row["build_peak_anon_gib"] = anonymous.take()
-  from jaxcfr.statistics import statistics  # pylint: disable=import-outside-toplevel
+  from jaxcfr.game.statistics import statistics  # pylint: disable=import-outside-toplevel
   start = time.perf_counter()
   row["statistics"] = statistics(arrays)
   row["statistics_s"] = time.perf_counter() - start
@@ -126,7 +128,7 @@ def measure(game_string: str) -> dict:
   row["load_peak_anon_gib"] = anonymous.take()
   row["device_tensor_bytes"] = int(sum(leaf.nbytes for leaf in jax.tree_util.tree_leaves(game.tensors)))
 
-  solver = cfr.solver("cfr+")
+  solver = solvers.get("cfr+")
   state = solver.init(game.tensors)
   start = time.perf_counter()
   state = jax.block_until_ready(solver.run(game.tensors, state, 1))

@@ -1,13 +1,13 @@
-"""Goof(N)'s M-value (paper 002, section 4) under several counting conventions, computed
-from the rules directly (no game build), to look for the convention behind paper 002
+"""Goof(N)'s M-value (Lanctot et al. 2009, section 4) under several counting conventions, computed
+from the rules directly (no game build), to look for the convention behind Lanctot et al. 2009
 Table 1's M1 = M2 = 89,884 for Goof(7).
 
 A player's infoset before its bid k + 1 is (its own k bids, the k results: won, lost,
 tie); it exists when some opponent bids (distinct cards) give those results. The M-value
 groups infosets by a key and sums sqrt(group size):
 
-  card labels      the own bids, labelled by card: paper 002's definition and jaxcfr's
-                   (jaxcfr/statistics.py); equal to ``jaxcfr info``'s value
+  card labels      the own bids, labelled by card: Lanctot et al. 2009's definition and jaxcfr's
+                   (jaxcfr/game/statistics.py); equal to ``jaxcfr info``'s value
   rank labels      the own bids labelled by their position among the cards still in hand
   parent sequence  the treeplex parent sequence (own bids and all results but the last)
   results only     the public results, not the own bids
@@ -96,7 +96,7 @@ def main(argv=None) -> None:
     for name, (full, without_forced) in result.items():
       print(f"  {name:18s} {full:12,.1f}   without the forced last round {without_forced:12,.1f}")
     if n == 7:
-      print(f"  paper 002 Table 1: {PAPER_002_GOOF7_M:,}")
+      print(f"  Lanctot et al. 2009 Table 1: {PAPER_002_GOOF7_M:,}")
 
 
 if __name__ == "__main__":

@@ -19,7 +19,9 @@ import numpy as np
 import pyspiel
 
 import jaxcfr
-from jaxcfr import evaluation, mccfr
+from jaxcfr import solvers
+from jaxcfr.core import evaluation
+from jaxcfr.solvers import mccfr_state
 from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
 
 RUNS = [("mccfr-os", "kuhn_poker", 10000), ("mccfr-es", "kuhn_poker", 1000),
@@ -30,21 +32,22 @@ RUNS = [("mccfr-os", "kuhn_poker", 10000), ("mccfr-es", "kuhn_poker", 1000),
 def ours(algorithm: str, name: str, iterations: int, seeds: int):
   game = jaxcfr.load(name)
   tensors = game.tensors
-  solver = mccfr.solver(algorithm, chance_width=mccfr.chance_width(game))
-  run = jax.jit(jax.vmap(lambda seed: solver.run(tensors, solver.init(tensors, seed=seed), iterations)))
-  exploit = jax.jit(jax.vmap(lambda s: evaluation.exploitability(tensors, solver.average_strategy(tensors, s))))
+  solver = solvers.get(algorithm)
+  # One batch of runs, one per seed (trailing batch axes on every leaf of the state).
+  run = jax.jit(lambda seeds: solver.run(tensors, solver.init(tensors, seed=seeds), iterations))
+  exploit = jax.jit(lambda s: evaluation.exploitability(tensors, solver.average_strategy(tensors, s)))  # [seeds]
   jax.block_until_ready(run(jnp.arange(seeds) + 10_000))  # compile
   start = time.perf_counter()
   states = jax.block_until_ready(run(jnp.arange(seeds)))
   seconds = time.perf_counter() - start
-  return np.asarray(exploit(states)).tolist(), seconds, float(np.mean(mccfr.nodes_touched(states))) / iterations
+  return np.asarray(exploit(states)).tolist(), seconds, float(np.mean(mccfr_state.nodes_touched(states))) / iterations
 
 
 def openspiel(algorithm: str, name: str, iterations: int, seeds: int):
   game = pyspiel.load_game(name)
   values, start = [], time.perf_counter()
   for seed in range(seeds):
-    solver = (pyspiel.OutcomeSamplingMCCFRSolver(game, mccfr.DEFAULT_EPSILON, seed) if algorithm == "mccfr-os"
+    solver = (pyspiel.OutcomeSamplingMCCFRSolver(game, mccfr_state.DEFAULT_EPSILON, seed) if algorithm == "mccfr-os"
               else pyspiel.ExternalSamplingMCCFRSolver(game, seed))
     for _ in range(iterations):
       solver.run_iteration()

@@ -5,18 +5,18 @@ external sampling (time per iteration and nodes touched per second, against
 
 One OpenSpiel ``run_iteration`` samples two trajectories (player 0's update, then player
 1's), so its trajectories per second are ``2 * iterations / s``. Ours: one ``step`` draws
-K trajectories per player for each of B seeds (``vmap``), so ``2 * K * B * steps / s``.
-K = 1, B = 1 is the papers' algorithm itself; larger K averages K sampled regrets per
-update (a mini-batch), larger B runs independent seeds. ``--devices N`` splits the CPU
-into N XLA host devices and shards the seed batch over them (``jax.sharding``), so that
-XLA uses N cores; OpenSpiel's solver is single-threaded. Everything is float32, timed
-after compilation, best of ``--repeats``.
+K trajectories per player for each of B seeds (one batch, trailing axes), so
+``2 * K * B * steps / s``. K = 1, B = 1 is the papers' algorithm itself; larger K averages
+K sampled regrets per update (a mini-batch), larger B runs independent seeds.
+``--devices N`` splits the CPU into N XLA host devices and shards the seed batch over them
+(jaxcfr.run.sharding), so that XLA uses N cores; OpenSpiel's solver is single-threaded.
+Everything is float32, timed after compilation, best of ``--repeats``.
 
 External sampling: one iteration is one traversal per player (OpenSpiel's ``run_iteration``);
-ours with one seed (the algorithm itself) and with a vmapped batch of seeds. Nodes touched
-per iteration are paper 002's count (histories consistent with the sample); OpenSpiel's
-solver does not count them, so its nodes per second use our mean per iteration (the same
-sampling scheme, per visited history, touches the same expected number).
+ours with one seed (the algorithm itself) and with a batch of seeds. Nodes touched per
+iteration are Lanctot et al. 2009's count (histories consistent with the sample); OpenSpiel's solver
+does not count them, so its nodes per second use our mean per iteration (the same sampling
+scheme, per visited history, touches the same expected number).
 
   python benchmarks/mccfr_speed.py [--game leduc_poker] [--es-games kuhn_poker,leduc_poker]
                                    [--devices 2] [--out ...]
@@ -53,10 +53,11 @@ import jax  # pylint: disable=wrong-import-position
 import jax.numpy as jnp  # pylint: disable=wrong-import-position
 import numpy as np  # pylint: disable=wrong-import-position
 import pyspiel  # pylint: disable=wrong-import-position
-from jax.sharding import NamedSharding, PartitionSpec  # pylint: disable=wrong-import-position
 
 import jaxcfr  # pylint: disable=wrong-import-position
-from jaxcfr import mccfr  # pylint: disable=wrong-import-position
+from jaxcfr import solvers  # pylint: disable=wrong-import-position
+from jaxcfr.run import sharding  # pylint: disable=wrong-import-position
+from jaxcfr.solvers import mccfr_state  # pylint: disable=wrong-import-position
 from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
 
 EPSILON = 0.6
@@ -100,19 +101,15 @@ def openspiel_rate(game_string: str, seconds: float, repeats: int) -> dict:
 def ours_rate(game, trajectories: int, batch: int, devices: int, seconds: float, repeats: int) -> dict:
   """``devices`` > 1 shards the ``batch`` seeds over that many host devices."""
   tensors = game.tensors
-  solver = mccfr.solver("mccfr-os", trajectories=trajectories, chance_width=mccfr.chance_width(game))
-  step_fn = lambda n: (lambda state: jax.lax.fori_loop(0, n, lambda _, s: solver.step(tensors, s), state))
-  seeds = jnp.arange(batch)
+  solver = solvers.get("mccfr-os", trajectories=trajectories)
+  # solver.run is jitted with a traced count: every n shares one compilation.
+  make = lambda n: (lambda state: solver.run(tensors, state, n))
   if batch == 1:
     state = solver.init(tensors)
-    make = lambda n: jax.jit(step_fn(n))
   else:
-    state = jax.vmap(lambda s: solver.init(tensors, seed=s))(seeds)  # on device 0
+    state = solver.init(tensors, seed=jnp.arange(batch))  # trailing batch axis [..., B], on device 0
     if devices > 1:
-      mesh = jax.make_mesh((devices,), ("seed",), axis_types=(jax.sharding.AxisType.Auto,))
-      sharding = NamedSharding(mesh, PartitionSpec("seed"))
-      state = jax.device_put(state, sharding)
-    make = lambda n: jax.jit(jax.vmap(step_fn(n)))
+      state = sharding.shard_trailing_batch(state, batch, jax.local_devices()[:devices])
   probe = make(2)
   state = jax.block_until_ready(probe(state))
   start = time.perf_counter()
@@ -130,7 +127,7 @@ def ours_rate(game, trajectories: int, batch: int, devices: int, seconds: float,
   return {"trajectories_per_update": trajectories, "seeds": batch, "devices": devices,
           "steps": steps, "seconds": best, "steps_per_s": steps / best,
           "trajectories_per_s": 2 * trajectories * batch * steps / best,
-          "nodes_touched_per_trajectory": float(np.mean(mccfr.nodes_touched(holder[0]))) /
+          "nodes_touched_per_trajectory": float(np.mean(mccfr_state.nodes_touched(holder[0]))) /
                                           (2 * trajectories * int(np.mean(holder[0].iteration)))}
 
 
@@ -144,13 +141,9 @@ def openspiel_es_rate(game_string: str, seconds: float, repeats: int) -> dict:
 def ours_traversal_rate(game, algorithm: str, batch: int, seconds: float, repeats: int) -> dict:
   """External (``mccfr-es``) or chance (``cfr-cs``) sampling, ``batch`` seeds (1: no vmap)."""
   tensors = game.tensors
-  solver = mccfr.solver(algorithm)
-  advance = lambda n: (lambda state: jax.lax.fori_loop(0, n, lambda _, s: solver.step(tensors, s), state))
-  if batch == 1:
-    state, make = solver.init(tensors), lambda n: jax.jit(advance(n))
-  else:
-    state = jax.vmap(lambda s: solver.init(tensors, seed=s))(jnp.arange(batch))
-    make = lambda n: jax.jit(jax.vmap(advance(n)))
+  solver = solvers.get(algorithm)
+  make = lambda n: (lambda state: solver.run(tensors, state, n))  # jitted, n traced: one compilation
+  state = solver.init(tensors) if batch == 1 else solver.init(tensors, seed=jnp.arange(batch))  # [..., B]
   probe = make(50)
   state = jax.block_until_ready(probe(state))
   start = time.perf_counter()
@@ -163,7 +156,7 @@ def ours_traversal_rate(game, algorithm: str, batch: int, seconds: float, repeat
     holder[0] = jax.block_until_ready(run(holder[0]))
 
   best = _best(go, repeats)
-  nodes_per_iteration = float(np.mean(mccfr.nodes_touched(holder[0]) / np.asarray(holder[0].iteration)))
+  nodes_per_iteration = float(np.mean(mccfr_state.nodes_touched(holder[0]) / np.asarray(holder[0].iteration)))
   return {"algorithm": algorithm, "seeds": batch, "steps": steps, "seconds": best,
           "ms_per_iteration": 1e3 * best / steps, "iterations_per_s": batch * steps / best,
           "nodes_touched_per_iteration": nodes_per_iteration,

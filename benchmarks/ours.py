@@ -12,7 +12,8 @@ import jax
 import jax.numpy as jnp
 
 import jaxcfr
-from jaxcfr import cfr
+from jaxcfr import solvers
+from jaxcfr.run import sharding
 
 
 def _time_chunks(run, state, min_seconds: float) -> tuple[float, int]:
@@ -37,7 +38,7 @@ def cfr_ms_per_iteration(game: jaxcfr.Game, algorithm: str = "cfr+", *, batch: i
   ``jax.vmap`` (leading batch axis) instead of the solver's trailing batch axes;
   ``shard=True`` splits the trailing batch axis over the local devices.
   """
-  solver = cfr.solver(algorithm)
+  solver = solvers.get(algorithm)
   tensors = game.tensors
   step = lambda s: solver.step(tensors, s)
   if batch is None:
@@ -48,7 +49,7 @@ def cfr_ms_per_iteration(game: jaxcfr.Game, algorithm: str = "cfr+", *, batch: i
   else:
     state = solver.init(tensors, gamma=jnp.linspace(1.0, 2.0, batch))
     if shard:
-      state = jaxcfr.sharding.shard_trailing_batch(state, batch)
+      state = sharding.shard_trailing_batch(state, batch)
   step_all = lambda s, n: jax.lax.fori_loop(0, n, lambda _, x: step(x), s)
   # Pick a chunk long enough that one call takes ~0.1 s, after a first compiled probe.
   probe = jax.jit(lambda s: step_all(s, 1))

@@ -94,7 +94,7 @@ import sys
 import time
 from typing import Any, Callable
 
-from jaxcfr.hardware import hardware, package_version
+from jaxcfr.run.hardware import hardware, package_version
 
 PEERS = ("openspiel_cpp", "openspiel_jax", "liteefg")
 """Peer names accepted by :func:`time_peer` and :func:`check_peer`."""

@@ -1,4 +1,4 @@
-"""RNR against Monte-Carlo RNR, convergence in time: paper 000 Figure 7's experiment.
+"""RNR against Monte-Carlo RNR, convergence in time: Ponsen et al. 2011 Figure 7's experiment.
 
 For each game:
   * the model sigma_fix is the average strategy of an outcome-sampling MCCFR run (seed 0,
@@ -8,13 +8,13 @@ For each game:
   * for every p, two runs, one restricting each player, in one batch per solver;
   * y: the NashConv ``b1(sigma2) + b2(sigma1)`` of the paired profile (player 0's
     counter-strategy from the run restricting player 1, player 1's from the run restricting
-    player 0; 000 Figure 7's caption); it need not reach 0 for p > 0;
+    player 0; Ponsen et al. 2011, Figure 7's caption); it need not reach 0 for p > 0;
   * x: wall time of the solver iterations (compilation and the evaluations excluded).
 Solvers: RNR on vanilla CFR (the paper's "RNR"), RNR on CFR+ (jaxcfr's default) and MCRNR
-(jaxcfr.mcrnr: outcome sampling, epsilon 0.6, --trajectories per walk; the paper's is 1).
+(jaxcfr.solvers.mcrnr: outcome sampling, epsilon 0.6, --trajectories per walk; the paper's is 1).
 Each solver's iterations run in chunks that double, to a --seconds budget per solver.
 
-Default games, on this CPU: OCP(500) and Bluff(1,1,6) at the papers' sizes (paper 000
+Default games, on this CPU: OCP(500) and Bluff(1,1,6) at the papers' sizes (Ponsen et al. 2011
 uses OCP with N = 500), Goofspiel(4) and PAM(3, 3, 5) as smaller instances of the papers'
 Goof(7) and PAM(3, 3, 11) (those take ~1 s per CFR iteration here, see
 benchmarks/results/full_size_games.json; run them with --games on a GPU).
@@ -36,8 +36,10 @@ import jax.numpy as jnp
 import numpy as np
 
 import jaxcfr
-from jaxcfr import cfr, evaluation, mccfr, mcrnr, rnr
-from jaxcfr.loading import split_game_list
+from jaxcfr import solvers
+from jaxcfr.core import evaluation
+from jaxcfr.game.loading import split_game_list
+from jaxcfr.solvers import mcrnr
 from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
 
 GAMES = ("one_card_poker(num_cards=500),liars_dice(dice_sides=6),goofspiel(num_cards=4),"
@@ -48,8 +50,8 @@ def model_from_mccfr(game, *, target: float, seconds: float, trajectories: int =
   """The average of an outcome-sampling run (``trajectories`` per walk) extended until its
   NashConv is <= target (or ``seconds`` have passed)."""
   tensors = game.tensors
-  solver = mccfr.solver("mccfr-os", trajectories=trajectories, chance_width=mccfr.chance_width(game))
-  run = jax.jit(lambda s, n: jax.lax.fori_loop(0, n, lambda _, x: solver.step(tensors, x), s))
+  solver = solvers.get("mccfr-os", trajectories=trajectories)
+  run = lambda s, n: solver.run(tensors, s, n)  # jitted, n traced
   nash_conv = jax.jit(lambda s: evaluation.nash_conv(tensors, solver.average_strategy(tensors, s)))
   state, start = solver.init(tensors, seed=0), time.perf_counter()
   while True:
@@ -61,14 +63,10 @@ def model_from_mccfr(game, *, target: float, seconds: float, trajectories: int =
                                                       "seconds": time.perf_counter() - start}
 
 
-def _runner(step, tensors):
-  """Jitted (state, n) -> state after n steps (n traced: one compilation for every chunk)."""
-  return jax.jit(lambda s, n: jax.lax.fori_loop(0, n, lambda _, x: step(tensors, x), s))
-
-
-def convergence(tensors, state, step, paired, *, seconds: float, first_chunk: int):
-  """[(seconds, iterations, NashConv [P])] at doubling chunks until ``seconds`` of solving."""
-  run = _runner(step, tensors)
+def convergence(tensors, state, solver, paired, *, seconds: float, first_chunk: int):
+  """[(seconds, iterations, NashConv [P])] at doubling chunks until ``seconds`` of solving
+  (``solver.run`` is jitted with a traced count: one compilation for every chunk)."""
+  run = lambda s, n: solver.run(tensors, s, n)
   measure = jax.jit(lambda s: evaluation.nash_conv(tensors, paired(s)))
   jax.block_until_ready(run(state, 1))  # compile
   points, elapsed, iterations, chunk = [], 0.0, 0, first_chunk
@@ -108,25 +106,25 @@ def main(argv=None) -> dict:
           f"outcome-sampling iterations of {model_info['trajectories']} trajectories", flush=True)
     curves = {}
     for algorithm in ("cfr", "cfr+"):
-      solver = rnr.solver(algorithm)
+      solver = solvers.get("rnr", base=algorithm)
 
-      def paired(state):
-        average = cfr.average_strategy(tensors, state.solver)
+      def paired(state, solver=solver):
+        average = solver.average_strategy(tensors, state)
         return average[0][..., :half], average[1][..., half:]
 
-      state = solver.init(tensors, model, p=grid_p, restricted=grid_r)
-      curves[f"rnr-{algorithm}"] = convergence(tensors, state, solver.step, paired, seconds=args.seconds,
+      state = solver.init(tensors, model=model, p=grid_p, restricted=grid_r)
+      curves[f"rnr-{algorithm}"] = convergence(tensors, state, solver, paired, seconds=args.seconds,
                                                first_chunk=1)
-    solver = mcrnr.solver(trajectories=args.trajectories, chance_width=mccfr.chance_width(game))
-    state = solver.init(tensors, model, p=grid_p, restricted=grid_r, seed=np.arange(2 * half))
-    curves["mcrnr"] = convergence(tensors, state, solver.step, lambda s: mcrnr.paired_profile(tensors, s),
+    solver = solvers.get("mcrnr", trajectories=args.trajectories)
+    state = solver.init(tensors, model=model, p=grid_p, restricted=grid_r, seed=np.arange(2 * half))
+    curves["mcrnr"] = convergence(tensors, state, solver, lambda s: mcrnr.paired_profile(tensors, s, solver),
                                   seconds=args.seconds, first_chunk=16)
     for label, points in curves.items():
       last = points[-1]
       print(f"  {label:9s} {last['iterations']:>9} iterations in {last['seconds']:.1f} s: NashConv "
             + ", ".join(f"p={p}: {v:.4f}" for p, v in zip(ps, last["nash_conv"])), flush=True)
     results[game.name] = {"model": model_info, "curves": curves}
-  record = {"experiment": "paper 000 Figure 7: RNR vs MCRNR convergence in time", "ps": ps,
+  record = {"experiment": "Ponsen et al. 2011 Figure 7: RNR vs MCRNR convergence in time", "ps": ps,
             "load_average_1min_at_end": os.getloadavg()[0],
             "mcrnr_trajectories": args.trajectories, "dtype": args.dtype, "seconds_per_solver": args.seconds,
             "games": results}

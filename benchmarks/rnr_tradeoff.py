@@ -1,18 +1,22 @@
-"""The exploitation / exploitability trade-off of restricted Nash responses: paper 000
-Figure 6 and the shape of paper 003 Figure 1.
+"""The exploitation / exploitability trade-off of restricted Nash responses: Ponsen et al. 2011
+Figure 6 and the shape of Johanson et al. 2007 Figure 1.
 
-For each game and each opponent model: RNR for every p (default: paper 000's 0, 0.5, 0.7,
+For each game and each opponent model: RNR for every p (default: Ponsen et al. 2011's 0, 0.5, 0.7,
 0.8, 0.9, 0.93, 0.97, 1) with each restricted player of --restricted, all as one batched
-program (jaxcfr.rnr.trade_off; --algo mccfr-os runs Monte-Carlo RNR). With both players
+program (jaxcfr.evaluate.exploitation.trade_off). --algo picks the restricted solver: ``rnr``
+(restricted Nash response on the CFR preset --base, default CFR+), ``dbr`` (data-biased
+response on --base, confidence p at every infoset) or ``mcrnr`` (Monte-Carlo RNR, outcome
+sampling with --trajectories per walk); the old spellings still work (a CFR preset name
+means ``rnr`` on that base, ``mccfr-os`` means ``mcrnr``). With both players
 restricted in turn, exploitation (value against the model minus the game value) and
 exploitability (worst-case loss below the game value) are summed over the two, as in
-Figure 6; paper 003 Figure 1 plots the same two numbers, one curve per opponent model.
+Figure 6; Johanson et al. 2007 Figure 1 plots the same two numbers, one curve per opponent model.
 
-Models (--models, comma-separated): any spec of jaxcfr.opponent.fixed_model (``uniform``,
-``cfr:ITERS``, ``mccfr-os:ITERS`` (paper 000: "models taken from runs of MCCFR"), a
-strategy file), or ``frequentist:SPEC:GAMES``: paper 003 section 4's frequentist model of
+Models (--models, comma-separated): any spec of jaxcfr.evaluate.opponent.fixed_model (``uniform``,
+``cfr:ITERS``, ``mccfr-os:ITERS`` (Ponsen et al. 2011: "models taken from runs of MCCFR"), a
+strategy file), or ``frequentist:SPEC:GAMES``: Johanson et al. 2007 section 4's frequentist model of
 the strategy SPEC, from GAMES sampled games per seat against a uniform probe (uniform where
-nothing was observed), as paper 003 modelled its opponents from observed play.
+nothing was observed), as Johanson et al. 2007 modelled its opponents from observed play.
 
   PYTHONPATH=benchmarks python benchmarks/rnr_tradeoff.py --games kuhn_poker,leduc_poker --out rnr_tradeoff
 
@@ -41,7 +45,8 @@ PAPER_PS = (0.0, 0.5, 0.7, 0.8, 0.9, 0.93, 0.97, 1.0)
 
 def model_of(game, spec: str, seed: int = 0):
   """A model profile from a spec (see the module doc)."""
-  from jaxcfr import evaluation, opponent  # pylint: disable=import-outside-toplevel
+  from jaxcfr.core import evaluation  # pylint: disable=import-outside-toplevel
+  from jaxcfr.evaluate import opponent  # pylint: disable=import-outside-toplevel
   if not spec.startswith("frequentist:"):
     return opponent.fixed_model(game, spec)
   strategy_spec, _, games = spec[len("frequentist:"):].rpartition(":")
@@ -58,28 +63,40 @@ def main(argv=None) -> dict:
   parser.add_argument("--models", default="cfr:20", help="comma-separated model specs (see the module doc)")
   parser.add_argument("--ps", default=",".join(f"{p:g}" for p in PAPER_PS))
   parser.add_argument("--restricted", choices=("0", "1", "both"), default="both")
-  parser.add_argument("--algo", default="cfr+")
+  parser.add_argument("--algo", default="rnr",
+                      help="restricted solver: rnr, dbr or mcrnr (or, as before, a CFR preset for rnr on it, "
+                           "or mccfr-os for mcrnr)")
+  parser.add_argument("--base", default="cfr+", help="the CFR preset under rnr and dbr (and of the game value)")
+  parser.add_argument("--trajectories", type=int, default=1, help="mcrnr: trajectories per walk")
   parser.add_argument("--iters", type=int, default=2000)
   parser.add_argument("--out", default="rnr_tradeoff", help="output path without extension")
   args = parser.parse_args(argv)
   jax.config.update("jax_enable_x64", True)
   import jaxcfr  # pylint: disable=import-outside-toplevel
-  from jaxcfr.loading import split_game_list  # pylint: disable=import-outside-toplevel
-  from jaxcfr import mccfr, rnr  # pylint: disable=import-outside-toplevel
+  from jaxcfr.evaluate import exploitation  # pylint: disable=import-outside-toplevel
+  from jaxcfr.game.loading import split_game_list  # pylint: disable=import-outside-toplevel
+  from jaxcfr.solvers import cfr  # pylint: disable=import-outside-toplevel
 
+  algo, base = args.algo, args.base
+  if algo in cfr.ALGORITHMS:  # the old --algo PRESET: RNR on that preset
+    algo, base = "rnr", algo
+  elif algo == "mccfr-os":  # the old --algo mccfr-os: Monte-Carlo RNR
+    algo = "mcrnr"
+  if algo not in ("rnr", "dbr", "mcrnr"):
+    parser.error(f"--algo must be rnr, dbr or mcrnr (or a CFR preset, or mccfr-os), got {args.algo!r}")
+  options = {"trajectories": args.trajectories} if algo == "mcrnr" else {"base": base}
   ps = [float(p) for p in args.ps.split(",")]
   restricted = (0, 1) if args.restricted == "both" else (int(args.restricted),)
   results = {}
   for name in split_game_list(args.games):
     game = jaxcfr.load(name, dtype="float64")
-    value, tolerance = rnr.game_value(game.tensors, iterations=max(args.iters, 2000),
-                                      algorithm="cfr+" if args.algo in mccfr.ALGORITHMS else args.algo)
-    options = {"chance_width": mccfr.chance_width(game)} if args.algo == "mccfr-os" else {}
+    value, tolerance = exploitation.game_value(game.tensors, iterations=max(args.iters, 2000),
+                                               algorithm="cfr+" if algo == "mcrnr" else base)
     per_model = {}
     for spec in args.models.split(","):
       model = model_of(game, spec)
-      rows = rnr.trade_off(game.tensors, model, ps, restricted=restricted, algorithm=args.algo,
-                           iterations=args.iters, value=value, **options)
+      rows = exploitation.trade_off(game.tensors, model, ps, restricted=restricted, solver=algo,
+                                    iterations=args.iters, value=value, **options)
       curve = []
       for p in ps:
         pair = [r for r in rows if r["p"] == p]
@@ -91,7 +108,7 @@ def main(argv=None) -> dict:
         print(f"  p={point['p']:<5} exploitation {point['exploitation']:.5f}  "
               f"exploitability {point['exploitability']:.5f}", flush=True)
     results[game.name] = {"game_value": value, "game_value_tolerance": 2 * tolerance, "models": per_model}
-  record = {"algo": args.algo, "iters": args.iters, "restricted": list(restricted), "ps": ps,
+  record = {"algo": algo, **options, "iters": args.iters, "restricted": list(restricted), "ps": ps,
             "summed_over_restricted_players": len(restricted) == 2, "games": results}
   write_record(args.out + ".json", record)
   _plot(results, args.out + ".png", len(restricted) == 2)
