@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import jax
 import numpy as np
@@ -11,6 +12,7 @@ import pytest
 import jaxcfr
 from jaxcfr.game import arrays as arrays_module
 from jaxcfr.game import build as build_module
+from jaxcfr.game import integrity
 from jaxcfr.game import vectorized as vectorized_module
 from jaxcfr.game.arrays import GameArrays
 
@@ -112,15 +114,61 @@ def _corrupt_pickled_object(path):
   np.savez(path, **arrays)
 
 
+def _rewrite(path, change, *, keep_checksum: bool):
+  """Rewrites the file's arrays after ``change(arrays)``; with ``keep_checksum`` the old
+  checksum stays (damaged data under an intact zip), else a fresh one is computed (a
+  consistent file whose game structure is broken)."""
+  with np.load(path, allow_pickle=False) as data:
+    arrays = {key: data[key].copy() for key in data.files}
+  change(arrays)
+  if not keep_checksum:
+    arrays = integrity.with_checksum(arrays)
+  np.savez(path, **arrays)
+
+
+def _corrupt_flipped_payoff_signs(path):
+  def flip(arrays):
+    terminal = np.flatnonzero(arrays["kind"] == 3)[:10]
+    arrays["utility"][terminal] *= -1
+  _rewrite(path, flip, keep_checksum=True)
+
+
+def _corrupt_bit_in_parent(path):
+  """One flipped bit inside the parent array's bytes, the zip structure untouched."""
+  raw = bytearray(path.read_bytes())
+  with np.load(path, allow_pickle=False) as data:
+    parent = data["parent"]
+  needle = parent[5:9].tobytes()
+  at = raw.find(needle)
+  assert at > 0
+  raw[at] ^= 0x04
+  path.write_bytes(bytes(raw))
+
+
+def _corrupt_chance_with_fresh_checksum(path):
+  def chance(arrays):
+    children = np.flatnonzero(arrays["parent"] == 0)
+    arrays["chance_prob"][children[0]] = 1.5
+  _rewrite(path, chance, keep_checksum=False)
+
+
+def _corrupt_parent_with_fresh_checksum(path):
+  def parent(arrays):
+    arrays["parent"][7] = 9
+  _rewrite(path, parent, keep_checksum=False)
+
+
 @pytest.mark.parametrize("corrupt", [_corrupt_garbage, _corrupt_empty, _corrupt_truncated,
                                      _corrupt_missing_field, _corrupt_old_version,
-                                     _corrupt_pickled_object])
+                                     _corrupt_pickled_object, _corrupt_flipped_payoff_signs, _corrupt_bit_in_parent,
+                                     _corrupt_chance_with_fresh_checksum, _corrupt_parent_with_fresh_checksum])
 def test_damaged_cache_file_is_rebuilt(cache, corrupt):
   directory, calls = cache
   first = jaxcfr.load(GAME)
   (path,) = _cache_files(directory)
   corrupt(path)
-  second = jaxcfr.load(GAME)
+  with pytest.warns(UserWarning, match=f"rebuilding {re.escape(GAME)}"):
+    second = jaxcfr.load(GAME)
   assert len(calls) == 2  # rebuilt
   assert_same_arrays(first.arrays, second.arrays)
   with np.load(path, allow_pickle=False) as data:  # and the file is whole again
@@ -190,3 +238,24 @@ def test_vectorised_keys_need_their_decoder():
   with pytest.raises(ValueError, match="no decoder"):
     undecodable.keys  # pylint: disable=pointless-statement
   assert arrays.players[0].keys[0] == ""  # the first infoset: no bids yet
+
+
+@pytest.mark.parametrize("setting", ["a file", "under a file"])
+def test_unusable_cache_directory_builds_without_the_cache(tmp_path, monkeypatch, setting):
+  blocker = tmp_path / "blocker"
+  blocker.write_text("not a directory")
+  monkeypatch.setenv("JAXCFR_CACHE_DIR", str(blocker if setting == "a file" else blocker / "cache"))
+  with pytest.warns(UserWarning, match="unusable"):
+    game = jaxcfr.load(GAME)
+  assert game.arrays.num_histories > 0 and blocker.read_text() == "not a directory"
+
+
+def test_empty_cache_directory_variable_is_an_error(monkeypatch):
+  monkeypatch.setenv("JAXCFR_CACHE_DIR", "")
+  with pytest.raises(ValueError, match="JAXCFR_CACHE_DIR is set but empty"):
+    jaxcfr.load(GAME)
+
+
+def test_structural_check_accepts_every_fresh_build():
+  for game in ("kuhn_poker", "leduc_poker", "liars_dice(dice_sides=3)", "goofspiel(num_cards=3)", "rps"):
+    integrity.check_game_arrays(jaxcfr.load(game, use_cache=False).arrays)

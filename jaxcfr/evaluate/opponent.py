@@ -47,7 +47,7 @@ def fixed_model(game, spec: str) -> tuple:
   of ITERS iterations of a registered solver, stochastic ones from seed 0: ``cfr:100`` is
   a weak, partly converged player; ``mccfr-os:100000`` is like Ponsen et al.'s models
   "taken from runs of MCCFR"), or the path of a strategy file
-  (jaxcfr.evaluate.strategy_files.save_strategy).
+  (jaxcfr.evaluate.strategy_files.save_strategy; ``FILE#K`` takes run K of a batched one).
 
   Args:
     game: a loaded jaxcfr.Game.
@@ -64,9 +64,15 @@ def fixed_model(game, spec: str) -> tuple:
     if count < 1:
       raise ValueError(f"model {spec!r}: iterations must be >= 1")
     return average_of_run(algorithm, count)(tensors)
-  if not Path(spec).exists():
+  path, index = spec, None
+  if "#" in spec and not Path(spec).exists():  # FILE#K: run K of a batched strategy file
+    path, _, k = spec.rpartition("#")
+    if not k.isdigit():
+      raise ValueError(f"model {spec!r}: the batch index after '#' must be a non-negative integer")
+    index = int(k)
+  if not Path(path).exists():
     raise ValueError(f"model {spec!r} is neither 'uniform', 'ALGO:ITERS' nor an existing strategy file")
-  profile = load_strategy(spec, game)
+  profile = load_strategy(path, game, batch_index=index)
   return tuple(jnp.asarray(s, tensors.dtype) for s in profile)
 
 

@@ -1,5 +1,6 @@
 """Strategy files: a profile as plain ``.npz`` arrays with the infoset keys and action ids
-that identify its rows, read back without unpickling and checked against the game."""
+that identify its rows, read back without unpickling, verified by checksum, and matched to
+the game by infoset key and action id (never by position)."""
 
 from __future__ import annotations
 
@@ -8,26 +9,72 @@ from pathlib import Path
 import numpy as np
 
 from jaxcfr.core import evaluation
+from jaxcfr.game import integrity
 from jaxcfr.game.loading import Game
 
 __all__ = ["save_strategy", "load_strategy"]
 
 
 def save_strategy(path: str | Path, game: Game, profile) -> None:
-  """Writes a profile as .npz: ``player{p}`` [I, A, *B] with ``keys{p}`` and ``action_ids{p}``."""
-  arrays = {}
+  """Writes a profile as .npz: ``player{p}`` [I, A, *B] with ``keys{p}`` [I] and
+  ``action_ids{p}`` [I, A], the game's name and a checksum."""
+  arrays = {"game": np.array(game.name)}
   for p, (player, strategy) in enumerate(zip(game.arrays.players, profile)):
     arrays[f"player{p}"] = np.asarray(strategy)
     arrays[f"keys{p}"] = player.keys
     arrays[f"action_ids{p}"] = player.action_ids
-  np.savez(path, game=np.array(game.name), **arrays)
+  np.savez(path, **integrity.with_checksum(arrays))
 
 
-def load_strategy(path: str | Path, game: Game) -> tuple:
-  """Reads a profile written by ``save_strategy`` and checks it fits ``game``."""
-  with np.load(path, allow_pickle=False) as data:
-    if str(data["game"]) != game.name:
-      raise ValueError(f"{path} holds a strategy for {data['game']}, not {game.name}")
-    profile = tuple(np.asarray(data[f"player{p}"]) for p in range(2))
+def _reorder(path, p: int, strategy: np.ndarray, keys: np.ndarray, action_ids: np.ndarray, player) -> np.ndarray:
+  """The file's rows of player ``p`` placed at the game's infosets, and its columns at the
+  game's actions, matched by infoset key and action id."""
+  game_keys = player.keys
+  if strategy.shape[0] != len(game_keys) or len(keys) != len(game_keys) or set(keys) != set(game_keys):
+    raise ValueError(f"{path}: player {p}'s infoset keys are not those of the game")
+  row = {k: i for i, k in enumerate(keys)}
+  order = np.array([row[k] for k in game_keys])
+  strategy, action_ids = strategy[order], action_ids[order]
+  out = np.zeros((len(game_keys), player.max_actions) + strategy.shape[2:], strategy.dtype)
+  for i in range(len(game_keys)):
+    legal = player.action_ids[i][player.action_ids[i] >= 0]
+    ids = action_ids[i][action_ids[i] >= 0]
+    if sorted(ids.tolist()) != sorted(legal.tolist()):
+      raise ValueError(f"{path}: player {p}'s actions at infoset {game_keys[i]!r} are not the game's")
+    column = {a: j for j, a in enumerate(action_ids[i]) if a >= 0}
+    out[i, :len(legal)] = strategy[i, [column[a] for a in legal]]
+  return out
+
+
+def load_strategy(path: str | Path, game: Game, *, batch_index: int | None = None) -> tuple:
+  """Reads a profile written by ``save_strategy``, verifies it, and returns it ([I, A] per
+  player, rows in the game's infoset order) after ``evaluation.check_profile``.
+
+  Args:
+    batch_index: a file from a batched run holds [I, A, B] strategies; choose run
+      ``batch_index`` of it (a batched file without it is an error, never silently one
+      strategy per run).
+  """
+  data = integrity.read_arrays(path, "strategy file")
+  try:
+    name = str(data["game"])
+    stored = [(np.asarray(data[f"player{p}"]), data[f"keys{p}"].astype(str), np.asarray(data[f"action_ids{p}"]))
+              for p in range(2)]
+  except KeyError as error:
+    raise ValueError(f"{path} is not a strategy file (no {error.args[0]})") from None
+  if name != game.name:
+    raise ValueError(f"{path} holds a strategy for {name}, not {game.name}")
+  profile = []
+  for p, (strategy, keys, action_ids) in enumerate(stored):
+    if strategy.ndim > 2:
+      if batch_index is None:
+        raise ValueError(f"{path} holds a batch of {strategy.shape[2:]} strategies; choose one (batch_index, or "
+                         f"'FILE#K' where a model spec is read)")
+      if strategy.ndim != 3 or not 0 <= batch_index < strategy.shape[2]:
+        raise ValueError(f"{path}: batch index {batch_index} is not in a batch of shape {strategy.shape[2:]}")
+      strategy = strategy[..., batch_index]
+    elif batch_index not in (None, 0):
+      raise ValueError(f"{path} holds one strategy, not a batch: batch index {batch_index} does not exist")
+    profile.append(_reorder(path, p, strategy, keys, action_ids, game.arrays.players[p]))
   evaluation.check_profile(game.tensors, profile)
-  return profile
+  return tuple(profile)

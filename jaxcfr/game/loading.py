@@ -18,14 +18,14 @@ import hashlib
 import inspect
 import os
 import re
-import zipfile
+import warnings
 from pathlib import Path
 
 import numpy as np
 
 from jaxcfr.games import GAMES, GameError, OpenSpielVariant
 from jaxcfr.game import arrays as arrays_module
-from jaxcfr.game import build, openspiel, vectorized
+from jaxcfr.game import build, integrity, openspiel, vectorized
 from jaxcfr.game.arrays import GameArrays
 from jaxcfr.game.statistics import statistics
 from jaxcfr.game.tensors import GameTensors, to_tensors
@@ -62,6 +62,8 @@ def parse_game_string(game_string: str) -> tuple[str, dict]:
     key, sep, value = item.partition("=")
     if not sep or not key.strip():
       raise UnknownGameError(f"bad parameter {item.strip()!r} in {game_string!r}; expected key=value")
+    if key.strip() in params:
+      raise UnknownGameError(f"parameter {key.strip()!r} is given twice in {game_string!r}")
     params[key.strip()] = _parse_value(value)
   return name, params
 
@@ -125,31 +127,54 @@ def _source_hash(*objects) -> str:
 
 
 def cache_dir() -> Path:
-  return Path(os.environ.get("JAXCFR_CACHE_DIR", Path.home() / ".cache" / "jaxcfr"))
+  """``$JAXCFR_CACHE_DIR``, default ``~/.cache/jaxcfr``. Raises ValueError if the variable
+  is set but empty (it would put cache files in the current directory)."""
+  value = os.environ.get("JAXCFR_CACHE_DIR")
+  if value is not None and not value.strip():
+    raise ValueError("JAXCFR_CACHE_DIR is set but empty; unset it or name a directory")
+  return Path(value) if value is not None else Path.home() / ".cache" / "jaxcfr"
 
 
 def _read_cache(path: Path, key_decoders) -> GameArrays:
-  return GameArrays.from_npz_dict(arrays_module.read_npz(path), key_decoders)
+  """The verified arrays of a cache file: checksum, then the structure of the game."""
+  try:
+    data = integrity.verify_checksum(arrays_module.read_npz(path), path)
+    arrays = GameArrays.from_npz_dict(data, key_decoders)
+  except integrity.READ_ERRORS as error:
+    if isinstance(error, integrity.DamagedFileError):
+      raise
+    raise integrity.DamagedFileError(f"{path} is not a readable cache file ({type(error).__name__}: {error})") from None
+  integrity.check_game_arrays(arrays)
+  return arrays
 
 
 def _cached_build(name: str, fingerprint: str, make, use_cache: bool, key_decoders=(None, None)) -> GameArrays:
-  """The arrays from the cache file if it is readable, else built by ``make()``. With the
-  cache on, a fresh build is written and then read back memory-mapped (arrays.read_npz),
-  so that the loaded game holds its host arrays as page cache, not process memory."""
+  """The arrays from the cache file if it is intact, else built by ``make()``. A damaged
+  entry is rebuilt (with a warning); an unusable cache directory (read-only, a file, ...)
+  gives a warning and a build without the cache. With the cache on, a fresh build is
+  written and read back memory-mapped (arrays.read_npz), so that the loaded game holds its
+  host arrays as page cache, not process memory."""
+  if not use_cache:
+    return make()
   safe = re.sub(r"[^\w.=,-]+", "_", name)[:120]
   path = cache_dir() / f"{safe}-{fingerprint}.npz"
-  if use_cache and path.exists():
+  if path.exists():
     try:
       return _read_cache(path, key_decoders)
-    except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile):
-      pass  # unreadable or old: rebuild below
+    except integrity.DamagedFileError as error:
+      warnings.warn(f"rebuilding {name}: {error}", stacklevel=3)
   arrays = make()
-  if not use_cache:
-    return arrays
-  path.parent.mkdir(parents=True, exist_ok=True)
   tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
-  np.savez(tmp, **arrays.to_npz_dict())
-  os.replace(tmp, path)
+  try:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(tmp, **integrity.with_checksum(arrays.to_npz_dict()))
+    os.replace(tmp, path)
+  except OSError as error:
+    warnings.warn(f"the game cache {path.parent} is unusable ({error.strerror or error}); "
+                  f"{name} is used without it (set JAXCFR_CACHE_DIR to a writable directory)", stacklevel=3)
+    if tmp.parent.is_dir():
+      tmp.unlink(missing_ok=True)
+    return arrays
   del arrays
   return _read_cache(path, key_decoders)
 
@@ -160,7 +185,7 @@ def build_arrays(game_string: str, *, use_cache: bool = True) -> tuple[GameArray
   force_openspiel = game_string.strip().startswith("openspiel:")
   body = game_string.strip()[len("openspiel:"):] if force_openspiel else game_string
   name, params = parse_game_string(body)
-  builder_hash = _source_hash(build, arrays_module)
+  builder_hash = _source_hash(build, arrays_module, integrity)
   if not force_openspiel and name in GAMES:
     factory = GAMES[name]
     try:
@@ -177,11 +202,11 @@ def build_arrays(game_string: str, *, use_cache: bool = True) -> tuple[GameArray
     decoders = (None, None)
     if hasattr(rules, "vectorized"):  # same arrays as the tree walk, built level by level
       make = lambda: vectorized.build_vectorized(rules.vectorized(), canonical)
-      fingerprint = _source_hash(factory, build, vectorized, arrays_module, type(rules.vectorized()))
+      fingerprint = _source_hash(factory, build, vectorized, arrays_module, integrity, type(rules.vectorized()))
       decoders = tuple(vectorized.key_decoder(rules.vectorized(), p) for p in range(2))
     else:
       make = lambda: build.build_from_protocol(rules.new_initial_state(), canonical)
-      fingerprint = _source_hash(factory, build, arrays_module, type(rules.new_initial_state()))
+      fingerprint = _source_hash(factory, build, arrays_module, integrity, type(rules.new_initial_state()))
     twin = getattr(rules, "openspiel_name", None) or _OPENSPIEL_TWINS.get(canonical)
     return _cached_build(canonical, fingerprint, make, use_cache, decoders), twin
   if force_openspiel and openspiel.available() and name not in openspiel.registered_names():

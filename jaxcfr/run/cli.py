@@ -1,63 +1,127 @@
-"""The ``jaxcfr`` command line: ``jaxcfr info GAME``, ``jaxcfr solve GAME``, ``jaxcfr rnr GAME``."""
+"""The jaxcfr command line: game statistics, solving with any registered solver, and
+restricted Nash responses to an opponent model."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
+import time
 
 from jaxcfr import solvers
+
+__all__ = ["main"]
+
+_GAME_HELP = "a game string, e.g. leduc_poker, one_card_poker(num_cards=13), openspiel:liars_dice"
 
 
 def _floats(text: str) -> list[float]:
   try:
-    return [float(v) for v in text.split(",")]
-  except ValueError as error:
-    raise argparse.ArgumentTypeError(f"expected comma-separated numbers, got {text!r}") from error
+    values = [float(v) for v in text.split(",")]
+  except ValueError:
+    raise argparse.ArgumentTypeError(f"expected comma-separated numbers, got {text!r}") from None
+  if not all(math.isfinite(v) for v in values):
+    raise argparse.ArgumentTypeError(f"expected finite numbers, got {text!r}")
+  return values
+
+
+def _ints(text: str) -> list[int]:
+  try:
+    return [int(v) for v in text.split(",")]
+  except ValueError:
+    raise argparse.ArgumentTypeError(f"expected comma-separated integers, got {text!r}") from None
+
+
+def _positive(text: str) -> int:
+  try:
+    value = int(text)
+  except ValueError:
+    raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+  if value < 1:
+    raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
+  return value
+
+
+def _non_negative(text: str) -> int:
+  try:
+    value = int(text)
+  except ValueError:
+    raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
+  if value < 0:
+    raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {value}")
+  return value
+
+
+class _Formatter(argparse.ArgumentDefaultsHelpFormatter):
+  """Shows an argument's default where it has one worth showing."""
+
+  def _get_help_string(self, action):
+    if action.default in (None, False, argparse.SUPPRESS) or "(default" in (action.help or ""):
+      return action.help
+    return super()._get_help_string(action)
+
+
+def _version() -> str:
+  from jaxcfr import __version__  # pylint: disable=import-outside-toplevel
+  return f"jaxcfr {__version__}"
+
+
+def _common(command: argparse.ArgumentParser, default_game: str) -> None:
+  command.add_argument("game", nargs="?", default=default_game, help=_GAME_HELP)
+  command.add_argument("--iters", type=_positive, default=1000, help="iterations of every run")
+  command.add_argument("--dtype", choices=("float32", "float64"), default="float64", help="float precision")
+  command.add_argument("--eval-every", type=_positive, help="iterations between evaluations (default: a tenth of the run)")
+  command.add_argument("--json", metavar="FILE", help="write the results, self-described, as JSON")
+  command.add_argument("--checkpoint", metavar="FILE", help="checkpoint file (.npz), also written on Ctrl-C")
+  command.add_argument("--checkpoint-every", type=_positive, metavar="N",
+                       help="iterations between checkpoints (default: every evaluation)")
+  command.add_argument("--resume", action="store_true", help="continue from --checkpoint if it exists")
+  command.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                       help="draw a progress bar with rate and time left (default: on a terminal)")
 
 
 def _parser() -> argparse.ArgumentParser:
-  parser = argparse.ArgumentParser(prog="jaxcfr", description=__doc__)
+  formatter = _Formatter
+  parser = argparse.ArgumentParser(prog="jaxcfr", description=__doc__, formatter_class=formatter)
+  parser.add_argument("--version", action="version", version=_version())
   commands = parser.add_subparsers(dest="command", required=True)
 
-  info = commands.add_parser("info", help="statistics of a game")
-  info.add_argument("game", help="e.g. leduc_poker, one_card_poker(num_cards=13), openspiel:liars_dice")
+  info = commands.add_parser("info", help="statistics of a game", formatter_class=formatter)
+  info.add_argument("game", help=_GAME_HELP)
   info.add_argument("--json", action="store_true", help="print JSON")
 
   free = [n for n in solvers.names() if not solvers.get(n).requires]
-  solve = commands.add_parser("solve", help="solve a game with any registered solver")
-  solve.add_argument("game", nargs="?", default="leduc_poker")
+  solve = commands.add_parser("solve", help="solve a game with any registered solver", formatter_class=formatter)
+  _common(solve, "leduc_poker")
   solve.add_argument("--algo", choices=free, default="cfr+",
-                     help="mccfr-os: outcome sampling, mccfr-es: external sampling, cfr-cs: chance sampling")
-  solve.add_argument("--iters", type=int, default=1000)
-  solve.add_argument("--updates", choices=("alternating", "simultaneous"), help="CFR family: update order")
-  solve.add_argument("--dtype", choices=("float32", "float64"), default="float64")
-  solve.add_argument("--eval-every", type=int, help="iterations between evaluations")
+                     help="the solver; mccfr-os: outcome sampling, mccfr-es: external sampling, cfr-cs: chance sampling")
+  solve.add_argument("--updates", choices=("alternating", "simultaneous"),
+                     help="CFR family: update order (default: the preset's)")
   for name in ("alpha", "beta", "gamma"):
     solve.add_argument(f"--{name}", type=_floats,
-                       help=f"CFR family: {name}; a comma-separated list runs a batch over the grid of all lists")
-  solve.add_argument("--averaging-delay", type=int, help="CFR family: iterations left out of the average")
+                       help=f"CFR family: {name} (default: the preset's); a comma-separated list runs a batch over "
+                            f"the grid of all lists")
+  solve.add_argument("--averaging-delay", type=_non_negative, help="CFR family: iterations left out of the average")
   sampled = solve.add_argument_group("stochastic solvers (mccfr-os, mccfr-es, cfr-cs)")
-  sampled.add_argument("--seed", type=int, default=0, help="PRNG seed (the first of a batch)")
-  sampled.add_argument("--batch", type=int, metavar="B",
-                       help="run seeds SEED..SEED+B-1 as one batched program; the JSON holds one result per seed")
-  sampled.add_argument("--epsilon", type=_floats, help="outcome sampling's exploration (default 0.6); a list is a batch")
-  sampled.add_argument("--trajectories", type=int, metavar="K",
+  sampled.add_argument("--seed", type=_ints, default=[0],
+                       help="PRNG seed; a comma-separated list runs the seeds as one batch")
+  sampled.add_argument("--batch", type=_positive, metavar="B", help="run seeds SEED..SEED+B-1 as one batched program")
+  sampled.add_argument("--epsilon", type=_floats, help="outcome sampling's exploration in [0, 1] (default 0.6); "
+                                                       "a list is a batch")
+  sampled.add_argument("--trajectories", type=_positive, metavar="K",
                        help="outcome sampling's trajectories per update (default 1, the papers' algorithm)")
-  solve.add_argument("--json", metavar="FILE", help="write the results as JSON")
   solve.add_argument("--strategy-out", metavar="FILE", help="write the average strategy as .npz")
-  solve.add_argument("--checkpoint", metavar="FILE", help="checkpoint file (.npz)")
-  solve.add_argument("--checkpoint-every", type=int)
-  solve.add_argument("--resume", action="store_true", help="continue from --checkpoint")
-  solve.add_argument("--no-progress", action="store_true")
 
-  rnr = commands.add_parser("rnr", help="restricted Nash responses to an opponent model (exploitation vs exploitability)")
-  rnr.add_argument("game", nargs="?", default="kuhn_poker")
+  rnr = commands.add_parser("rnr", help="restricted Nash responses to an opponent model (exploitation vs "
+                                        "exploitability)", formatter_class=formatter)
+  _common(rnr, "kuhn_poker")
   rnr.add_argument("--model", default="cfr:100",
-                   help="the fixed model: uniform, ALGO:ITERS (e.g. cfr:100 or mccfr-os:100000, an average strategy) or a "
-                        "strategy file written by 'solve --strategy-out'")
+                   help="the fixed model: uniform, ALGO:ITERS (the average strategy of a registered solver, e.g. "
+                        "cfr:100 or mccfr-os:100000), or a strategy file written by 'solve --strategy-out' "
+                        "(FILE#K: run K of a batched one)")
   rnr.add_argument("--p", type=_floats, default=[0, 0.5, 0.7, 0.8, 0.9, 0.93, 0.97, 1],
-                   help="comma-separated probabilities that the restricted player follows the model")
+                   help="comma-separated probabilities in [0, 1] that the restricted player follows the model")
   rnr.add_argument("--restricted", choices=("0", "1", "both"), default="1",
                    help="the restricted (modelled) player; the other computes the counter-strategy")
   restricted = [n for n in solvers.names() if solvers.get(n).counter_profile is not None]
@@ -65,13 +129,28 @@ def _parser() -> argparse.ArgumentParser:
                    help="rnr: restricted Nash response; dbr: data-biased response (confidence p at every infoset); "
                         "mcrnr: Monte-Carlo RNR on outcome sampling (Ponsen et al. 2011, Algorithm 2)")
   rnr.add_argument("--base", default="cfr+", help="rnr and dbr: the CFR preset they run on")
-  rnr.add_argument("--iters", type=int, default=1000)
   rnr.add_argument("--seed", type=int, default=0, help="mcrnr: the seed of every run")
-  rnr.add_argument("--trajectories", type=int, help="mcrnr: trajectories per update (default 1)")
-  rnr.add_argument("--value-iters", type=int, help="iterations of the game-value solve (default: max(iters, 2000))")
-  rnr.add_argument("--dtype", choices=("float32", "float64"), default="float64")
-  rnr.add_argument("--json", metavar="FILE", help="write one JSON row per (p, restricted player)")
+  rnr.add_argument("--trajectories", type=_positive, help="mcrnr: trajectories per update (default 1)")
+  rnr.add_argument("--value-iters", type=_positive,
+                   help="CFR+ iterations of the game-value solve (default: max(iters, 2000))")
   return parser
+
+
+def _check_outputs(*paths_and_names) -> None:
+  from jaxcfr.run.checkpoint import check_writable  # pylint: disable=import-outside-toplevel
+  for path, name in paths_and_names:
+    if path:
+      check_writable(path, name)
+
+
+def _write_json(path: str, record: dict) -> None:
+  with open(path, "w", encoding="utf-8") as f:
+    json.dump(record, f, indent=2)
+
+
+def _described(record: dict, args, *, started: float) -> dict:
+  """``record`` with the command line and the wall time of the whole command."""
+  return {"command": ["jaxcfr"] + list(args.argv), **record, "command_seconds": time.perf_counter() - started}
 
 
 def _info(args) -> int:
@@ -87,32 +166,37 @@ def _info(args) -> int:
 
 
 def _solve(args) -> int:
+  started = time.perf_counter()
+  _check_outputs((args.json, "--json"), (args.strategy_out, "--strategy-out"))
+  if args.resume and not args.checkpoint:
+    raise ValueError("--resume needs --checkpoint FILE")
+  solver = solvers.get(args.algo)
+  given = {"updates": args.updates, "trajectories": args.trajectories, "averaging_delay": args.averaging_delay}
+  settings = {k: v for k, v in given.items() if v is not None}
+  lists = {k: getattr(args, k) for k in ("alpha", "beta", "gamma", "epsilon") if getattr(args, k) is not None}
+  if solver.stochastic:
+    seeds = args.seed
+    if args.batch is not None:
+      if len(seeds) != 1:
+        raise ValueError("--batch B takes one --seed (the first of the batch)")
+      seeds = list(range(seeds[0], seeds[0] + args.batch))
+    lists["seed"] = seeds
+  elif args.batch is not None or args.seed != [0]:
+    raise ValueError(f"--seed and --batch apply to stochastic solvers, not {args.algo}")
   import jax  # pylint: disable=import-outside-toplevel
   if args.dtype == "float64":
     jax.config.update("jax_enable_x64", True)
   from jaxcfr.evaluate.strategy_files import save_strategy  # pylint: disable=import-outside-toplevel
   from jaxcfr.game.loading import load  # pylint: disable=import-outside-toplevel
   from jaxcfr.run import driver  # pylint: disable=import-outside-toplevel
-  if args.batch is not None and args.batch < 1:
-    raise ValueError(f"--batch must be >= 1, got {args.batch}")
-  game = load(args.game, dtype=args.dtype)
-  given = {"updates": args.updates, "trajectories": args.trajectories, "averaging_delay": args.averaging_delay}
-  settings = {k: v for k, v in given.items() if v is not None}
-  lists = {k: getattr(args, k) for k in ("alpha", "beta", "gamma", "epsilon") if getattr(args, k) is not None}
-  solver = solvers.get(args.algo, **{k: v for k, v in settings.items() if k in solvers.option_names(args.algo)})
-  if solver.stochastic:
-    lists["seed"] = list(range(args.seed, args.seed + (args.batch or 1)))
-  elif args.batch is not None or args.seed != 0:
-    raise ValueError(f"--seed and --batch apply to stochastic solvers, not {args.algo}")
   batched = any(len(v) > 1 for v in lists.values())
-  if batched:
-    batch = driver.hyperparameter_grid(**lists)
-  else:
-    batch = None
+  batch = driver.hyperparameter_grid(**lists) if batched else None
+  if not batched:
     settings.update({k: v[0] for k, v in lists.items()})
+  game = load(args.game, dtype=args.dtype)
   result = driver.solve(game, args.algo, args.iters, eval_every=args.eval_every, batch=batch,
                         checkpoint=args.checkpoint, checkpoint_every=args.checkpoint_every, resume=args.resume,
-                        progress=False if args.no_progress else None, **settings)
+                        progress=args.progress, **settings)
   summary = result.summary()
   options = ", ".join(f"{k}={v}" for k, v in summary["options"].items())
   print(f"game            {summary['game']}")
@@ -125,39 +209,50 @@ def _solve(args) -> int:
   print(f"value           {summary['value']}   (player 0, average strategy)")
   if "nodes_touched" in summary:
     print(f"nodes touched   {summary['nodes_touched']}   (Lanctot et al. 2009's count)")
-  print(f"seconds         {summary['seconds']:.3f}")
+  print(f"seconds         {summary['seconds']:.3f}   ({summary['compile_seconds']:.3f} compiling)")
   if args.json:
-    with open(args.json, "w", encoding="utf-8") as f:
-      json.dump(summary, f, indent=2)
+    _write_json(args.json, _described(summary, args, started=started))
   if args.strategy_out:
     save_strategy(args.strategy_out, game, result.average_strategy)
   return 0
 
 
 def _rnr(args) -> int:
+  started = time.perf_counter()
+  _check_outputs((args.json, "--json"))
+  if args.resume and not args.checkpoint:
+    raise ValueError("--resume needs --checkpoint FILE")
+  if not all(0 <= p <= 1 for p in args.p):
+    raise ValueError(f"--p values must lie in [0, 1], got {args.p}")
+  allowed = solvers.option_names(args.algo)
+  if args.trajectories is not None and "trajectories" not in allowed:
+    raise ValueError(f"--trajectories applies to --algo mcrnr, not {args.algo}")
+  if args.base != "cfr+" and "base" not in allowed:
+    raise ValueError(f"--base applies to --algo rnr and dbr, not {args.algo}")
+  options = {k: v for k, v in {"base": args.base, "trajectories": args.trajectories}.items()
+             if k in allowed and v is not None}
+  solver = solvers.get(args.algo, **options)
+  if args.seed != 0 and not solver.stochastic:
+    raise ValueError(f"--seed applies to --algo mcrnr, not {args.algo}")
   import jax  # pylint: disable=import-outside-toplevel
   if args.dtype == "float64":
     jax.config.update("jax_enable_x64", True)
   from jaxcfr.evaluate import exploitation, opponent  # pylint: disable=import-outside-toplevel
   from jaxcfr.game.loading import load  # pylint: disable=import-outside-toplevel
-  if args.iters < 1:
-    raise ValueError(f"--iters must be >= 1, got {args.iters}")
-  given = {"base": args.base, "trajectories": args.trajectories}
-  allowed = solvers.option_names(args.algo)
-  options = {k: v for k, v in given.items() if k in allowed and v is not None}
-  if args.trajectories is not None and "trajectories" not in allowed:
-    raise ValueError(f"--trajectories applies to --algo mcrnr, not {args.algo}")
-  if args.base != "cfr+" and "base" not in allowed:
-    raise ValueError(f"--base applies to --algo rnr and dbr, not {args.algo}")
-  solver = solvers.get(args.algo, **options)
-  if args.seed != 0 and not solver.stochastic:
-    raise ValueError(f"--seed applies to --algo mcrnr, not {args.algo}")
+  from jaxcfr.run import driver  # pylint: disable=import-outside-toplevel
   game = load(args.game, dtype=args.dtype)
   model = opponent.fixed_model(game, args.model)
-  restricted = (0, 1) if args.restricted == "both" else (int(args.restricted),)
+  grid_p, grid_r = exploitation.grid(args.p, (0, 1) if args.restricted == "both" else int(args.restricted))
+  value_started = time.perf_counter()
   value, tolerance = exploitation.game_value(game.tensors, iterations=args.value_iters or max(args.iters, 2000))
-  rows = exploitation.trade_off(game.tensors, model, args.p, restricted=restricted, solver=args.algo,
-                                iterations=args.iters, value=value, seed=args.seed, **options)
+  value_seconds = time.perf_counter() - value_started
+  seeds = {"seed": args.seed} if solver.stochastic else {}
+  result = driver.solve(game, args.algo, args.iters, eval_every=args.eval_every,
+                        batch={"p": grid_p, "restricted": grid_r}, checkpoint=args.checkpoint,
+                        checkpoint_every=args.checkpoint_every, resume=args.resume, progress=args.progress,
+                        model=model, **seeds, **options)
+  rows = exploitation.rows(jax.device_get(exploitation.evaluate(solver, game.tensors, result.state, value)),
+                           grid_p, grid_r, value)
   print(f"game {game.name}, model {args.model}, {args.algo} {solver.options} x {args.iters} iterations; "
         f"game value (player 0) {value:.6f} +- {2 * tolerance:.1e}")
   print(f"{'r':>2} {'p':>6} {'value_vs_model':>15} {'exploitation':>13} {'exploitability':>15}")
@@ -165,20 +260,29 @@ def _rnr(args) -> int:
     print(f"{row['restricted_player']:>2} {row['p']:>6.3f} {row['value_vs_model']:>15.6f} "
           f"{row['exploitation']:>13.6f} {row['exploitability']:>15.6f}")
   if args.json:
+    summary = result.summary()
     record = {"game": game.name, "model": args.model, "algo": args.algo, "options": solver.options,
-              "iters": args.iters, "game_value": value, "game_value_tolerance": 2 * tolerance, "rows": rows}
-    with open(args.json, "w", encoding="utf-8") as f:
-      json.dump(record, f, indent=2)
+              "iters": args.iters, "dtype": summary["dtype"], "seed": args.seed if solver.stochastic else None,
+              "game_value": value, "game_value_tolerance": 2 * tolerance, "game_value_seconds": value_seconds,
+              "seconds": summary["seconds"], "compile_seconds": summary["compile_seconds"],
+              "run_seconds": summary["run_seconds"], "git_commit": summary["git_commit"],
+              "hardware": summary["hardware"], "rows": rows}
+    _write_json(args.json, _described(record, args, started=started))
   return 0
 
 
 def main(argv: list[str] | None = None) -> int:
+  argv = sys.argv[1:] if argv is None else list(argv)
   args = _parser().parse_args(argv)
+  args.argv = argv
   try:
     return {"info": _info, "solve": _solve, "rnr": _rnr}[args.command](args)
   except (ValueError, ImportError) as error:
     print(f"jaxcfr: error: {error}", file=sys.stderr)
     return 2
+  except KeyboardInterrupt as interrupt:
+    print(f"jaxcfr: {interrupt or 'interrupted'}", file=sys.stderr)
+    return 130
 
 
 if __name__ == "__main__":

@@ -15,15 +15,17 @@ from pathlib import Path
 import jax
 import jax.numpy as jnp
 import numpy as np
+import tqdm
 
 from jaxcfr import solvers
 from jaxcfr.core import evaluation
+from jaxcfr.game import integrity
 from jaxcfr.game.loading import Game, load
 from jaxcfr.run import checkpoint as checkpoint_lib
 from jaxcfr.run import sharding
-from jaxcfr.run.hardware import hardware
+from jaxcfr.run.hardware import git_commit, hardware
 
-__all__ = ["SolveResult", "solve", "metrics", "hyperparameter_grid"]
+__all__ = ["SolveResult", "Interrupted", "solve", "metrics", "hyperparameter_grid"]
 
 _METRICS = ("exploitability", "nash_conv", "value", "current_exploitability")
 
@@ -37,9 +39,12 @@ class SolveResult:
   Attributes:
     history: one dict per evaluation: iteration, seconds, exploitability, nash_conv, value,
       current_exploitability (floats, or lists with a batch), and the solver's counters
-      (sampled solvers: nodes_touched, the work measure of Lanctot et al. 2009).
+      (sampled solvers: nodes_touched, the work measure of Lanctot et al. 2009); seconds
+      are wall time since the start, compilation included.
     state: the final solver state.
     average_strategy: the average profile ((sigma0, sigma1), [I, A, *B] each).
+    seconds: wall time of the run, compilation included; compile_seconds: of which JAX
+      spent tracing and compiling.
   """
 
   game: str
@@ -52,6 +57,7 @@ class SolveResult:
   state: object
   average_strategy: tuple
   seconds: float
+  compile_seconds: float = 0.0
 
   def summary(self) -> dict:
     """The JSON record: the last evaluation's metrics at the top, one row per run of a
@@ -62,7 +68,9 @@ class SolveResult:
         "game": self.game, "algo": self.algorithm, "options": self.options, "iters": self.iterations,
         "dtype": str(self.average_strategy[0].dtype), "batch_size": self.batch_size,
         "hyperparameters": self.hyperparameters, **{k: last[k] for k in _METRICS}, **counters,
-        "seconds": self.seconds, "hardware": hardware(), "history": self.history,
+        "seconds": self.seconds, "compile_seconds": self.compile_seconds,
+        "run_seconds": self.seconds - self.compile_seconds, "git_commit": git_commit(), "hardware": hardware(),
+        "history": self.history,
     }
     if "nodes_touched" in last:
       record["nodes_touched_per_iteration"] = (np.asarray(last["nodes_touched"]) / last["iteration"]).tolist()
@@ -97,28 +105,47 @@ def hyperparameter_grid(**values) -> dict[str, np.ndarray]:
   return {k: np.array([r[i] for r in rows]) for i, k in enumerate(names)}
 
 
-class _Progress:
-  """A one-line progress bar on stderr, drawn only on a terminal unless forced."""
+class _CompileClock:
+  """Seconds JAX spends tracing, lowering and compiling while active (jax.monitoring's
+  compile events), so that results report compile time apart from run time."""
 
-  def __init__(self, total: int, enabled: bool | None):
-    self.total = total
-    self.enabled = sys.stderr.isatty() if enabled is None else enabled
-    self.start = time.perf_counter()
+  _instance = None
 
-  def update(self, done: int, exploitability) -> None:
-    if not self.enabled:
-      return
-    width = 30
-    filled = int(width * done / max(self.total, 1))
-    rate = done / max(time.perf_counter() - self.start, 1e-9)
-    worst = float(np.max(exploitability))
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} it "
-                     f"{rate:,.0f} it/s exploitability {worst:.3e}")
-    sys.stderr.flush()
+  def __init__(self):
+    self.seconds, self.active = 0.0, False
+    jax.monitoring.register_event_duration_secs_listener(self._listen)
 
-  def close(self) -> None:
-    if self.enabled:
-      sys.stderr.write("\n")
+  @classmethod
+  def get(cls) -> "_CompileClock":
+    if cls._instance is None:
+      cls._instance = cls()
+    return cls._instance
+
+  def _listen(self, event: str, duration: float, **kwargs) -> None:
+    del kwargs
+    if self.active and event.startswith("/jax/core/compile/"):
+      self.seconds += duration
+
+  def __enter__(self):
+    self.seconds, self.active = 0.0, True
+    return self
+
+  def __exit__(self, *exc):
+    self.active = False
+
+
+class Interrupted(KeyboardInterrupt):
+  """A run stopped by Ctrl-C; ``str()`` says where, and whether a checkpoint was saved."""
+
+
+def _stops(done: int, iterations: int, *every: int) -> int:
+  """The next iteration after ``done`` that is a multiple of one of ``every`` or the end."""
+  return min([iterations] + [(done // e + 1) * e for e in every])
+
+
+def _positive(name: str, value) -> None:
+  if value is not None and (int(value) != value or value < 1):
+    raise ValueError(f"{name} must be a positive integer, got {value}")
 
 
 def _to_python(value):
@@ -147,17 +174,25 @@ def solve(game: Game | str, algorithm: str = "cfr+", iterations: int = 1000, *,
       program with trailing batch axes, split over the local devices when B is a multiple
       of their number (see ``hyperparameter_grid``).
     checkpoint: an .npz path written every ``checkpoint_every`` iterations (default: at
-      every evaluation) and at the end.
+      every evaluation), at the end, and when the run is interrupted (Ctrl-C).
     resume: continue from ``checkpoint`` if it exists; the result equals an uninterrupted run.
-    progress: draw a progress bar (default: when stderr is a terminal).
+    progress: draw a progress bar with rate and time left (default: when stderr is a terminal).
     **settings: the solver's static options (``jaxcfr.solvers.option_names(algorithm)``,
       e.g. ``updates`` or ``trajectories``) and hyperparameters for every run (e.g.
       ``alpha``, ``seed``, ``epsilon``, ``model``).
+  Raises:
+    ValueError: a bad argument, found before any long work. Interrupted (a
+      KeyboardInterrupt) on Ctrl-C, after saving the checkpoint if one was asked for.
   """
+  _positive("iterations", iterations)
+  _positive("eval_every", eval_every)
+  _positive("checkpoint_every", checkpoint_every)
+  if resume and not checkpoint:
+    raise ValueError("resume needs a checkpoint file to resume from")
+  if checkpoint:
+    checkpoint_lib.check_writable(checkpoint, "checkpoint")
   if isinstance(game, str):
     game = load(game)
-  if iterations < 1:
-    raise ValueError(f"iterations must be >= 1, got {iterations}")
   option_names = solvers.option_names(algorithm)
   options = {k: v for k, v in settings.items() if k in option_names}
   solver = solvers.get(algorithm, **options)
@@ -167,8 +202,11 @@ def solve(game: Game | str, algorithm: str = "cfr+", iterations: int = 1000, *,
   if unknown:
     raise ValueError(f"{algorithm} has no setting {', '.join(unknown)}; options: {', '.join(option_names) or 'none'}; "
                      f"hyperparameters: {', '.join(solver.hyperparameters) or 'none'}")
+  delay = np.max(np.asarray((batch or {}).get("averaging_delay", hyperparameters.get("averaging_delay", 0))))
+  if delay >= iterations:
+    raise ValueError(f"averaging_delay {delay} leaves no iteration of a {iterations}-iteration run in the average")
   tensors = game.tensors
-  eval_every = max(1, eval_every or iterations // 10)
+  eval_every = eval_every or max(1, iterations // 10)
   checkpoint_every = checkpoint_every or eval_every
   batch_size = None
   if batch:
@@ -183,33 +221,59 @@ def solve(game: Game | str, algorithm: str = "cfr+", iterations: int = 1000, *,
   recorded = {**{k: _to_python(v) for k, v in hyperparameters.items() if k in solver.hyperparameters},
               **{k: _to_python(v) for k, v in (batch or {}).items()}}
   identity = {"game": game.name, "algorithm": algorithm, "options": solver.options,
-              "hyperparameters": recorded, "batch_size": batch_size}
-  history, done, elapsed_before = [], 0, 0.0
-  if resume and checkpoint and Path(checkpoint).exists():
+              "hyperparameters": recorded, "batch_size": batch_size,
+              **{f"{k}_digest": integrity.digest({str(i): leaf for i, leaf in enumerate(jax.tree_util.tree_leaves(v))})
+                 for k, v in hyperparameters.items() if k not in solver.hyperparameters}}
+  history, done, elapsed_before, compile_before = [], 0, 0.0, 0.0
+  if resume and Path(checkpoint).exists():
     state, saved = checkpoint_lib.load(checkpoint, state)
-    if saved["identity"] != identity:
-      raise ValueError(f"checkpoint {checkpoint} is of another run: {saved['identity']} != {identity}")
-    history, done, elapsed_before = saved["history"], saved["iterations"], saved["seconds"]
+    if saved.get("identity") != identity:
+      raise ValueError(f"checkpoint {checkpoint} is of another run: {saved.get('identity')} != {identity}")
+    history, done = saved["history"], saved["iterations"]
+    elapsed_before, compile_before = saved["seconds"], saved.get("compile_seconds", 0.0)
   if done > iterations:
     raise ValueError(f"checkpoint has {done} iterations, more than the {iterations} asked for")
-  bar = _Progress(iterations, progress)
+  enabled = sys.stderr.isatty() if progress is None else progress
+  bar = tqdm.tqdm(total=iterations, initial=done, unit="it", disable=not enabled, file=sys.stderr,
+                  dynamic_ncols=True, desc=f"{algorithm} {game.name}")
   start = time.perf_counter()
-  while done < iterations or not history:
-    n = min(eval_every - done % eval_every, iterations - done)
-    if n > 0:
-      state = solver.run(tensors, state, n)
-      done += n
-    values = jax.device_get(_measure(solver, tensors, state))
-    seconds = elapsed_before + time.perf_counter() - start
-    history.append({"iteration": done, "seconds": seconds, **{k: _to_python(v) for k, v in values.items()}})
-    if solver.counters is not None:
-      history[-1].update({k: _to_python(v) for k, v in solver.counters(state).items()})
-    bar.update(done, values["exploitability"])
-    if checkpoint and (done % checkpoint_every == 0 or done == iterations):
-      checkpoint_lib.save(checkpoint, state, {"identity": identity, "iterations": done,
-                                              "history": history, "seconds": seconds})
-  bar.close()
+  clock = _CompileClock.get()
+
+  def save(seconds):
+    checkpoint_lib.save(checkpoint, state, {"identity": identity, "iterations": done, "history": history,
+                                            "seconds": seconds, "compile_seconds": compile_before + clock.seconds})
+
+  chunk = 1  # iterations per call, adapted so that a call takes about half a second
+  with clock, bar:
+    try:
+      while done < iterations or not history:
+        stop = _stops(done, iterations, eval_every, checkpoint_every)
+        while done < stop:
+          n = min(chunk, stop - done)
+          compiled_before, call_start = clock.seconds, time.perf_counter()
+          state = jax.block_until_ready(solver.run(tensors, state, n))
+          done += n
+          bar.update(n)
+          took = time.perf_counter() - call_start - (clock.seconds - compiled_before)
+          chunk = int(np.clip(n * 0.5 / max(took, 1e-6), 1, 1 << 20))
+        if done % eval_every == 0 or done == iterations:
+          values = jax.device_get(_measure(solver, tensors, state))
+          history.append({"iteration": done, "seconds": elapsed_before + time.perf_counter() - start,
+                          **{k: _to_python(v) for k, v in values.items()}})
+          if solver.counters is not None:
+            history[-1].update({k: _to_python(v) for k, v in solver.counters(state).items()})
+          bar.set_postfix(exploitability=f"{float(np.max(values['exploitability'])):.3e}")
+        if checkpoint and (done % checkpoint_every == 0 or done == iterations):
+          save(elapsed_before + time.perf_counter() - start)
+    except KeyboardInterrupt:
+      where = f"interrupted at iteration {done} of {iterations}"
+      if checkpoint:
+        save(elapsed_before + time.perf_counter() - start)
+        raise Interrupted(f"{where}; checkpoint saved to {checkpoint} (resume with the same command and --resume)") \
+            from None
+      raise Interrupted(f"{where}; nothing was saved (use --checkpoint to keep long runs)") from None
   seconds = elapsed_before + time.perf_counter() - start
   return SolveResult(game=game.name, algorithm=algorithm, options=solver.options, iterations=iterations,
                      hyperparameters=recorded, batch_size=batch_size, history=history, state=state,
-                     average_strategy=solver.average_strategy(tensors, state), seconds=seconds)
+                     average_strategy=solver.average_strategy(tensors, state), seconds=seconds,
+                     compile_seconds=compile_before + clock.seconds)

@@ -1,0 +1,282 @@
+"""Bad input, damaged files and the command line, tried as a hostile user would: every case
+ends in a clean one-line error before long work, or in a correct result; never a traceback
+or a silent wrong number. (Damaged cache files: tests/test_cache.py.)"""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import warnings
+
+import hypothesis
+import hypothesis.strategies as st
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import jaxcfr
+from jaxcfr.evaluate import opponent
+from jaxcfr.game import integrity
+from jaxcfr.run import checkpoint as checkpoint_lib
+from jaxcfr.run import cli, driver
+import helpers
+
+
+def _error_line(capsys) -> str:
+  err = capsys.readouterr().err.strip().splitlines()
+  assert err, "no error message"
+  assert "Traceback" not in "\n".join(err) and "allow_pickle" not in "\n".join(err)
+  return err[-1]
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["rnr", "kuhn_poker", "--p", "nan"], "finite"),
+    (["rnr", "kuhn_poker", "--p", "0.5,1.5"], "[0, 1]"),
+    (["rnr", "kuhn_poker", "--value-iters", "-5"], "positive integer"),
+    (["solve", "kuhn_poker", "--checkpoint-every", "0"], "positive integer"),
+    (["solve", "kuhn_poker", "--checkpoint-every", "-3"], "positive integer"),
+    (["solve", "kuhn_poker", "--eval-every", "-10"], "positive integer"),
+    (["solve", "kuhn_poker", "--algo", "mccfr-os", "--epsilon", "2"], "epsilon must lie in [0, 1]"),
+    (["solve", "kuhn_poker", "--iters", "30", "--averaging-delay", "50"], "averaging_delay 50"),
+    (["solve", "one_card_poker(num_cards=3,num_cards=5)"], "given twice"),
+    (["solve", "kuhn_poker", "--resume"], "--resume needs --checkpoint"),
+    (["solve", "kuhn_poker", "--json", "/no/such/folder/r.json"], "is not an existing folder"),
+    (["solve", "kuhn_poker", "--strategy-out", "/no/such/folder/s.npz"], "is not an existing folder"),
+    (["solve", "kuhn_poker", "--checkpoint", "/no/such/folder/c.npz"], "is not an existing folder"),
+    (["solve", "kuhn_poker", "--algo", "cfr+", "--seed", "3"], "apply to stochastic solvers"),
+    (["solve", "kuhn_poker", "--algo", "mccfr-es", "--trajectories", "2"], "mccfr-os, not mccfr-es"),
+    (["rnr", "kuhn_poker", "--algo", "rnr", "--trajectories", "2"], "applies to --algo mcrnr"),
+    (["rnr", "kuhn_poker", "--model", "missing.npz"], "neither 'uniform'"),
+])
+def test_bad_command_lines_give_one_line_errors(argv, message, monkeypatch):
+  monkeypatch.setattr(jaxcfr.solvers.Solver, "run", lambda *a, **k: pytest.fail("iterations ran before the check"))
+  code, err = _cli_in_process(argv)
+  assert code == 2
+  assert "Traceback" not in err and message in err.strip().splitlines()[-1]
+
+
+def test_empty_cache_variable_is_an_error(capsys, monkeypatch):
+  monkeypatch.setenv("JAXCFR_CACHE_DIR", "")
+  assert cli.main(["info", "kuhn_poker"]) == 2
+  assert "JAXCFR_CACHE_DIR is set but empty" in _error_line(capsys)
+
+
+def test_checkpoints_follow_their_own_schedule(monkeypatch, tmp_path):
+  saved = []
+  real = checkpoint_lib.save
+  monkeypatch.setattr(checkpoint_lib, "save", lambda path, state, meta: (saved.append(meta["iterations"]),
+                                                                       real(path, state, meta)))
+  kuhn = helpers.load("kuhn_poker")
+  result = driver.solve(kuhn, "cfr+", 7000, eval_every=7000, checkpoint=tmp_path / "c.npz", checkpoint_every=3001)
+  assert saved == [3001, 6002, 7000]
+  assert [row["iteration"] for row in result.history] == [7000]
+  resumed = driver.solve(kuhn, "cfr+", 9000, eval_every=7000, checkpoint=tmp_path / "c.npz", checkpoint_every=3001,
+                         resume=True)
+  straight = driver.solve(kuhn, "cfr+", 9000, eval_every=7000)
+  for a, b in zip(resumed.average_strategy, straight.average_strategy):
+    np.testing.assert_array_equal(a, b)
+
+
+def _write_checkpoint(tmp_path) -> str:
+  path = tmp_path / "run.npz"
+  driver.solve(helpers.load("kuhn_poker"), "cfr+", 20, checkpoint=path)
+  return str(path)
+
+
+@pytest.mark.parametrize("damage", ["truncated", "empty", "random", "foreign", "flipped", "other solver"])
+def test_resume_from_a_bad_checkpoint_is_one_line(damage, tmp_path, capsys):
+  path = _write_checkpoint(tmp_path)
+  raw = open(path, "rb").read()
+  if damage == "truncated":
+    open(path, "wb").write(raw[:len(raw) // 2])
+  elif damage == "empty":
+    open(path, "wb").write(b"")
+  elif damage == "random":
+    open(path, "wb").write(np.random.default_rng(0).bytes(4096))
+  elif damage == "foreign":
+    np.savez(path, something=np.arange(3))
+  elif damage == "flipped":
+    data = bytearray(raw)
+    data[len(data) // 2] ^= 0x10
+    open(path, "wb").write(bytes(data))
+  code = cli.main(["solve", "kuhn_poker", "--iters", "40", "--checkpoint", path, "--resume",
+                   *(["--algo", "dcfr"] if damage == "other solver" else [])])
+  assert code == 2
+  line = _error_line(capsys)
+  assert path in line or "another run" in line
+
+
+@pytest.mark.parametrize("kind", ["cache", "checkpoint", "strategy"])
+@hypothesis.settings(max_examples=15, deadline=None, suppress_health_check=[hypothesis.HealthCheck.function_scoped_fixture])
+@hypothesis.given(action=st.sampled_from(["flip", "truncate", "overwrite"]),
+                  where=st.floats(0, 1, exclude_max=True), bit=st.integers(0, 7),
+                  junk=st.binary(min_size=16, max_size=16))
+def test_fuzz_random_corruptions_end_cleanly(kind, action, where, bit, junk, tmp_path_factory, capsys):
+  """Random byte flips, truncations and overwrites of each kind of file: a clean error or
+  the original result, never a traceback or a different result."""
+  folder = tmp_path_factory.mktemp(kind)
+  kuhn = helpers.load("kuhn_poker")
+  if kind == "cache":
+    os.environ["JAXCFR_CACHE_DIR"] = str(folder)
+    reference = jaxcfr.load("one_card_poker(num_cards=4)", dtype="float64")
+    (path,) = folder.glob("*.npz")
+  elif kind == "checkpoint":
+    path = folder / "c.npz"
+    driver.solve(kuhn, "cfr+", 20, checkpoint=path)
+  else:
+    path = folder / "s.npz"
+    jaxcfr.save_strategy(path, kuhn, opponent.fixed_model(kuhn, "cfr:10"))
+  raw = bytearray(path.read_bytes())
+  at = int(where * len(raw))
+  if action == "flip":
+    raw[at] ^= 1 << bit
+  elif action == "truncate":
+    raw = raw[:at]
+  else:
+    raw[at:at + 16] = junk
+  path.write_bytes(bytes(raw))
+  if kind == "cache":
+    try:
+      with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        reloaded = jaxcfr.load("one_card_poker(num_cards=4)", dtype="float64")
+    finally:
+      os.environ.pop("JAXCFR_CACHE_DIR", None)
+    ours, theirs = reloaded.arrays.to_npz_dict(), reference.arrays.to_npz_dict()
+    assert ours.keys() == theirs.keys()
+    for key in ours:  # never a different game
+      np.testing.assert_array_equal(ours[key], theirs[key], err_msg=key)
+    return
+  argv = (["solve", "kuhn_poker", "--iters", "40", "--checkpoint", str(path), "--resume"] if kind == "checkpoint"
+          else ["rnr", "kuhn_poker", "--iters", "20", "--value-iters", "20", "--model", str(path), "--p", "0.5"])
+  code = cli.main(argv)
+  out = capsys.readouterr()
+  assert "Traceback" not in out.err and "allow_pickle" not in out.err
+  assert code in (0, 2)
+  if code == 2:
+    assert len(out.err.strip().splitlines()) == 1
+
+
+@hypothesis.settings(max_examples=25, deadline=None)
+@hypothesis.given(flag=st.sampled_from(["--iters", "--eval-every", "--checkpoint-every", "--averaging-delay", "--alpha",
+                                        "--gamma", "--epsilon", "--batch", "--seed", "--trajectories"]),
+                  value=st.one_of(st.integers(-10**6, 0).map(str), st.sampled_from(["nan", "inf", "-inf", "", "x",
+                                                                                    "1e400", "0.5.5", "-0"])))
+def test_fuzz_bad_cli_values_end_cleanly(flag, value):
+  """Out-of-range and malformed values: a clean error (exit 2, the error on the last line),
+  or, where the value is valid after all (a negative seed, -0), a normal run."""
+  algo = "mccfr-os" if flag in ("--epsilon", "--batch", "--seed", "--trajectories") else "dcfr"
+  code, err = _cli_in_process(["solve", "kuhn_poker", "--algo", algo, "--iters", "5", "--no-progress", flag, value])
+  assert code in (0, 2) and "Traceback" not in err, (code, err)
+  if code == 2:
+    assert "error" in err.strip().splitlines()[-1]
+
+
+def _cli_in_process(argv):
+  import contextlib  # pylint: disable=import-outside-toplevel
+  import io  # pylint: disable=import-outside-toplevel
+  err = io.StringIO()
+  with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+    try:
+      code = cli.main(argv)
+    except SystemExit as exit_:
+      code = exit_.code
+  return code, err.getvalue()
+
+
+def test_strategy_files_are_matched_by_key_and_action_id(tmp_path):
+  """A file whose rows, keys and action ids are permuted consistently reads as the same profile."""
+  kuhn = helpers.load("kuhn_poker")
+  profile = tuple(np.asarray(s) for s in opponent.fixed_model(kuhn, "cfr:10"))
+  path = tmp_path / "s.npz"
+  jaxcfr.save_strategy(path, kuhn, profile)
+  with np.load(path, allow_pickle=False) as data:
+    arrays = {k: data[k] for k in data.files if k != "checksum"}
+  rng = np.random.default_rng(3)
+  for p in range(2):
+    order = rng.permutation(len(arrays[f"keys{p}"]))
+    arrays[f"player{p}"] = arrays[f"player{p}"][order][:, ::-1]
+    arrays[f"keys{p}"] = arrays[f"keys{p}"][order]
+    arrays[f"action_ids{p}"] = arrays[f"action_ids{p}"][order][:, ::-1]
+  np.savez(path, **integrity.with_checksum(arrays))
+  loaded = jaxcfr.load_strategy(path, kuhn)
+  for a, b in zip(loaded, profile):
+    np.testing.assert_allclose(a, b, rtol=0, atol=0)
+  assert float(helpers.exploitability(kuhn.tensors, loaded)) == pytest.approx(
+      float(helpers.exploitability(kuhn.tensors, profile)), rel=1e-12)
+
+
+def test_batched_strategy_files_need_an_explicit_run(tmp_path):
+  kuhn = helpers.load("kuhn_poker")
+  result = driver.solve(kuhn, "dcfr", 30, batch={"alpha": [1.0, 2.0, 3.0]})
+  path = tmp_path / "batch.npz"
+  jaxcfr.save_strategy(path, kuhn, result.average_strategy)
+  with pytest.raises(ValueError, match="holds a batch"):
+    opponent.fixed_model(kuhn, str(path))
+  second = opponent.fixed_model(kuhn, f"{path}#1")
+  for a, b in zip(second, result.average_strategy):
+    np.testing.assert_allclose(np.asarray(a), np.asarray(b)[..., 1], rtol=1e-12)
+  with pytest.raises(ValueError, match="batch index 3"):
+    opponent.fixed_model(kuhn, f"{path}#3")
+
+
+def test_cli_json_describes_itself(tmp_path):
+  out = tmp_path / "r.json"
+  assert cli.main(["solve", "kuhn_poker", "--algo", "mccfr-os", "--iters", "50", "--seed", "1,2", "--json", str(out),
+                   "--no-progress"]) == 0
+  record = json.loads(out.read_text())
+  assert record["command"] == ["jaxcfr", "solve", "kuhn_poker", "--algo", "mccfr-os", "--iters", "50", "--seed", "1,2",
+                               "--json", str(out), "--no-progress"]
+  assert record["dtype"] == "float64" and record["hyperparameters"]["seed"] == [1, 2]
+  assert record["hardware"]["jax"] == jax.__version__ and record["hardware"]["numpy"] == np.__version__
+  assert 0 < record["compile_seconds"] < record["seconds"] and record["run_seconds"] > 0
+  assert "git_commit" in record
+  solver = jaxcfr.solvers.get("mccfr-os")
+  state = solver.run(helpers.load("kuhn_poker").tensors, solver.init(helpers.load("kuhn_poker").tensors, seed=2), 50)
+  expected = float(helpers.exploitability(helpers.load("kuhn_poker").tensors,
+                                          solver.average_strategy(helpers.load("kuhn_poker").tensors, state)))
+  assert record["results"][1]["exploitability"] == pytest.approx(expected, rel=1e-12)
+  rnr_out = tmp_path / "rnr.json"
+  assert cli.main(["rnr", "kuhn_poker", "--iters", "20", "--value-iters", "50", "--p", "0.5", "--json",
+                   str(rnr_out)]) == 0
+  rnr = json.loads(rnr_out.read_text())
+  for key in ("command", "hardware", "git_commit", "dtype", "seed", "seconds", "compile_seconds", "game_value_seconds"):
+    assert key in rnr, key
+
+
+def test_cli_help_describes_every_argument(capsys):
+  parser = cli._parser()  # pylint: disable=protected-access
+  for action in parser._actions:  # pylint: disable=protected-access
+    if isinstance(action, type(parser._subparsers._group_actions[0])):  # pylint: disable=protected-access
+      for name, sub in action.choices.items():
+        for argument in sub._actions:  # pylint: disable=protected-access
+          assert argument.help, (name, argument.dest)
+  with pytest.raises(SystemExit):
+    cli.main(["--version"])
+  assert capsys.readouterr().out.strip() == f"jaxcfr {jaxcfr.__version__}"
+
+
+def test_progress_bar_moves_with_iterations(capsys):
+  assert cli.main(["solve", "kuhn_poker", "--iters", "2000", "--eval-every", "2000", "--progress"]) == 0
+  err = capsys.readouterr().err
+  assert "2000/2000" in err and "it/s" in err
+
+
+def test_ctrl_c_saves_a_checkpoint_and_exits_cleanly(tmp_path):
+  path = tmp_path / "run.npz"
+  command = [sys.executable, "-m", "jaxcfr.run.cli", "solve", "leduc_poker", "--iters", "100000000", "--eval-every",
+             "100000000", "--checkpoint", str(path), "--no-progress"]
+  process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env={**os.environ, "PYTHONUNBUFFERED": "1"})
+  deadline = time.time() + 120
+  time.sleep(12)  # past start-up and compilation
+  process.send_signal(signal.SIGINT)
+  out, err = process.communicate(timeout=max(10, deadline - time.time()))
+  assert process.returncode == 130, err[-2000:]
+  assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+  assert "checkpoint saved to" in err
+  state, metadata = checkpoint_lib.load(path, jaxcfr.solvers.get("cfr+").init(helpers.load("leduc_poker").tensors))
+  assert 0 < metadata["iterations"] == int(state.iteration) < 100000000
