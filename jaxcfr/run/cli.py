@@ -33,24 +33,24 @@ def _ints(text: str) -> list[int]:
     raise argparse.ArgumentTypeError(f"expected comma-separated integers, got {text!r}") from None
 
 
-def _positive(text: str) -> int:
-  try:
-    value = int(text)
-  except ValueError:
-    raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-  if value < 1:
-    raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
-  return value
+def _integer(minimum: int):
+  """An argparse type: an integer of at least ``minimum``."""
+  kind = "a positive integer" if minimum == 1 else f"an integer >= {minimum}"
+
+  def parse(text: str) -> int:
+    try:
+      value = int(text)
+    except ValueError:
+      raise argparse.ArgumentTypeError(f"expected {kind}, got {text!r}") from None
+    if value < minimum:
+      raise argparse.ArgumentTypeError(f"expected {kind}, got {value}")
+    return value
+
+  return parse
 
 
-def _non_negative(text: str) -> int:
-  try:
-    value = int(text)
-  except ValueError:
-    raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
-  if value < 0:
-    raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {value}")
-  return value
+_positive = _integer(1)
+_non_negative = _integer(0)
 
 
 class _Formatter(argparse.ArgumentDefaultsHelpFormatter):

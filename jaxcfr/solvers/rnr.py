@@ -122,21 +122,25 @@ def counter_profile(tensors: GameTensors, state):
   return counter_of(_average(tensors, state), state.restricted, state.model)
 
 
-def solver(*, base: str = "cfr+", updates: str | None = None) -> registry.Solver:
-  """The registered ``rnr`` solver on the CFR preset ``base``.
+def solver(name: str, *, base: str = "cfr+", updates: str | None = None) -> registry.Solver:
+  """The registered ``rnr`` or ``dbr`` solver on the CFR preset ``base``.
 
-  ``init(tensors, *, model, p, restricted=1, **base hyperparameters)``: ``model`` a
-  profile (only the restricted player's strategy is used); ``p`` and ``restricted``
-  scalars or arrays [*B], broadcast with the base's hyperparameters.
+  rnr: ``init(tensors, *, model, p, restricted=1, **base hyperparameters)``: ``model`` a
+  profile (only the restricted player's strategy is used); ``p`` and ``restricted`` scalars
+  or arrays [*B], broadcast with the base's hyperparameters.
+  dbr: ``init(tensors, *, model, p=None, confidence=None, restricted=1, **base
+  hyperparameters)``: ``p`` one confidence for every infoset (scalar or [*B]), or
+  ``confidence`` a pair of per-infoset arrays ([I0, *B'], [I1, *B']), e.g. from
+  ``count_confidence``.
   """
   base_step = cfr.preset_step(base, updates)
+  init, step = (_init, _step) if name == "rnr" else (_dbr_init, _dbr_step)
   defaults = {"p": None, "restricted": 1, **cfr.preset_hyperparameters(base)}
-  return registry.Solver(name="rnr", init=functools.partial(_init, base=base),
-                         step=functools.partial(_step, base_step=base_step), average_strategy=_average,
+  return registry.Solver(name=name, init=functools.partial(init, base=base),
+                         step=functools.partial(step, base_step=base_step), average_strategy=_average,
                          current_strategy=_current, hyperparameters=defaults,
                          options={"base": base, "updates": updates}, requires=("model", "p"),
                          counter_profile=counter_profile)
-
 
 # --- Data-biased response (Ponsen et al. 2011 footnote 9; Johanson & Bowling 2009) ---------------
 #
@@ -216,22 +220,6 @@ def _dbr_init(tensors: GameTensors, *, model=None, p=None, confidence=None, rest
                   model=_batched_profile(model, batch))
 
 
-def dbr_solver(*, base: str = "cfr+", updates: str | None = None) -> registry.Solver:
-  """The registered ``dbr`` (data-biased response) solver on the CFR preset ``base``.
-
-  ``init(tensors, *, model, p=None, confidence=None, restricted=1, **base hyperparameters)``:
-  ``p`` one confidence for every infoset (scalar or [*B]), or ``confidence`` a pair of
-  per-infoset arrays ([I0, *B'], [I1, *B']), e.g. from ``count_confidence``.
-  """
-  base_step = cfr.preset_step(base, updates)
-  defaults = {"p": None, "restricted": 1, **cfr.preset_hyperparameters(base)}
-  return registry.Solver(name="dbr", init=functools.partial(_dbr_init, base=base),
-                         step=functools.partial(_dbr_step, base_step=base_step), average_strategy=_average,
-                         current_strategy=_current, hyperparameters=defaults,
-                         options={"base": base, "updates": updates}, requires=("model", "p"),
-                         counter_profile=counter_profile)
-
-
 def count_confidence(counts, *, p_max: float, threshold: float) -> jax.Array:
   """[I] count-based confidence ``p_max * min(1, n(I) / threshold)`` from observation
   counts [I, A] (e.g. jaxcfr.evaluate.opponent.sample_games): no trust in the model where
@@ -242,4 +230,4 @@ def count_confidence(counts, *, p_max: float, threshold: float) -> jax.Array:
 
 
 registry.register("rnr", solver)
-registry.register("dbr", dbr_solver)
+registry.register("dbr", solver)
