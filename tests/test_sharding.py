@@ -1,4 +1,6 @@
-"""A batch of any solver family split over several (host) devices gives the runs of the unsplit batch."""
+"""A batch of any solver family split over several (host) devices gives the runs of the
+unsplit batch, and the compiled sharded loops (the library's and a user-written one) hold
+no collective."""
 
 import os
 import subprocess
@@ -29,6 +31,14 @@ _SCRIPT = textwrap.dedent("""
     es = jaxcfr.solvers.get("mccfr-es")
     alone = es.run(game.tensors, es.init(game.tensors, seed=2), 30)
     np.testing.assert_allclose(np.asarray(sampled.state.regrets[0])[..., 2], np.asarray(alone.regrets[0]), rtol=1e-12)
+    collectives = ("all-reduce", "all-gather", "all-to-all", "collective-permute", "reduce-scatter")
+    for name, kwargs in (("dcfr", {"alpha": np.array([1.0, 1.5, 2.0, 3.0])}), ("mccfr-os", {"seed": np.arange(4)})):
+      solver = jaxcfr.solvers.get(name)
+      split = jaxcfr.run.sharding.shard_trailing_batch(solver.init(game.tensors, **kwargs), 4)
+      library = jaxcfr.solvers.registry._run.lower(solver, game.tensors, split, np.int32(5)).compile().as_text()
+      user = jax.jit(lambda s: jax.lax.fori_loop(0, 5, lambda _, x: solver.step(game.tensors, x), s))
+      for text in (library, user.lower(split).compile().as_text()):  # the library's loop and a user's own
+        assert not [c for c in collectives if c in text], (name, [c for c in collectives if c in text])
     print("ok")
 """)
 

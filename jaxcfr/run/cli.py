@@ -79,6 +79,12 @@ def _common(command: argparse.ArgumentParser, default_game: str) -> None:
   command.add_argument("--resume", action="store_true", help="continue from --checkpoint if it exists")
   command.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                        help="draw a progress bar with rate and time left (default: on a terminal)")
+  hosts = command.add_argument_group("several processes (jax.distributed): one command per process, same arguments")
+  hosts.add_argument("--distributed", action="store_true",
+                     help="join a multi-process run, the cluster detected from its environment (e.g. SLURM)")
+  hosts.add_argument("--coordinator", metavar="HOST:PORT", help="the coordinator's address (process 0's host)")
+  hosts.add_argument("--num-processes", type=_positive, metavar="N", help="the number of processes")
+  hosts.add_argument("--process-id", type=_non_negative, metavar="K", help="this process's id, 0..N-1")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -153,6 +159,20 @@ def _described(record: dict, args, *, started: float) -> dict:
   return {"command": ["jaxcfr"] + list(args.argv), **record, "command_seconds": time.perf_counter() - started}
 
 
+def _join(args) -> bool:
+  """Joins a multi-process run when asked (before any JAX work); True on the process that
+  prints and writes files."""
+  explicit = (args.coordinator, args.num_processes, args.process_id)
+  if any(v is not None for v in explicit) and any(v is None for v in explicit):
+    raise ValueError("--coordinator, --num-processes and --process-id go together")
+  if args.process_id is not None and args.process_id >= args.num_processes:
+    raise ValueError(f"--process-id {args.process_id} is not below --num-processes {args.num_processes}")
+  from jaxcfr.run import sharding  # pylint: disable=import-outside-toplevel
+  if args.distributed or args.coordinator:
+    sharding.initialize(args.coordinator, args.num_processes, args.process_id)
+  return sharding.is_main_process()
+
+
 def _info(args) -> int:
   from jaxcfr.game.loading import load  # pylint: disable=import-outside-toplevel
   stats = load(args.game).statistics()
@@ -183,6 +203,7 @@ def _solve(args) -> int:
     lists["seed"] = seeds
   elif args.batch is not None or args.seed != [0]:
     raise ValueError(f"--seed and --batch apply to stochastic solvers, not {args.algo}")
+  main_process = _join(args)
   import jax  # pylint: disable=import-outside-toplevel
   if args.dtype == "float64":
     jax.config.update("jax_enable_x64", True)
@@ -197,6 +218,8 @@ def _solve(args) -> int:
   result = driver.solve(game, args.algo, args.iters, eval_every=args.eval_every, batch=batch,
                         checkpoint=args.checkpoint, checkpoint_every=args.checkpoint_every, resume=args.resume,
                         progress=args.progress, **settings)
+  if not main_process:
+    return 0
   summary = result.summary()
   options = ", ".join(f"{k}={v}" for k, v in summary["options"].items())
   print(f"game            {summary['game']}")
@@ -234,6 +257,7 @@ def _rnr(args) -> int:
   solver = solvers.get(args.algo, **options)
   if args.seed != 0 and not solver.stochastic:
     raise ValueError(f"--seed applies to --algo mcrnr, not {args.algo}")
+  main_process = _join(args)
   import jax  # pylint: disable=import-outside-toplevel
   if args.dtype == "float64":
     jax.config.update("jax_enable_x64", True)
@@ -251,8 +275,11 @@ def _rnr(args) -> int:
                         batch={"p": grid_p, "restricted": grid_r}, checkpoint=args.checkpoint,
                         checkpoint_every=args.checkpoint_every, resume=args.resume, progress=args.progress,
                         model=model, **seeds, **options)
-  rows = exploitation.rows(jax.device_get(exploitation.evaluate(solver, game.tensors, result.state, value)),
+  from jaxcfr.run import sharding  # pylint: disable=import-outside-toplevel
+  rows = exploitation.rows(sharding.gather(exploitation.evaluate(solver, game.tensors, result.state, value)),
                            grid_p, grid_r, value)
+  if not main_process:
+    return 0
   print(f"game {game.name}, model {args.model}, {args.algo} {solver.options} x {args.iters} iterations; "
         f"game value (player 0) {value:.6f} +- {2 * tolerance:.1e}")
   print(f"{'r':>2} {'p':>6} {'value_vs_model':>15} {'exploitation':>13} {'exploitability':>15}")

@@ -138,6 +138,12 @@ class Interrupted(KeyboardInterrupt):
   """A run stopped by Ctrl-C; ``str()`` says where, and whether a checkpoint was saved."""
 
 
+def _average(solver, tensors, state, distributed: bool):
+  """The average profile; gathered to every process when the batch spans several."""
+  average = solver.average_strategy(tensors, state)
+  return sharding.gather(average) if distributed else average
+
+
 def _stops(done: int, iterations: int, *every: int) -> int:
   """The next iteration after ``done`` that is a multiple of one of ``every`` or the end."""
   return min([iterations] + [(done // e + 1) * e for e in every])
@@ -171,8 +177,11 @@ def solve(game: Game | str, algorithm: str = "cfr+", iterations: int = 1000, *,
     iterations: total iterations (including those of a resumed checkpoint).
     eval_every: iterations between evaluations (default: a tenth of the run).
     batch: hyperparameter name -> [B] values (seeds included); the B runs execute as one
-      program with trailing batch axes, split over the local devices when B is a multiple
-      of their number (see ``hyperparameter_grid``).
+      program with trailing batch axes, split over the devices when B is a multiple of
+      their number (see ``hyperparameter_grid``). After ``sharding.initialize`` the devices
+      of every process share the batch: every process calls ``solve`` alike, each
+      computes its slice, and every process gets the whole result; process 0 writes the
+      checkpoint.
     checkpoint: an .npz path written every ``checkpoint_every`` iterations (default: at
       every evaluation), at the end, and when the run is interrupted (Ctrl-C).
     resume: continue from ``checkpoint`` if it exists; the result equals an uninterrupted run.
@@ -215,7 +224,6 @@ def solve(game: Game | str, algorithm: str = "cfr+", iterations: int = 1000, *,
       raise ValueError(f"batch arrays must have one length, got {sorted(sizes)}")
     batch_size = sizes.pop()
     state = solver.init(tensors, **hyperparameters, **{k: jnp.asarray(v).reshape(-1) for k, v in batch.items()})
-    state = sharding.shard_trailing_batch(state, batch_size)
   else:
     state = solver.init(tensors, **hyperparameters)
   recorded = {**{k: _to_python(v) for k, v in hyperparameters.items() if k in solver.hyperparameters},
@@ -233,15 +241,22 @@ def solve(game: Game | str, algorithm: str = "cfr+", iterations: int = 1000, *,
     elapsed_before, compile_before = saved["seconds"], saved.get("compile_seconds", 0.0)
   if done > iterations:
     raise ValueError(f"checkpoint has {done} iterations, more than the {iterations} asked for")
-  enabled = sys.stderr.isatty() if progress is None else progress
+  distributed = jax.process_count() > 1
+  if batch_size:  # split over every device (of every process); resumed states too
+    state = sharding.shard_trailing_batch(state, batch_size)
+  elif distributed:
+    raise ValueError("a run over several processes needs a batch of runs to split between them")
+  enabled = (sys.stderr.isatty() if progress is None else progress) and sharding.is_main_process()
   bar = tqdm.tqdm(total=iterations, initial=done, unit="it", disable=not enabled, file=sys.stderr,
                   dynamic_ncols=True, desc=f"{algorithm} {game.name}")
   start = time.perf_counter()
   clock = _CompileClock.get()
 
   def save(seconds):
-    checkpoint_lib.save(checkpoint, state, {"identity": identity, "iterations": done, "history": history,
-                                            "seconds": seconds, "compile_seconds": compile_before + clock.seconds})
+    host = sharding.gather(state) if distributed else state  # every process takes part in the gather
+    if sharding.is_main_process():
+      checkpoint_lib.save(checkpoint, host, {"identity": identity, "iterations": done, "history": history,
+                                             "seconds": seconds, "compile_seconds": compile_before + clock.seconds})
 
   chunk = 1  # iterations per call, adapted so that a call takes about half a second
   with clock, bar:
@@ -257,11 +272,12 @@ def solve(game: Game | str, algorithm: str = "cfr+", iterations: int = 1000, *,
           took = time.perf_counter() - call_start - (clock.seconds - compiled_before)
           chunk = int(np.clip(n * 0.5 / max(took, 1e-6), 1, 1 << 20))
         if done % eval_every == 0 or done == iterations:
-          values = jax.device_get(_measure(solver, tensors, state))
+          values = sharding.gather(_measure(solver, tensors, state))
           history.append({"iteration": done, "seconds": elapsed_before + time.perf_counter() - start,
                           **{k: _to_python(v) for k, v in values.items()}})
           if solver.counters is not None:
-            history[-1].update({k: _to_python(v) for k, v in solver.counters(state).items()})
+            counted = solver.counters(sharding.gather(state) if distributed else state)
+            history[-1].update({k: _to_python(v) for k, v in counted.items()})
           bar.set_postfix(exploitability=f"{float(np.max(values['exploitability'])):.3e}")
         if checkpoint and (done % checkpoint_every == 0 or done == iterations):
           save(elapsed_before + time.perf_counter() - start)
@@ -275,5 +291,5 @@ def solve(game: Game | str, algorithm: str = "cfr+", iterations: int = 1000, *,
   seconds = elapsed_before + time.perf_counter() - start
   return SolveResult(game=game.name, algorithm=algorithm, options=solver.options, iterations=iterations,
                      hyperparameters=recorded, batch_size=batch_size, history=history, state=state,
-                     average_strategy=solver.average_strategy(tensors, state), seconds=seconds,
+                     average_strategy=_average(solver, tensors, state, distributed), seconds=seconds,
                      compile_seconds=compile_before + clock.seconds)

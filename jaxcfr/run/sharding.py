@@ -1,35 +1,78 @@
-"""Sharding a batch of runs over the local devices.
+"""Splitting a batch of runs over devices, on one host or over several processes.
 
 A batched solver state of any family carries trailing batch axes ``[..., B]``
-(jaxcfr.solvers.registry). Runs never
-interact, so splitting the last batch axis across devices needs no communication: XLA's
-partitioner keeps every step local, and the game tensors are replicated. On a CPU, expose
-the cores as devices with ``XLA_FLAGS=--xla_force_host_platform_device_count=N`` set before
-JAX starts.
+(jaxcfr.solvers.registry). Runs never interact, so splitting the last batch axis across
+devices needs no communication: XLA's partitioner keeps every step local, and the game
+tensors are replicated. On a CPU, expose the cores as devices with
+``XLA_FLAGS=--xla_force_host_platform_device_count=N`` set before JAX starts.
+
+Several processes (hosts) join through JAX's own runtime, ``jax.distributed``
+(``initialize``): every process builds the same whole batch, keeps the slice that lives on
+its own devices, and the mesh spans every process's devices. Results are gathered to every
+process with ``gather``.
 """
 
 from __future__ import annotations
 
 import jax
 import numpy as np
+from jax.experimental import multihost_utils
 from jax.sharding import Mesh, NamedSharding, PartitionSpec
+
+__all__ = ["batch_mesh", "shard_trailing_batch", "gather", "initialize", "is_main_process"]
+
+
+def initialize(coordinator: str | None = None, num_processes: int | None = None, process_id: int | None = None) -> None:
+  """Joins a multi-process run through ``jax.distributed`` (before any other JAX work).
+
+  With no arguments JAX detects the cluster (e.g. SLURM's variables); otherwise give the
+  coordinator's ``host:port``, the number of processes and this process's id. On CPUs the
+  processes talk through gloo collectives (used only to gather results)."""
+  jax.config.update("jax_cpu_collectives_implementation", "gloo")  # CPU processes only; accelerators have their own
+  jax.distributed.initialize(coordinator_address=coordinator, num_processes=num_processes, process_id=process_id)
+
+
+def is_main_process() -> bool:
+  """True on the process that writes files and draws progress (process 0)."""
+  return jax.process_index() == 0
 
 
 def batch_mesh(devices=None) -> Mesh:
-  return Mesh(np.array(devices if devices is not None else jax.local_devices()), ("batch",))
+  """A one-axis ("batch") mesh over ``devices`` (default: every device of every process)."""
+  return Mesh(np.array(devices if devices is not None else jax.devices()), ("batch",))
 
 
 def shard_trailing_batch(state, batch_size: int, devices=None):
   """Places ``state`` so that every leaf's last axis (of length ``batch_size``) is split
-  over ``devices`` (default: all local devices). Returns ``state`` unchanged when there is
-  one device or ``batch_size`` is not a multiple of the device count."""
+  over ``devices`` (default: every device of every process). Every process must pass the
+  same ``state``; each keeps its own slice. Returns ``state`` unchanged when there is one
+  device or ``batch_size`` is not a multiple of the device count (in a multi-process run
+  that is an error: the batch would not be split)."""
   mesh = batch_mesh(devices)
   if mesh.size == 1 or batch_size % mesh.size:
+    if jax.process_count() > 1:
+      raise ValueError(f"a batch of {batch_size} runs does not split over the {mesh.size} devices of "
+                       f"{jax.process_count()} processes; use a multiple of {mesh.size}")
     return state
 
   def place(leaf):
     if leaf.ndim == 0 or leaf.shape[-1] != batch_size:
       raise ValueError(f"a batched state leaf has shape {leaf.shape}; expected a trailing batch axis {batch_size}")
-    return jax.device_put(leaf, NamedSharding(mesh, PartitionSpec(*([None] * (leaf.ndim - 1)), "batch")))
+    sharding = NamedSharding(mesh, PartitionSpec(*([None] * (leaf.ndim - 1)), "batch"))
+    if jax.process_count() == 1:
+      return jax.device_put(leaf, sharding)
+    host = np.asarray(leaf)
+    return jax.make_array_from_callback(host.shape, sharding, lambda index: host[index])
 
   return jax.tree_util.tree_map(place, state)
+
+
+def gather(tree):
+  """Host (NumPy) copies of every leaf of ``tree``; leaves split over several processes are
+  gathered from all of them (a collective: every process must call it)."""
+  def fetch(leaf):
+    if isinstance(leaf, jax.Array) and not leaf.is_fully_addressable:
+      return np.asarray(multihost_utils.process_allgather(leaf, tiled=True))
+    return np.asarray(jax.device_get(leaf))
+
+  return jax.tree_util.tree_map(fetch, tree)
