@@ -79,11 +79,17 @@ def _step(tensors: GameTensors, state: RNRState, *, base_step) -> RNRState:
 
 
 def _base_state(tensors: GameTensors, base: str, batch_parts, hyperparameters):
-  """The base CFR state, broadcast to the batch shape of its own hyperparameters and ``batch_parts``."""
-  probe = cfr.solver(base).init(tensors, **hyperparameters)
-  batch = jnp.broadcast_shapes(probe.iteration.shape, *batch_parts)
-  hyper = {k: jnp.broadcast_to(getattr(probe, k), batch) for k in cfr.preset_hyperparameters(base)}
-  return cfr.solver(base).init(tensors, **hyper), batch
+  """The base CFR state and the batch shape: the base's hyperparameters broadcast with
+  ``batch_parts`` (the shapes of p, restricted, the model, ...)."""
+  defaults = cfr.preset_hyperparameters(base)
+  unknown = sorted(set(hyperparameters) - set(defaults))
+  if unknown:
+    raise ValueError(f"{base} has no hyperparameter {', '.join(unknown)}; its hyperparameters: {', '.join(defaults)}")
+  hyper = {k: jnp.asarray(v) for k, v in {**defaults, **hyperparameters}.items()}
+  batch = jnp.broadcast_shapes(*(h.shape for h in hyper.values()), *batch_parts)
+  state = cfr.init(tensors, **{k: jnp.broadcast_to(h, batch) for k, h in hyper.items()},
+                   predictive=cfr.PRESETS[base].predictive)
+  return state, batch
 
 
 def _init(tensors: GameTensors, *, model=None, p=None, restricted=1, base: str, **hyperparameters) -> RNRState:
