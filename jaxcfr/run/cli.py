@@ -1,4 +1,5 @@
-"""The ``jaxcfr`` command line: ``jaxcfr info GAME``, ``jaxcfr solve GAME``, ``jaxcfr rnr GAME``."""
+"""The ``jaxcfr`` command line: ``jaxcfr info GAME``, ``jaxcfr solve GAME``, ``jaxcfr rnr GAME``,
+``jaxcfr match GAME --agents FILE1,FILE2,...``."""
 
 from __future__ import annotations
 
@@ -14,6 +15,13 @@ def _floats(text: str) -> list[float]:
     return [float(v) for v in text.split(",")]
   except ValueError as error:
     raise argparse.ArgumentTypeError(f"expected comma-separated numbers, got {text!r}") from error
+
+
+def _seeds(text: str) -> list[int]:
+  try:
+    return [int(v) for v in text.split(",")]
+  except ValueError as error:
+    raise argparse.ArgumentTypeError(f"expected an integer or comma-separated integers, got {text!r}") from error
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -37,13 +45,20 @@ def _parser() -> argparse.ArgumentParser:
     solve.add_argument(f"--{name}", type=_floats,
                        help=f"CFR family: {name}; a comma-separated list runs a batch over the grid of all lists")
   solve.add_argument("--averaging-delay", type=int, help="CFR family: iterations left out of the average")
-  sampled = solve.add_argument_group("stochastic solvers (mccfr-os, mccfr-es, cfr-cs)")
-  sampled.add_argument("--seed", type=int, default=0, help="PRNG seed (the first of a batch)")
+  sampled = solve.add_argument_group("stochastic solvers (mccfr-os, mccfr-es, cfr-cs, mcts)")
+  sampled.add_argument("--seed", type=_seeds, default=[0],
+                       help="PRNG seed (the first of a batch), or comma-separated seeds run as one batch")
   sampled.add_argument("--batch", type=int, metavar="B",
                        help="run seeds SEED..SEED+B-1 as one batched program; the JSON holds one result per seed")
   sampled.add_argument("--epsilon", type=_floats, help="outcome sampling's exploration (default 0.6); a list is a batch")
   sampled.add_argument("--trajectories", type=int, metavar="K",
                        help="outcome sampling's trajectories per update (default 1, the papers' algorithm)")
+  search = solve.add_argument_group("mcts (information-set UCT, Ponsen et al. 2011; Smooth UCT)")
+  search.add_argument("--uct-c", type=_floats, help="C of UCT (default 2); a comma-separated list runs a batch")
+  search.add_argument("--smooth", action="store_true", help="Smooth UCT (Heinrich and Silver 2015)")
+  search.add_argument("--final", choices=("visits", "max"), help="final policy: visit counts (default) or max-visit")
+  search.add_argument("--backup", choices=("path", "tree"),
+                      help="back up to every decision on the path (default, the paper) or only inside the tree")
   solve.add_argument("--json", metavar="FILE", help="write the results as JSON")
   solve.add_argument("--strategy-out", metavar="FILE", help="write the average strategy as .npz")
   solve.add_argument("--checkpoint", metavar="FILE", help="checkpoint file (.npz)")
@@ -71,6 +86,17 @@ def _parser() -> argparse.ArgumentParser:
   rnr.add_argument("--value-iters", type=int, help="iterations of the game-value solve (default: max(iters, 2000))")
   rnr.add_argument("--dtype", choices=("float32", "float64"), default="float64")
   rnr.add_argument("--json", metavar="FILE", help="write one JSON row per (p, restricted player)")
+
+  match = commands.add_parser("match", help="head-to-head crosstable of strategy files (exact, seats alternated)")
+  match.add_argument("game", nargs="?", default="kuhn_poker")
+  match.add_argument("--agents", required=True,
+                     help="comma-separated strategy files written by 'solve --strategy-out' (a batched file gives "
+                          "one agent per run), or 'uniform'")
+  match.add_argument("--games", type=int, default=0,
+                     help="also play this many sampled games per pair (half in each seat), with 95%% intervals")
+  match.add_argument("--seed", type=int, default=0, help="PRNG seed of the sampled games")
+  match.add_argument("--dtype", choices=("float32", "float64"), default="float64")
+  match.add_argument("--json", metavar="FILE", help="write the crosstable as JSON")
   return parser
 
 
@@ -95,14 +121,21 @@ def _solve(args) -> int:
   from jaxcfr.run import driver  # pylint: disable=import-outside-toplevel
   if args.batch is not None and args.batch < 1:
     raise ValueError(f"--batch must be >= 1, got {args.batch}")
+  if args.batch is not None and len(args.seed) > 1:
+    raise ValueError("--batch takes one --seed (the first of the batch), not a list")
   game = load(args.game, dtype=args.dtype)
-  given = {"updates": args.updates, "trajectories": args.trajectories, "averaging_delay": args.averaging_delay}
+  given = {"updates": args.updates, "trajectories": args.trajectories, "averaging_delay": args.averaging_delay,
+           "smooth": args.smooth or None, "final": args.final, "backup": args.backup}
   settings = {k: v for k, v in given.items() if v is not None}
-  lists = {k: getattr(args, k) for k in ("alpha", "beta", "gamma", "epsilon") if getattr(args, k) is not None}
-  solver = solvers.get(args.algo, **{k: v for k, v in settings.items() if k in solvers.option_names(args.algo)})
+  allowed = solvers.option_names(args.algo)
+  for flag, name in (("--smooth", "smooth"), ("--final", "final"), ("--backup", "backup")):
+    if name in settings and name not in allowed:
+      raise ValueError(f"{flag} applies to --algo mcts, not {args.algo}")
+  lists = {k: getattr(args, k) for k in ("alpha", "beta", "gamma", "epsilon", "uct_c") if getattr(args, k) is not None}
+  solver = solvers.get(args.algo, **{k: v for k, v in settings.items() if k in allowed})
   if solver.stochastic:
-    lists["seed"] = list(range(args.seed, args.seed + (args.batch or 1)))
-  elif args.batch is not None or args.seed != 0:
+    lists["seed"] = list(range(args.seed[0], args.seed[0] + args.batch)) if args.batch else args.seed
+  elif args.batch is not None or args.seed != [0]:
     raise ValueError(f"--seed and --batch apply to stochastic solvers, not {args.algo}")
   batched = any(len(v) > 1 for v in lists.values())
   if batched:
@@ -125,6 +158,9 @@ def _solve(args) -> int:
   print(f"value           {summary['value']}   (player 0, average strategy)")
   if "nodes_touched" in summary:
     print(f"nodes touched   {summary['nodes_touched']}   (Lanctot et al. 2009's count)")
+  for name in ("squared_error", "dominated_error"):
+    if name in summary:
+      print(f"{name:<15} {summary[name]}   (Kuhn poker, average strategy; docs/kuhn.md)")
   print(f"seconds         {summary['seconds']:.3f}")
   if args.json:
     with open(args.json, "w", encoding="utf-8") as f:
@@ -172,10 +208,75 @@ def _rnr(args) -> int:
   return 0
 
 
+def _agents(game, spec: str) -> tuple[list, list]:
+  """(names, profiles) of the comma-separated agent files (a batched file: one agent per run)."""
+  import numpy as np  # pylint: disable=import-outside-toplevel
+  from jaxcfr.core import evaluation  # pylint: disable=import-outside-toplevel
+  from jaxcfr.evaluate.strategy_files import load_strategy  # pylint: disable=import-outside-toplevel
+  names, profiles = [], []
+  for item in (s.strip() for s in spec.split(",")):
+    if item == "uniform":
+      names.append(item)
+      profiles.append(tuple(np.asarray(s) for s in evaluation.uniform_profile(game.tensors)))
+      continue
+    try:
+      profile = load_strategy(item, game)
+    except FileNotFoundError as error:
+      raise ValueError(f"--agents: no strategy file {item!r}") from error
+    if profile[0].ndim == 2:
+      names.append(item)
+      profiles.append(profile)
+    else:
+      for b in range(profile[0].shape[-1]):
+        names.append(f"{item}[{b}]")
+        profiles.append(tuple(s.reshape(s.shape[:2] + (-1,))[..., b] for s in profile))
+  if len(profiles) < 2:
+    raise ValueError(f"--agents needs at least two agents, got {len(profiles)}")
+  return names, profiles
+
+
+def _match(args) -> int:
+  import jax  # pylint: disable=import-outside-toplevel
+  if args.dtype == "float64":
+    jax.config.update("jax_enable_x64", True)
+  from jaxcfr.evaluate import head_to_head  # pylint: disable=import-outside-toplevel
+  from jaxcfr.game.loading import load  # pylint: disable=import-outside-toplevel
+  if args.games < 0:
+    raise ValueError(f"--games must be >= 0, got {args.games}")
+  game = load(args.game, dtype=args.dtype)
+  names, profiles = _agents(game, args.agents)
+  table = head_to_head.crosstable(game.tensors, profiles)
+  poker = head_to_head.is_poker(game.name)
+  unit = "milli-chips per hand" if poker else "value per game"
+  scale = 1000.0 if poker else 1.0
+  print(f"game {game.name}: row agent's exact expected value against the column agent, seats alternated ({unit})")
+  width = max(len(n) for n in names)
+  for i, name in enumerate(names):
+    print(f"{name:<{width}} " + " ".join(f"{scale * v:>10.3f}" for v in table[i]))
+  record = {"game": game.name, "agents": names, "unit": unit, "crosstable": table.tolist()}
+  if poker:
+    record["crosstable_milli_chips_per_hand"] = (1000 * table).tolist()
+  if args.games:
+    key = jax.random.PRNGKey(args.seed)
+    sampled = []
+    for i in range(len(names)):
+      for j in range(i + 1, len(names)):
+        key, sub = jax.random.split(key)
+        row = head_to_head.sampled_match(game.tensors, profiles[i], profiles[j], sub, args.games)
+        sampled.append({"row": names[i], "column": names[j], "exact": float(table[i, j]), **row})
+        print(f"sampled {names[i]} vs {names[j]}: {scale * row['mean']:.3f} +- {scale * row['half_width']:.3f} "
+              f"(95%, {row['games']} games; exact {scale * table[i, j]:.3f})")
+    record["sampled"] = sampled
+  if args.json:
+    with open(args.json, "w", encoding="utf-8") as f:
+      json.dump(record, f, indent=2)
+  return 0
+
+
 def main(argv: list[str] | None = None) -> int:
   args = _parser().parse_args(argv)
   try:
-    return {"info": _info, "solve": _solve, "rnr": _rnr}[args.command](args)
+    return {"info": _info, "solve": _solve, "rnr": _rnr, "match": _match}[args.command](args)
   except (ValueError, ImportError) as error:
     print(f"jaxcfr: error: {error}", file=sys.stderr)
     return 2

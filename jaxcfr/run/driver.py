@@ -18,6 +18,7 @@ import numpy as np
 
 from jaxcfr import solvers
 from jaxcfr.core import evaluation
+from jaxcfr.evaluate import game_metrics
 from jaxcfr.game.loading import Game, load
 from jaxcfr.run import checkpoint as checkpoint_lib
 from jaxcfr.run import sharding
@@ -36,8 +37,10 @@ class SolveResult:
 
   Attributes:
     history: one dict per evaluation: iteration, seconds, exploitability, nash_conv, value,
-      current_exploitability (floats, or lists with a batch), and the solver's counters
-      (sampled solvers: nodes_touched, the work measure of Lanctot et al. 2009).
+      current_exploitability (floats, or lists with a batch), the game's own metrics of the
+      average strategy (Kuhn poker: squared_error, dominated_error; see
+      jaxcfr.evaluate.game_metrics), and the solver's counters (sampled solvers:
+      nodes_touched, the work measure of Lanctot et al. 2009; mcts: tree_nodes).
     state: the final solver state.
     average_strategy: the average profile ((sigma0, sigma1), [I, A, *B] each).
   """
@@ -73,20 +76,25 @@ class SolveResult:
     return record
 
 
-def metrics(tensors, state, *, solver: solvers.Solver) -> dict:
+def metrics(tensors, state, *, solver: solvers.Solver, extra=None) -> dict:
   """Exact metrics of a state (each [*B] for a batch): NashConv and exploitability of the
-  average strategy, its value for player 0, and the exploitability of the current strategy."""
+  average strategy, its value for player 0, and the exploitability of the current strategy;
+  ``extra(profile) -> dict``, the game's own metrics of the average strategy
+  (jaxcfr.evaluate.game_metrics.for_game: Kuhn's squared and dominated errors), if given."""
   average = solver.average_strategy(tensors, state)
   best = evaluation.best_response_values(tensors, average)
   current = evaluation.best_response_values(tensors, solver.current_strategy(tensors, state))
-  return {"nash_conv": best.sum(0), "exploitability": best.sum(0) / 2,
-          "value": evaluation.expected_value(tensors, average),
-          "current_exploitability": current.sum(0) / 2}
+  values = {"nash_conv": best.sum(0), "exploitability": best.sum(0) / 2,
+            "value": evaluation.expected_value(tensors, average),
+            "current_exploitability": current.sum(0) / 2}
+  if extra is not None:
+    values.update(extra(average))
+  return values
 
 
-@functools.partial(jax.jit, static_argnums=0)
-def _measure(solver: solvers.Solver, tensors, state) -> dict:
-  return metrics(tensors, state, solver=solver)
+@functools.partial(jax.jit, static_argnums=(0, 1))
+def _measure(solver: solvers.Solver, extra, tensors, state) -> dict:
+  return metrics(tensors, state, solver=solver, extra=extra)
 
 
 def hyperparameter_grid(**values) -> dict[str, np.ndarray]:
@@ -119,11 +127,6 @@ class _Progress:
   def close(self) -> None:
     if self.enabled:
       sys.stderr.write("\n")
-
-
-def _to_python(value):
-  value = np.asarray(value)
-  return value.item() if value.ndim == 0 else value.tolist()
 
 
 def _to_python(value):
@@ -168,6 +171,7 @@ def solve(game: Game | str, algorithm: str = "cfr+", iterations: int = 1000, *,
     raise ValueError(f"{algorithm} has no setting {', '.join(unknown)}; options: {', '.join(option_names) or 'none'}; "
                      f"hyperparameters: {', '.join(solver.hyperparameters) or 'none'}")
   tensors = game.tensors
+  extra = game_metrics.for_game(game)
   eval_every = max(1, eval_every or iterations // 10)
   checkpoint_every = checkpoint_every or eval_every
   batch_size = None
@@ -199,7 +203,7 @@ def solve(game: Game | str, algorithm: str = "cfr+", iterations: int = 1000, *,
     if n > 0:
       state = solver.run(tensors, state, n)
       done += n
-    values = jax.device_get(_measure(solver, tensors, state))
+    values = jax.device_get(_measure(solver, extra, tensors, state))
     seconds = elapsed_before + time.perf_counter() - start
     history.append({"iteration": done, "seconds": seconds, **{k: _to_python(v) for k, v in values.items()}})
     if solver.counters is not None:
