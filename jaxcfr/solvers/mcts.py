@@ -191,8 +191,11 @@ def simulate(tensors: GameTensors, state: MCTSState, uniforms: jax.Array, *, smo
   slots = jnp.arange(width, dtype=jnp.int32)
   depths = _depths(tensors)
 
+  expanded = state.expanded
+  num_histories = expanded.shape[0]
+
   def body(depth, carry):
-    node, grown, expanded, kinds, infosets, actions, updates = carry
+    node, grown, new_node, kinds, infosets, actions, updates = carry
     kind = tree.kind[node]
     active = kind != TERMINAL_NODE
     count = tree.num_children[node]
@@ -217,17 +220,19 @@ def simulate(tensors: GameTensors, state: MCTSState, uniforms: jax.Array, *, smo
     chance = sampling_lib.inverse_cdf(jnp.where(valid, tree.chance_prob[child], 0)[None], u[:1], count[None])[0]
     slot = jnp.where(kind == CHANCE_NODE, chance, slot)
     next_node = child[slot]
-    in_tree = expanded[node] & ~grown & active
+    in_tree = expanded[node] & ~grown & active  # the node added by this simulation is never read here
     expand = in_tree & ~expanded[next_node]
-    expanded = expanded.at[next_node].set(expanded[next_node] | expand)
+    new_node = jnp.where(expand, next_node, new_node)
     update = active & (kind != CHANCE_NODE) & (in_tree if backup == "tree" else True)
     kinds, infosets = kinds.at[depth].set(kind), infosets.at[depth].set(infoset)
     actions, updates = actions.at[depth].set(action[slot]), updates.at[depth].set(update)
-    return jnp.where(active, next_node, node), grown | expand, expanded, kinds, infosets, actions, updates
+    return jnp.where(active, next_node, node), grown | expand, new_node, kinds, infosets, actions, updates
 
   ints = jnp.zeros((depths,), jnp.int32)
-  carry = (jnp.zeros((), jnp.int32), jnp.zeros((), bool), state.expanded, ints, ints, ints, jnp.zeros((depths,), bool))
-  node, _, expanded, kinds, infosets, actions, updates = jax.lax.fori_loop(0, depths, body, carry, unroll=True)
+  carry = (jnp.zeros((), jnp.int32), jnp.zeros((), bool), jnp.asarray(num_histories, jnp.int32), ints, ints, ints,
+           jnp.zeros((depths,), bool))
+  node, _, new_node, kinds, infosets, actions, updates = jax.lax.fori_loop(0, depths, body, carry, unroll=True)
+  expanded = expanded.at[new_node].set(True, mode="drop")  # one scatter per simulation
   return Path(terminal=node, kind=kinds, infoset=infosets, action=actions, update=updates, expanded=expanded)
 
 
@@ -281,7 +286,7 @@ def solver(*, smooth: bool = False, final: str = "visits", backup: str = "path")
   return registry.Solver(
       name="mcts", hyperparameters=hyperparameters, options={"smooth": smooth, "final": final, "backup": backup},
       counters=counters,
-      **registry.per_run(init, hyperparameters, check=check,
+      **registry.per_run(init, hyperparameters, check=check, leading_loop=True,
                          step=functools.partial(step, smooth=smooth, backup=backup),
                          average_strategy=policy, current_strategy=policy))
 
