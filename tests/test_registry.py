@@ -55,7 +55,7 @@ def compile_counter():
 
 
 def test_every_algorithm_is_registered():
-  expected = {"cfr", "cfr+", "lcfr", "dcfr", "pcfr+", "rm", "rm+", "mccfr-os", "mccfr-es", "cfr-cs", "rnr", "dbr", "mcrnr"}
+  expected = {"cfr", "cfr+", "lcfr", "dcfr", "pcfr+", "rm", "rm+", "mccfr-os", "mccfr-es", "cfr-cs", "rnr", "dbr", "mcrnr", "mcts"}
   assert expected <= set(solvers.names())
   assert all(isinstance(solvers.get(n), solvers.Solver) for n in solvers.names())
   assert solvers.get("mccfr-os", trajectories=4) is solvers.get("mccfr-os", trajectories=4)  # cached: one compile

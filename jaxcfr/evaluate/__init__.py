@@ -1,7 +1,8 @@
 """Evaluation and opponent exploitation above the solvers: strategy files, opponent models
-(``opponent``), counter-strategy scoring and trade-off curves (``exploitation``), and
-restricted Nash experts (``experts``)."""
+(``opponent``), counter-strategy scoring and trade-off curves (``exploitation``), restricted
+Nash experts (``experts``), Kuhn poker's equilibria and metrics (``kuhn``), game-specific
+metrics chosen by game (``game_metrics``) and head-to-head matches (``head_to_head``)."""
 
-from jaxcfr.evaluate import experts, exploitation, opponent, strategy_files
+from jaxcfr.evaluate import experts, exploitation, game_metrics, kuhn, opponent, strategy_files
 
-__all__ = ["experts", "exploitation", "opponent", "strategy_files"]
+__all__ = ["experts", "exploitation", "game_metrics", "kuhn", "opponent", "strategy_files"]

@@ -12,7 +12,7 @@ from jaxcfr.core import evaluation
 from jaxcfr.game import integrity
 from jaxcfr.game.loading import Game
 
-__all__ = ["save_strategy", "load_strategy"]
+__all__ = ["save_strategy", "load_strategy", "load_runs"]
 
 
 def save_strategy(path: str | Path, game: Game, profile) -> None:
@@ -78,3 +78,15 @@ def load_strategy(path: str | Path, game: Game, *, batch_index: int | None = Non
     profile.append(_reorder(path, p, strategy, keys, action_ids, game.arrays.players[p]))
   evaluation.check_profile(game.tensors, profile)
   return tuple(profile)
+
+
+def load_runs(path: str | Path, game: Game) -> list[tuple]:
+  """Every profile of a strategy file: one for a single run, one per run (``[I, A]`` each)
+  for a file from a batched run (one batch axis)."""
+  data = integrity.read_arrays(path, "strategy file")
+  shape = np.shape(data.get("player0", np.zeros((0, 0))))
+  if len(shape) > 3:
+    raise ValueError(f"{path} holds a batch of shape {shape[2:]}; only one batch axis is supported")
+  if len(shape) <= 2:
+    return [load_strategy(path, game)]
+  return [load_strategy(path, game, batch_index=b) for b in range(shape[2])]

@@ -1,5 +1,5 @@
-"""The jaxcfr command line: game statistics, solving with any registered solver, and
-restricted Nash responses to an opponent model."""
+"""The jaxcfr command line: game statistics, solving with any registered solver, restricted
+Nash responses to an opponent model, and head-to-head matches of strategy files."""
 
 from __future__ import annotations
 
@@ -109,7 +109,7 @@ def _parser() -> argparse.ArgumentParser:
                        help=f"CFR family: {name} (default: the preset's); a comma-separated list runs a batch over "
                             f"the grid of all lists")
   solve.add_argument("--averaging-delay", type=_non_negative, help="CFR family: iterations left out of the average")
-  sampled = solve.add_argument_group("stochastic solvers (mccfr-os, mccfr-es, cfr-cs)")
+  sampled = solve.add_argument_group("stochastic solvers (mccfr-os, mccfr-es, cfr-cs, mcts)")
   sampled.add_argument("--seed", type=_ints, default=[0],
                        help="PRNG seed; a comma-separated list runs the seeds as one batch")
   sampled.add_argument("--batch", type=_positive, metavar="B", help="run seeds SEED..SEED+B-1 as one batched program")
@@ -117,6 +117,12 @@ def _parser() -> argparse.ArgumentParser:
                                                        "a list is a batch")
   sampled.add_argument("--trajectories", type=_positive, metavar="K",
                        help="outcome sampling's trajectories per update (default 1, the papers' algorithm)")
+  search = solve.add_argument_group("mcts (information-set UCT, Ponsen et al. 2011; Smooth UCT)")
+  search.add_argument("--uct-c", type=_floats, help="C of UCT (default 2); a comma-separated list runs a batch")
+  search.add_argument("--smooth", action="store_true", help="Smooth UCT (Heinrich and Silver 2015)")
+  search.add_argument("--final", choices=("visits", "max"), help="final policy: visit counts (default) or max-visit")
+  search.add_argument("--backup", choices=("path", "tree"),
+                      help="back up to every decision on the path (default, the paper) or only inside the tree")
   solve.add_argument("--strategy-out", metavar="FILE", help="write the average strategy as .npz")
 
   rnr = commands.add_parser("rnr", help="restricted Nash responses to an opponent model (exploitation vs "
@@ -139,6 +145,18 @@ def _parser() -> argparse.ArgumentParser:
   rnr.add_argument("--trajectories", type=_positive, help="mcrnr: trajectories per update (default 1)")
   rnr.add_argument("--value-iters", type=_positive,
                    help="CFR+ iterations of the game-value solve (default: max(iters, 2000))")
+
+  match = commands.add_parser("match", help="head-to-head crosstable of strategy files (exact, seats alternated)",
+                              formatter_class=formatter)
+  match.add_argument("game", nargs="?", default="kuhn_poker", help=_GAME_HELP)
+  match.add_argument("--agents", required=True,
+                     help="comma-separated strategy files written by 'solve --strategy-out' (a batched file gives "
+                          "one agent per run), or 'uniform'")
+  match.add_argument("--games", type=_non_negative, default=0,
+                     help="also play this many sampled games per pair (half in each seat), with 95%% intervals")
+  match.add_argument("--seed", type=int, default=0, help="PRNG seed of the sampled games")
+  match.add_argument("--dtype", choices=("float32", "float64"), default="float64", help="float precision")
+  match.add_argument("--json", metavar="FILE", help="write the crosstable as JSON")
   return parser
 
 
@@ -190,10 +208,15 @@ def _solve(args) -> int:
   _check_outputs((args.json, "--json"), (args.strategy_out, "--strategy-out"))
   if args.resume and not args.checkpoint:
     raise ValueError("--resume needs --checkpoint FILE")
-  solver = solvers.get(args.algo)
-  given = {"updates": args.updates, "trajectories": args.trajectories, "averaging_delay": args.averaging_delay}
+  given = {"updates": args.updates, "trajectories": args.trajectories, "averaging_delay": args.averaging_delay,
+           "smooth": args.smooth or None, "final": args.final, "backup": args.backup}
   settings = {k: v for k, v in given.items() if v is not None}
-  lists = {k: getattr(args, k) for k in ("alpha", "beta", "gamma", "epsilon") if getattr(args, k) is not None}
+  allowed = solvers.option_names(args.algo)
+  for flag, name in (("--smooth", "smooth"), ("--final", "final"), ("--backup", "backup")):
+    if name in settings and name not in allowed:
+      raise ValueError(f"{flag} applies to --algo mcts, not {args.algo}")
+  solver = solvers.get(args.algo, **{k: v for k, v in settings.items() if k in allowed})
+  lists = {k: getattr(args, k) for k in ("alpha", "beta", "gamma", "epsilon", "uct_c") if getattr(args, k) is not None}
   if solver.stochastic:
     seeds = args.seed
     if args.batch is not None:
@@ -233,6 +256,9 @@ def _solve(args) -> int:
   if "nodes_touched" in summary:
     print(f"nodes touched   {summary['nodes_touched']}   (Lanctot et al. 2009's count)")
   print(f"seconds         {summary['seconds']:.3f}   ({summary['compile_seconds']:.3f} compiling)")
+  for name in ("squared_error", "dominated_error"):
+    if name in summary:
+      print(f"{name:<15} {summary[name]}   (Kuhn poker, average strategy; docs/kuhn.md)")
   if args.json:
     _write_json(args.json, _described(summary, args, started=started))
   if args.strategy_out:
@@ -298,12 +324,68 @@ def _rnr(args) -> int:
   return 0
 
 
+def _agents(game, spec: str) -> tuple[list, list]:
+  """(names, profiles) of the comma-separated agent files (a batched file: one agent per run)."""
+  import numpy as np  # pylint: disable=import-outside-toplevel
+  from jaxcfr.core import evaluation  # pylint: disable=import-outside-toplevel
+  from jaxcfr.evaluate.strategy_files import load_runs  # pylint: disable=import-outside-toplevel
+  names, profiles = [], []
+  for item in (s.strip() for s in spec.split(",")):
+    if item == "uniform":
+      names.append(item)
+      profiles.append(tuple(np.asarray(s) for s in evaluation.uniform_profile(game.tensors)))
+      continue
+    runs = load_runs(item, game)
+    names.extend([item] if len(runs) == 1 else [f"{item}[{b}]" for b in range(len(runs))])
+    profiles.extend(runs)
+  if len(profiles) < 2:
+    raise ValueError(f"--agents needs at least two agents, got {len(profiles)}")
+  return names, profiles
+
+
+def _match(args) -> int:
+  started = time.perf_counter()
+  _check_outputs((args.json, "--json"))
+  import jax  # pylint: disable=import-outside-toplevel
+  if args.dtype == "float64":
+    jax.config.update("jax_enable_x64", True)
+  from jaxcfr.evaluate import head_to_head  # pylint: disable=import-outside-toplevel
+  from jaxcfr.game.loading import load  # pylint: disable=import-outside-toplevel
+  game = load(args.game, dtype=args.dtype)
+  names, profiles = _agents(game, args.agents)
+  table = head_to_head.crosstable(game.tensors, profiles)
+  poker = head_to_head.is_poker(game.name)
+  unit = "milli-chips per hand" if poker else "value per game"
+  scale = 1000.0 if poker else 1.0
+  print(f"game {game.name}: row agent's exact expected value against the column agent, seats alternated ({unit})")
+  width = max(len(n) for n in names)
+  for i, name in enumerate(names):
+    print(f"{name:<{width}} " + " ".join(f"{scale * v:>10.3f}" for v in table[i]))
+  record = {"game": game.name, "agents": names, "unit": unit, "crosstable": table.tolist()}
+  if poker:
+    record["crosstable_milli_chips_per_hand"] = (1000 * table).tolist()
+  if args.games:
+    key = jax.random.PRNGKey(args.seed)
+    sampled = []
+    for i in range(len(names)):
+      for j in range(i + 1, len(names)):
+        key, sub = jax.random.split(key)
+        row = head_to_head.sampled_match(game.tensors, profiles[i], profiles[j], sub, args.games)
+        sampled.append({"row": names[i], "column": names[j], "exact": float(table[i, j]), **row})
+        print(f"sampled {names[i]} vs {names[j]}: {scale * row['mean']:.3f} +- {scale * row['half_width']:.3f} "
+              f"(95%, {row['games']} games; exact {scale * table[i, j]:.3f})")
+    record["sampled"] = sampled
+  if args.json:
+    _write_json(args.json, _described(record, args, started=started))
+  return 0
+
+
 def main(argv: list[str] | None = None) -> int:
   argv = sys.argv[1:] if argv is None else list(argv)
   args = _parser().parse_args(argv)
   args.argv = argv
   try:
-    return {"info": _info, "solve": _solve, "rnr": _rnr}[args.command](args)
+    return {"info": _info, "solve": _solve, "rnr": _rnr, "match": _match}[args.command](args)
   except (ValueError, ImportError) as error:
     print(f"jaxcfr: error: {error}", file=sys.stderr)
     return 2

@@ -19,6 +19,7 @@ import tqdm
 
 from jaxcfr import solvers
 from jaxcfr.core import evaluation
+from jaxcfr.evaluate import game_metrics
 from jaxcfr.game import integrity
 from jaxcfr.game.loading import Game, load
 from jaxcfr.run import checkpoint as checkpoint_lib
@@ -38,9 +39,11 @@ class SolveResult:
 
   Attributes:
     history: one dict per evaluation: iteration, seconds, exploitability, nash_conv, value,
-      current_exploitability (floats, or lists with a batch), and the solver's counters
-      (sampled solvers: nodes_touched, the work measure of Lanctot et al. 2009); seconds
-      are wall time since the start, compilation included.
+      current_exploitability (floats, or lists with a batch), the game's own metrics of the
+      average strategy (Kuhn poker: squared_error, dominated_error; see
+      jaxcfr.evaluate.game_metrics), and the solver's counters (sampled solvers:
+      nodes_touched, the work measure of Lanctot et al. 2009; mcts: tree_nodes); ``seconds``
+      is wall time since the start, compilation included.
     state: the final solver state.
     average_strategy: the average profile ((sigma0, sigma1), [I, A, *B] each).
     seconds: wall time of the run, compilation included; compile_seconds: of which JAX
@@ -81,20 +84,25 @@ class SolveResult:
     return record
 
 
-def metrics(tensors, state, *, solver: solvers.Solver) -> dict:
+def metrics(tensors, state, *, solver: solvers.Solver, extra=None) -> dict:
   """Exact metrics of a state (each [*B] for a batch): NashConv and exploitability of the
-  average strategy, its value for player 0, and the exploitability of the current strategy."""
+  average strategy, its value for player 0, and the exploitability of the current strategy;
+  ``extra(profile) -> dict``, the game's own metrics of the average strategy
+  (jaxcfr.evaluate.game_metrics.for_game: Kuhn's squared and dominated errors), if given."""
   average = solver.average_strategy(tensors, state)
   best = evaluation.best_response_values(tensors, average)
   current = evaluation.best_response_values(tensors, solver.current_strategy(tensors, state))
-  return {"nash_conv": best.sum(0), "exploitability": best.sum(0) / 2,
-          "value": evaluation.expected_value(tensors, average),
-          "current_exploitability": current.sum(0) / 2}
+  values = {"nash_conv": best.sum(0), "exploitability": best.sum(0) / 2,
+            "value": evaluation.expected_value(tensors, average),
+            "current_exploitability": current.sum(0) / 2}
+  if extra is not None:
+    values.update(extra(average))
+  return values
 
 
-@functools.partial(jax.jit, static_argnums=0)
-def _measure(solver: solvers.Solver, tensors, state) -> dict:
-  return metrics(tensors, state, solver=solver)
+@functools.partial(jax.jit, static_argnums=(0, 1))
+def _measure(solver: solvers.Solver, extra, tensors, state) -> dict:
+  return metrics(tensors, state, solver=solver, extra=extra)
 
 
 def hyperparameter_grid(**values) -> dict[str, np.ndarray]:
@@ -159,11 +167,6 @@ def _to_python(value):
   return value.item() if value.ndim == 0 else value.tolist()
 
 
-def _to_python(value):
-  value = np.asarray(value)
-  return value.item() if value.ndim == 0 else value.tolist()
-
-
 def solve(game: Game | str, algorithm: str = "cfr+", iterations: int = 1000, *,
           eval_every: int | None = None, batch: dict | None = None,
           checkpoint: str | Path | None = None, checkpoint_every: int | None = None,
@@ -215,6 +218,7 @@ def solve(game: Game | str, algorithm: str = "cfr+", iterations: int = 1000, *,
   if delay >= iterations:
     raise ValueError(f"averaging_delay {delay} leaves no iteration of a {iterations}-iteration run in the average")
   tensors = game.tensors
+  extra = game_metrics.for_game(game)
   eval_every = eval_every or max(1, iterations // 10)
   checkpoint_every = checkpoint_every or eval_every
   batch_size = None
@@ -272,7 +276,7 @@ def solve(game: Game | str, algorithm: str = "cfr+", iterations: int = 1000, *,
           took = time.perf_counter() - call_start - (clock.seconds - compiled_before)
           chunk = int(np.clip(n * 0.5 / max(took, 1e-6), 1, 1 << 20))
         if done % eval_every == 0 or done == iterations:
-          values = sharding.gather(_measure(solver, tensors, state))
+          values = sharding.gather(_measure(solver, extra, tensors, state))
           history.append({"iteration": done, "seconds": elapsed_before + time.perf_counter() - start,
                           **{k: _to_python(v) for k, v in values.items()}})
           if solver.counters is not None:

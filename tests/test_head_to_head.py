@@ -1,0 +1,71 @@
+"""Head-to-head evaluation (jaxcfr.evaluate.head_to_head): exact values with seats alternated,
+crosstables, the sampled mode against its 95% interval, and the ``jaxcfr match`` and
+``jaxcfr solve --algo mcts`` command lines."""
+
+import json
+
+import jax
+import numpy as np
+
+from jaxcfr.evaluate import head_to_head, kuhn
+from jaxcfr.run import cli
+import helpers
+
+
+def _agents(game):
+  return [helpers.random_profile(game.arrays, seed=s) for s in range(3)] + [kuhn.equilibrium(game, 0.2)]
+
+
+def test_crosstable_is_antisymmetric_and_matches_the_reference_values():
+  game = helpers.load("kuhn_poker")
+  agents = _agents(game)
+  table = head_to_head.crosstable(game.tensors, agents)
+  np.testing.assert_allclose(table, -table.T, atol=1e-12)
+  np.testing.assert_allclose(np.diag(table), 0, atol=1e-12)
+  a, b = agents[0], agents[1]
+  expected = (helpers.reference_expected_value(game.arrays, (a[0], b[1]))
+              - helpers.reference_expected_value(game.arrays, (b[0], a[1]))) / 2
+  np.testing.assert_allclose(table[0, 1], expected, rtol=1e-10)
+  assert np.all(table[3, :3] > 0)  # an equilibrium never loses with seats alternated, and beats random agents
+  assert head_to_head.is_poker(game.name) and not head_to_head.is_poker("goofspiel(num_cards=4)")
+
+
+def test_sampled_matches_agree_with_the_exact_values_within_their_intervals():
+  game = helpers.load("kuhn_poker")
+  agents = _agents(game)
+  table = head_to_head.crosstable(game.tensors, agents)
+  covered, trials = 0, 0
+  for k, (i, j) in enumerate([(0, 1), (0, 3), (2, 3), (1, 2)] * 5):
+    row = head_to_head.sampled_match(game.tensors, agents[i], agents[j], jax.random.PRNGKey(k), 4000)
+    assert row["games"] == 4000 and row["half_width"] > 0
+    np.testing.assert_allclose(row["half_width"], head_to_head.Z95 * row["stderr"])
+    covered += row["low"] <= table[i, j] <= row["high"]
+    trials += 1
+    assert abs(row["mean"] - table[i, j]) < 2 * row["half_width"]  # four sigma
+  assert covered >= trials - 4  # 95% intervals: about one miss in twenty
+
+
+def test_cli_match_and_mcts_solve(tmp_path, capsys):
+  files = []
+  for name, args in (("cfr", ["--algo", "cfr+", "--iters", "200"]),
+                     ("mcts", ["--algo", "mcts", "--iters", "300", "--seed", "0,1", "--uct-c", "2"])):
+    out = tmp_path / f"{name}.json"
+    assert cli.main(["solve", "kuhn_poker", *args, "--json", str(out), "--strategy-out", str(tmp_path / name),
+                     "--no-progress", "--eval-every", "150"]) == 0
+    files.append(str(tmp_path / f"{name}.npz"))
+  record = json.loads((tmp_path / "mcts.json").read_text())
+  assert record["hyperparameters"]["seed"] == [0, 1] and record["batch_size"] == 2
+  assert len(record["squared_error"]) == 2 and len(record["dominated_error"]) == 2
+  assert all("squared_error" in row and "dominated_error" in row for row in record["history"])
+  assert "squared_error" in json.loads((tmp_path / "cfr.json").read_text())["history"][0]
+  out = tmp_path / "match.json"
+  assert cli.main(["match", "kuhn_poker", "--agents", ",".join(files + ["uniform"]), "--games", "400",
+                   "--json", str(out)]) == 0
+  match = json.loads(out.read_text())
+  assert match["agents"][1:3] == [files[1] + "[0]", files[1] + "[1]"] and len(match["crosstable"]) == 4
+  assert match["unit"] == "milli-chips per hand" and len(match["sampled"]) == 6
+  assert "milli-chips per hand" in capsys.readouterr().out
+  assert cli.main(["match", "kuhn_poker", "--agents", "uniform"]) == 2
+  assert cli.main(["solve", "kuhn_poker", "--algo", "cfr+", "--smooth"]) == 2
+  assert cli.main(["solve", "kuhn_poker", "--algo", "mcts", "--seed", "0,1", "--batch", "2"]) == 2
+  assert "--batch B takes one --seed" in capsys.readouterr().err
