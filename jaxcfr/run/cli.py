@@ -44,6 +44,17 @@ def _parser() -> argparse.ArgumentParser:
   sampled.add_argument("--epsilon", type=_floats, help="outcome sampling's exploration (default 0.6); a list is a batch")
   sampled.add_argument("--trajectories", type=int, metavar="K",
                        help="outcome sampling's trajectories per update (default 1, the papers' algorithm)")
+  regression = solve.add_argument_group("regression CFR (rcfr; Waugh et al. 2015)")
+  regression.add_argument("--regressor", help="table, abstraction:NAME (Leduc: JQK, J.QK, JQ.K, J.Q.K), mlp (default) "
+                                              "or tree:THRESHOLD")
+  regression.add_argument("--features", choices=("auto", "generic", "leduc"), help="regressor features (default auto)")
+  regression.add_argument("--threshold", type=_floats, help="tree: least error reduction of a split; a list is a batch")
+  regression.add_argument("--learning-rate", type=_floats, help="mlp: the optimiser's step size; a list is a batch")
+  regression.add_argument("--steps", type=int, help="mlp: optimiser steps per iteration (default 100)")
+  regression.add_argument("--plus", action="store_true", default=None, help="RCFR+: regrets floored at zero")
+  regression.add_argument("--bootstrap", action="store_true", default=None,
+                          help="targets: the previous prediction plus the new regret")
+  regression.add_argument("--averaging", choices=("uniform", "linear"), help="the average strategy's weights")
   solve.add_argument("--json", metavar="FILE", help="write the results as JSON")
   solve.add_argument("--strategy-out", metavar="FILE", help="write the average strategy as .npz")
   solve.add_argument("--checkpoint", metavar="FILE", help="checkpoint file (.npz)")
@@ -96,9 +107,12 @@ def _solve(args) -> int:
   if args.batch is not None and args.batch < 1:
     raise ValueError(f"--batch must be >= 1, got {args.batch}")
   game = load(args.game, dtype=args.dtype)
-  given = {"updates": args.updates, "trajectories": args.trajectories, "averaging_delay": args.averaging_delay}
+  given = {"updates": args.updates, "trajectories": args.trajectories, "averaging_delay": args.averaging_delay,
+           "regressor": args.regressor, "features": args.features, "steps": args.steps, "plus": args.plus,
+           "bootstrap": args.bootstrap, "averaging": args.averaging}
   settings = {k: v for k, v in given.items() if v is not None}
-  lists = {k: getattr(args, k) for k in ("alpha", "beta", "gamma", "epsilon") if getattr(args, k) is not None}
+  lists = {k: getattr(args, k) for k in ("alpha", "beta", "gamma", "epsilon", "threshold", "learning_rate")
+           if getattr(args, k) is not None}
   solver = solvers.get(args.algo, **{k: v for k, v in settings.items() if k in solvers.option_names(args.algo)})
   if solver.stochastic:
     lists["seed"] = list(range(args.seed, args.seed + (args.batch or 1)))
@@ -123,6 +137,8 @@ def _solve(args) -> int:
   print(f"exploitability  {summary['exploitability']}   (NashConv / 2, OpenSpiel's convention)")
   print(f"nash_conv       {summary['nash_conv']}")
   print(f"value           {summary['value']}   (player 0, average strategy)")
+  if "regressor_size" in summary:
+    print(f"regressor size  {summary['regressor_size']}   ({summary['relative_size']} of the full regret table)")
   if "nodes_touched" in summary:
     print(f"nodes touched   {summary['nodes_touched']}   (Lanctot et al. 2009's count)")
   print(f"seconds         {summary['seconds']:.3f}")

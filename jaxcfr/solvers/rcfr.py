@@ -159,7 +159,7 @@ def solver(*, regressor: str = "mlp", features: str = "auto", updates: str = "al
                      gamma=1.0 if averaging == "linear" else 0.0)
     size = sum(made.size(p, r) for p, r in zip(params, rows))
     return RCFRState(cfr=inner, params=params, regressor_size=size,
-                     relative_size=(size / rcfr_features.table_size(tensors.name)).astype(dtype),
+                     relative_size=size.astype(dtype) / rcfr_features.table_size(tensors.name),
                      learning_rate=jnp.asarray(values.get("learning_rate", 1.0), dtype),
                      threshold=jnp.asarray(values.get("threshold", 0.0), dtype))
 
@@ -190,7 +190,7 @@ def solver(*, regressor: str = "mlp", features: str = "auto", updates: str = "al
     inner = inner._replace(regrets=tuple(cumulative), strategy=tuple(new), average=tuple(average),
                            iteration=inner.iteration + 1, weight_ratio=weight_ratio)
     return state._replace(cfr=inner, params=tuple(params), regressor_size=size,
-                          relative_size=(size / rcfr_features.table_size(tensors.name)).astype(t.dtype))
+                          relative_size=size.astype(t.dtype) / rcfr_features.table_size(tensors.name))
 
   def average_strategy(tensors, state):
     return cfr.average_strategy(tensors, state.cfr)

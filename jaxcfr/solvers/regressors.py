@@ -199,6 +199,9 @@ def mlp(*, hidden: tuple = (24, 24), steps: int = 100, loss: str = "mse", optimi
 # ---------------------------------------------------------------- regression tree
 
 
+_TIE = 1e-9  # relative gap under which two split gains are a tie (the first feature / cut wins)
+
+
 class TreeParams(NamedTuple):
   """A tree of at most ``D`` split levels, nodes numbered compactly per level (< N).
 
@@ -225,9 +228,7 @@ def _best_splits(x, order, node, w, wy, num_nodes):
   total_w = jax.ops.segment_sum(w, node, num_nodes + 1)
   total_s = jax.ops.segment_sum(wy, node, num_nodes + 1)
   positions = jnp.arange(n)
-  best_gain = jnp.full(num_nodes, -jnp.inf, w.dtype)
-  best_feature = jnp.zeros(num_nodes, jnp.int32)
-  best_cut = jnp.zeros(num_nodes, w.dtype)
+  gains, cuts = [], []
   for f in range(f_count):
     o = order[f]
     perm = jnp.argsort(node[o], stable=True)  # grouped by node, sorted by x_f within
@@ -248,14 +249,16 @@ def _best_splits(x, order, node, w, wy, num_nodes):
     gain = sl ** 2 / safe(wl) + sr ** 2 / safe(wr) - sn ** 2 / jnp.where(wn > 0, wn, 1.0)
     gain = jnp.where(valid, gain, -jnp.inf)
     node_gain = jax.ops.segment_max(gain, k, num_nodes + 1)[:num_nodes]
-    first = jnp.where(valid & (gain == node_gain[jnp.minimum(k, num_nodes - 1)]), positions, n)
-    at = jax.ops.segment_min(first, k, num_nodes + 1)[:num_nodes]
-    at = jnp.minimum(at, n - 2)
-    cut = (xs[at] + xs[at + 1]) / 2
-    better = node_gain > best_gain
-    best_gain = jnp.where(better, node_gain, best_gain)
-    best_feature = jnp.where(better, f, best_feature)
-    best_cut = jnp.where(better, cut, best_cut)
+    # ties (equal partitions in exact arithmetic) go to the first cut: rounding must not choose
+    near = node_gain[jnp.minimum(k, num_nodes - 1)]
+    first = jnp.where(valid & (gain >= near - _TIE * jnp.abs(near)), positions, n)
+    at = jnp.minimum(jax.ops.segment_min(first, k, num_nodes + 1)[:num_nodes], n - 2)
+    gains.append(node_gain)
+    cuts.append((xs[at] + xs[at + 1]) / 2)
+  gains, cuts = jnp.stack(gains), jnp.stack(cuts)  # [F, nodes]
+  best_gain = gains.max(0)
+  best_feature = jnp.argmax(gains >= best_gain - _TIE * jnp.abs(best_gain), axis=0).astype(jnp.int32)  # first near-best
+  best_cut = jnp.take_along_axis(cuts, best_feature[None], 0)[0]
   return best_gain, best_feature, best_cut, total_w[:num_nodes], total_s[:num_nodes]
 
 
@@ -283,6 +286,7 @@ def _grow(x, order, targets, weights, threshold, max_depth: int) -> TreeParams:
     rank = jnp.cumsum(present) - 1
     child = jnp.where(present > 0, rank, 0).astype(jnp.int32)
     new_node = jnp.where(going, child[jnp.minimum(key, 2 * n - 1)], n).astype(jnp.int32)
+    feature, cut = jnp.where(split, feature, 0), jnp.where(split, cut, 0)  # no don't-care entries
     tree = tree._replace(feature=tree.feature.at[d].set(feature), cut=tree.cut.at[d].set(cut),
                          split=tree.split.at[d].set(split), child=tree.child.at[d].set(child),
                          value=tree.value.at[d].set(value),
