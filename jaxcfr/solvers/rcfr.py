@@ -220,9 +220,9 @@ def abstract_average_strategy(tensors: GameTensors, state: RCFRState, abstractio
   profile = []
   for player, treeplex in enumerate(tensors.players):
     cells, _ = rcfr_features.abstraction_cells(tensors.name, player, abstraction)
-    abstract = jnp.asarray(cells.reshape(treeplex.legal.shape)[:, 0] // treeplex.max_actions)
+    abstract = cells.reshape(treeplex.legal.shape)[:, 0] // treeplex.max_actions
     accumulator = state.cfr.average[player]
-    summed = jax.ops.segment_sum(accumulator, abstract, int(abstract.max()) + 1)[abstract]
+    summed = jax.ops.segment_sum(accumulator, jnp.asarray(abstract), int(abstract.max()) + 1)[abstract]
     profile.append(cfr.normalise_rows(treeplex, summed))
   return tuple(profile)
 
