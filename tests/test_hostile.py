@@ -47,7 +47,7 @@ def _error_line(capsys) -> str:
     (["solve", "kuhn_poker", "--strategy-out", "/no/such/folder/s.npz"], "is not an existing folder"),
     (["solve", "kuhn_poker", "--checkpoint", "/no/such/folder/c.npz"], "is not an existing folder"),
     (["solve", "kuhn_poker", "--algo", "cfr+", "--seed", "3"], "apply to stochastic solvers"),
-    (["solve", "kuhn_poker", "--algo", "mccfr-es", "--trajectories", "2"], "mccfr-os, not mccfr-es"),
+    (["solve", "kuhn_poker", "--algo", "mccfr-es", "--trajectories", "2"], "options of mccfr-os, not mccfr-es"),
     (["rnr", "kuhn_poker", "--algo", "rnr", "--trajectories", "2"], "applies to --algo mcrnr"),
     (["rnr", "kuhn_poker", "--model", "missing.npz"], "neither 'uniform'"),
 ])

@@ -123,6 +123,18 @@ def _parser() -> argparse.ArgumentParser:
   search.add_argument("--final", choices=("visits", "max"), help="final policy: visit counts (default) or max-visit")
   search.add_argument("--backup", choices=("path", "tree"),
                       help="back up to every decision on the path (default, the paper) or only inside the tree")
+  regression = solve.add_argument_group("regression CFR (rcfr; Waugh et al. 2015)")
+  regression.add_argument("--regressor", help="table, abstraction:NAME (Leduc: JQK, J.QK, JQ.K, J.Q.K), mlp (default) "
+                                              "or tree:THRESHOLD")
+  regression.add_argument("--features", choices=("auto", "generic", "leduc"), help="regressor features (default auto)")
+  regression.add_argument("--threshold", type=_floats, help="tree: least error reduction of a split; a list is a batch")
+  regression.add_argument("--learning-rate", type=_floats, help="mlp: the optimiser's step size; a list is a batch")
+  regression.add_argument("--steps", type=_positive, help="mlp: optimiser steps per iteration (default 100)")
+  regression.add_argument("--plus", action="store_true", default=None, help="RCFR+: regrets floored at zero")
+  regression.add_argument("--bootstrap", action="store_true", default=None,
+                          help="targets: the previous prediction plus the new regret")
+  regression.add_argument("--averaging", help="the average strategy's weights: rcfr uniform or linear; mccfr-os "
+                                              "stochastic or optimistic")
   solve.add_argument("--strategy-out", metavar="FILE", help="write the average strategy as .npz")
 
   rnr = commands.add_parser("rnr", help="restricted Nash responses to an opponent model (exploitation vs "
@@ -208,15 +220,18 @@ def _solve(args) -> int:
   _check_outputs((args.json, "--json"), (args.strategy_out, "--strategy-out"))
   if args.resume and not args.checkpoint:
     raise ValueError("--resume needs --checkpoint FILE")
-  given = {"updates": args.updates, "trajectories": args.trajectories, "averaging_delay": args.averaging_delay,
-           "smooth": args.smooth or None, "final": args.final, "backup": args.backup}
-  settings = {k: v for k, v in given.items() if v is not None}
+  options = {"updates": args.updates, "trajectories": args.trajectories, "smooth": args.smooth or None,
+             "final": args.final, "backup": args.backup, "regressor": args.regressor, "features": args.features,
+             "steps": args.steps, "plus": args.plus, "bootstrap": args.bootstrap, "averaging": args.averaging}
+  options = {k: v for k, v in options.items() if v is not None}
   allowed = solvers.option_names(args.algo)
-  for flag, name in (("--smooth", "smooth"), ("--final", "final"), ("--backup", "backup")):
-    if name in settings and name not in allowed:
-      raise ValueError(f"{flag} applies to --algo mcts, not {args.algo}")
-  solver = solvers.get(args.algo, **{k: v for k, v in settings.items() if k in allowed})
-  lists = {k: getattr(args, k) for k in ("alpha", "beta", "gamma", "epsilon", "uct_c") if getattr(args, k) is not None}
+  for name in options:
+    if name not in allowed:
+      raise ValueError(f"--{name} does not apply to --algo {args.algo} (its options: {', '.join(allowed) or 'none'})")
+  solver = solvers.get(args.algo, **options)
+  settings = {**options, **({"averaging_delay": args.averaging_delay} if args.averaging_delay is not None else {})}
+  lists = {k: getattr(args, k) for k in ("alpha", "beta", "gamma", "epsilon", "uct_c", "threshold", "learning_rate")
+           if getattr(args, k) is not None}
   if solver.stochastic:
     seeds = args.seed
     if args.batch is not None:
@@ -253,6 +268,8 @@ def _solve(args) -> int:
   print(f"exploitability  {summary['exploitability']}   (NashConv / 2, OpenSpiel's convention)")
   print(f"nash_conv       {summary['nash_conv']}")
   print(f"value           {summary['value']}   (player 0, average strategy)")
+  if "regressor_size" in summary:
+    print(f"regressor size  {summary['regressor_size']}   ({summary['relative_size']} of the full regret table)")
   if "nodes_touched" in summary:
     print(f"nodes touched   {summary['nodes_touched']}   (Lanctot et al. 2009's count)")
   print(f"seconds         {summary['seconds']:.3f}   ({summary['compile_seconds']:.3f} compiling)")

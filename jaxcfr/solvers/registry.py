@@ -27,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import inspect
+import math
 from typing import Callable
 
 import jax
@@ -148,7 +149,8 @@ def per_run(init: Callable, hyperparameters, *, check: Callable | None = None, *
       if not shape:
         return jax.lax.fori_loop(0, num_iterations, lambda _, s: step(tensors, s), state)
       k = len(shape)
-      front = jax.tree_util.tree_map(lambda x: jnp.moveaxis(x.reshape(x.shape[:x.ndim - k] + (-1,)), -1, 0), state)
+      size = math.prod(shape)  # explicit: a leaf may have an empty axis
+      front = jax.tree_util.tree_map(lambda x: jnp.moveaxis(x.reshape(x.shape[:x.ndim - k] + (size,)), -1, 0), state)
       mapped = jax.vmap(step, in_axes=(None, 0))
       front = jax.lax.fori_loop(0, num_iterations, lambda _, s: mapped(tensors, s), front)
       return jax.tree_util.tree_map(lambda x: jnp.moveaxis(x, 0, -1).reshape(x.shape[1:] + shape), front)

@@ -1,0 +1,231 @@
+"""Features ``phi(I, a)`` of infoset-action pairs and abstraction maps, for RCFR.
+
+Regression CFR (Waugh, Morrill, Bagnell and Bowling, "Solving Games with Functional Regret
+Estimation", AAAI 2015; Waugh et al. 2015 below) estimates the cumulative counterfactual
+regret of every pair ``(I, a)`` with one regressor over features of the pair. Rows are laid
+out as the player's ``[I, A]`` table flattened (row ``i A + a``); illegal slots get zero
+features and are never trained on.
+
+Feature sets (host-side NumPy, built once per game from the infoset keys and cached):
+
+- ``"generic"``, for any loaded game: the infoset's observation, its key string one-hot per
+  character position (the key is the player's information-state string, so it tells the
+  infosets apart), plus a one-hot of the action slot.
+- ``"leduc"``, Leduc Hold'em's eight features of Waugh et al. 2015: (1) expected hand
+  strength E[HS] (win probability, ties counting one half, against a uniform opponent card
+  and board card), (2) the board card's rank (1-3, 0 preflop), (3) the pot, (4) the wager
+  faced relative to the pot, (5) actions this hand, (6) wagers this hand, (7) the next action
+  is a fold, (8) the wager the next action makes relative to the pot (0 for check / call).
+
+Every column is standardised over the player's legal rows (mean 0, standard deviation 1;
+constant columns are centred only): trees are invariant to it and it conditions the MLP.
+
+Abstraction maps (``abstraction_cells``): each row gets the index of its abstract cell
+(abstract infoset times action slot). For Leduc, the paper's card abstractions ``JQK``,
+``J.QK``, ``JQ.K`` and ``J.Q.K``: preflop the private card's rank is known only up to its
+group; on the flop the abstract infoset keeps that group and only whether the board pairs
+the private card (not the board's rank). A user map is a dict from infoset key to any
+hashable label; infosets sharing a label share one row of regrets.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from typing import Mapping
+
+import numpy as np
+
+from jaxcfr.game.loading import build_arrays
+
+__all__ = ["RowData", "FEATURE_SETS", "LEDUC_ABSTRACTIONS", "features", "leduc_features", "generic_features",
+           "abstraction_cells", "row_data", "table_size"]
+
+FEATURE_SETS = ("auto", "generic", "leduc")
+LEDUC_ABSTRACTIONS = {"JQK": ((0, 1, 2),), "J.QK": ((0,), (1, 2)), "JQ.K": ((0, 1), (2,)), "J.Q.K": ((0,), (1,), (2,))}
+_LEDUC_RAISE = (2, 4)
+
+
+@dataclasses.dataclass(frozen=True)
+class RowData:
+  """One player's regression rows (host NumPy; made device constants inside the step).
+
+  Attributes:
+    features: [N, F] float64 standardised features ``phi(I, a)``, N = I * A.
+    legal: [N] bool, the rows trained on.
+    cells: [N] int32 tabular cell of each row (the row itself, or its abstract cell).
+    num_cells: the number of cells (static).
+    order: [F, N] int32 rows sorted by each feature (the tree regressor's presort).
+  """
+
+  features: np.ndarray
+  legal: np.ndarray
+  cells: np.ndarray
+  num_cells: int
+  order: np.ndarray
+
+
+@functools.lru_cache(maxsize=None)
+def _arrays(game_name: str):
+  return build_arrays(game_name)[0]
+
+
+def _standardise(x: np.ndarray, legal: np.ndarray) -> np.ndarray:
+  rows = x[legal]
+  mean = rows.mean(0) if len(rows) else np.zeros(x.shape[1])
+  std = rows.std(0) if len(rows) else np.ones(x.shape[1])
+  std = np.where(std > 1e-12, std, 1.0)
+  return np.where(legal[:, None], (x - mean) / std, 0.0)
+
+
+def generic_features(keys_by_player, legal: np.ndarray, player: int) -> np.ndarray:
+  """[I * A, F] raw generic features of ``player``: the key one-hot per character position
+  (vocabulary and length shared by both players) and a one-hot of the action slot."""
+  every = [k for keys in keys_by_player for k in keys]
+  vocabulary = {c: j for j, c in enumerate(sorted({c for k in every for c in k}))}
+  length = max((len(k) for k in every), default=0)
+  keys = keys_by_player[player]
+  num_infosets, num_actions = legal.shape
+  observation = np.zeros((num_infosets, length, len(vocabulary)))
+  for i, key in enumerate(keys):
+    for position, character in enumerate(key):
+      observation[i, position, vocabulary[character]] = 1.0
+  observation = observation.reshape(num_infosets, -1)
+  rows = np.concatenate([np.repeat(observation, num_actions, 0), np.tile(np.eye(num_actions), (num_infosets, 1))], 1)
+  return rows
+
+
+def _leduc_parse(key: str):
+  card, public, history = key.split(":")
+  rounds = [[{"f": 0, "c": 1, "r": 2}[c] for c in r] for r in history.split("/")]
+  return int(card), (int(public) if public else None), rounds
+
+
+def _hand_strength(card: int, public: int | None) -> float:
+  """E[HS]: the win probability (ties one half) against a uniform opponent card and, preflop,
+  a uniform board card, over the remaining deck of Leduc's six cards (rank = card // 2)."""
+  total, wins = 0.0, 0.0
+  boards = [public] if public is not None else [b for b in range(6) if b != card]
+  for board in boards:
+    for other in range(6):
+      if other in (card, board):
+        continue
+      mine = 10 + card // 2 if card // 2 == board // 2 else card // 2
+      theirs = 10 + other // 2 if other // 2 == board // 2 else other // 2
+      total += 1
+      wins += 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+  return wins / total
+
+
+def leduc_features(keys, legal: np.ndarray, action_ids: np.ndarray) -> np.ndarray:
+  """[I * A, 8] raw Leduc features of Waugh et al. 2015 (see the module doc) for one player's
+  keys ``card:public:history`` and action ids [I, A] (0 fold, 1 call, 2 raise, -1 none)."""
+  num_infosets, num_actions = legal.shape
+  out = np.zeros((num_infosets, num_actions, 8))
+  for i, key in enumerate(keys):
+    card, public, rounds = _leduc_parse(key)
+    chips, actions, wagers = [1, 1], 0, 0
+    owed = 0
+    for round_index, round_actions in enumerate(rounds):
+      owed = 0
+      for turn, action in enumerate(round_actions):
+        player = turn % 2
+        actions += 1
+        if action == 1:
+          chips[player] += owed
+          owed = 0
+        elif action == 2:
+          chips[player] += owed + _LEDUC_RAISE[round_index]
+          owed = _LEDUC_RAISE[round_index]
+          wagers += 1
+    pot = chips[0] + chips[1]
+    round_index = len(rounds) - 1
+    base = [_hand_strength(card, public), 0 if public is None else public // 2 + 1, pot, owed / pot, actions, wagers]
+    for a in range(num_actions):
+      action = action_ids[i, a]
+      if action < 0:
+        continue
+      raise_size = (owed + _LEDUC_RAISE[round_index]) / pot if action == 2 else 0.0
+      out[i, a] = base + [1.0 if action == 0 else 0.0, raise_size]
+  return out.reshape(num_infosets * num_actions, 8)
+
+
+def features(game_name: str, player: int, feature_set: str = "auto") -> np.ndarray:
+  """[I * A, F] standardised features of ``player`` (``feature_set``: "leduc", "generic", or
+  "auto": Leduc's eight on leduc_poker, the generic encoding elsewhere)."""
+  if feature_set not in FEATURE_SETS:
+    raise ValueError(f"unknown features {feature_set!r}; choose one of {list(FEATURE_SETS)}")
+  arrays = _arrays(game_name)
+  if feature_set == "auto":
+    feature_set = "leduc" if game_name == "leduc_poker" else "generic"
+  if feature_set == "leduc" and game_name != "leduc_poker":
+    raise ValueError(f"features 'leduc' are Leduc Hold'em's; game {game_name!r} takes 'generic'")
+  players = arrays.players
+  legal = players[player].legal
+  if feature_set == "leduc":
+    raw = leduc_features(players[player].keys, legal, players[player].action_ids)
+  else:
+    raw = generic_features([p.keys for p in players], legal, player)
+  return _standardise(raw, legal.reshape(-1))
+
+
+def _leduc_abstract_key(key: str, groups) -> tuple:
+  card, public, rounds = _leduc_parse(key)
+  group = next(g for g, ranks in enumerate(groups) if card // 2 in ranks)
+  paired = None if public is None else card // 2 == public // 2
+  return group, paired, key.split(":")[2]
+
+
+def abstraction_cells(game_name: str, player: int, abstraction) -> tuple[np.ndarray, int]:
+  """([I * A] int32 abstract cell of each row, number of cells) for ``abstraction``: a name of
+  ``LEDUC_ABSTRACTIONS`` (leduc_poker only) or a mapping infoset key -> label (any game; every
+  key of the player must be mapped, and infosets sharing a label must have the same legal
+  actions)."""
+  arrays = _arrays(game_name)
+  keys, legal = arrays.players[player].keys, arrays.players[player].legal
+  if isinstance(abstraction, str):
+    if abstraction not in LEDUC_ABSTRACTIONS:
+      raise ValueError(f"unknown abstraction {abstraction!r}; Leduc's: {', '.join(LEDUC_ABSTRACTIONS)}, "
+                       f"or a map from infoset keys to labels")
+    if game_name != "leduc_poker":
+      raise ValueError(f"abstraction {abstraction!r} is Leduc Hold'em's, not {game_name!r}'s")
+    labels = [_leduc_abstract_key(k, LEDUC_ABSTRACTIONS[abstraction]) for k in keys]
+  else:
+    mapping = dict(abstraction) if isinstance(abstraction, Mapping) else dict(abstraction)
+    missing = [k for k in keys if k not in mapping]
+    if missing:
+      raise ValueError(f"the abstraction map has no label for infoset {missing[0]!r} (player {player})")
+    labels = [(player, mapping[k]) for k in keys]
+  index: dict = {}
+  abstract = np.array([index.setdefault(label, len(index)) for label in labels], np.int64)
+  first = {}
+  for i, a in enumerate(abstract):
+    if a in first and not np.array_equal(legal[first[a]], legal[i]):
+      raise ValueError(f"infosets {keys[first[a]]!r} and {keys[i]!r} share an abstract infoset but not their "
+                       f"legal actions")
+    first.setdefault(a, i)
+  num_actions = legal.shape[1]
+  cells = (abstract[:, None] * num_actions + np.arange(num_actions)).reshape(-1)
+  return cells.astype(np.int32), len(index) * num_actions
+
+
+def table_size(game_name: str) -> int:
+  """The full regret table's size: legal sequences of both players (the relative size's unit)."""
+  return int(sum(p.legal.sum() for p in _arrays(game_name).players))
+
+
+def row_data(game_name: str, player: int, feature_set: str = "auto", abstraction=None) -> RowData:
+  """The player's RowData; ``abstraction`` (a name or a frozen map) sets the tabular cells."""
+  return _row_data(game_name, player, feature_set, abstraction)
+
+
+@functools.lru_cache(maxsize=None)
+def _row_data(game_name, player, feature_set, abstraction) -> RowData:
+  legal = _arrays(game_name).players[player].legal.reshape(-1)
+  x = features(game_name, player, feature_set)
+  if abstraction is None:
+    cells, num_cells = np.arange(len(legal), dtype=np.int32), len(legal)
+  else:
+    cells, num_cells = abstraction_cells(game_name, player, abstraction)
+  order = np.argsort(x, axis=0, kind="stable").T.astype(np.int32)
+  return RowData(features=x, legal=legal, cells=cells, num_cells=num_cells, order=order)

@@ -1,0 +1,215 @@
+"""RCFR (Waugh et al. 2015): the table regressor is CFR, an abstraction is CFR on the abstract
+game, the tree's split rule, MLP convergence, batches, features and errors."""
+
+import functools
+import json
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import jaxcfr
+from jaxcfr import solvers
+from jaxcfr.core import evaluation, regret
+from jaxcfr.run import cli, driver
+from jaxcfr.solvers import rcfr, rcfr_features, regressors
+import helpers
+
+
+@functools.lru_cache(maxsize=None)
+def _stepper(name, **options):
+  solver = solvers.get(name, **options)
+  return solver, jax.jit(solver.step)
+
+
+def _trajectory(name, game, iterations, **options):
+  solver, step = _stepper(name, **options)
+  tensors = helpers.load(game).tensors
+  state, out = solver.init(tensors), []
+  for _ in range(iterations):
+    state = step(tensors, state)
+    out.append((solver.current_strategy(tensors, state), solver.average_strategy(tensors, state)))
+  return out
+
+
+@pytest.mark.parametrize("game,iterations", [("kuhn_poker", 40), ("leduc_poker", 12)])
+def test_table_regressor_is_cfr(game, iterations):
+  """An exact tabular fit of R/t makes RCFR CFR itself: every iterate, to 1e-9 (float64)."""
+  for (c_now, c_avg), (r_now, r_avg) in zip(_trajectory("cfr", game, iterations),
+                                            _trajectory("rcfr", game, iterations, regressor="table")):
+    for a, b in zip(c_now + c_avg, r_now + r_avg):
+      np.testing.assert_allclose(np.asarray(b), np.asarray(a), atol=1e-9)
+
+
+def _abstract_cfr(tensors, cells_by_player, iterations):
+  """Reference: CFR on the abstract game by summed regrets (Waugh et al. 2015, "Relationship
+  to Abstraction"): an abstract infoset's regret is the sum of its members'; alternating
+  updates as jaxcfr's cfr. Returns the current strategies after each iteration."""
+  strategies = list(evaluation.uniform_profile(tensors))
+  abstract = [jnp.asarray(c.reshape(tp.legal.shape)[:, 0] // tp.max_actions)
+              for c, tp in zip(cells_by_player, tensors.players)]
+  cumulative = [jnp.zeros((int(a.max()) + 1, tp.max_actions)) for a, tp in zip(abstract, tensors.players)]
+  out = []
+  for _ in range(iterations):
+    for p, tp in enumerate(tensors.players):
+      plan = evaluation.realization_plan(tensors.players[1 - p], strategies[1 - p])
+      values = evaluation.sequence_values_for(tensors.payoff, p, plan, tp.num_sequences)
+      q, v = evaluation.counterfactual_values(tp, values, strategies[p])
+      instant = jnp.where(tp.legal, q - v[:, None], 0)
+      cumulative[p] = cumulative[p] + jax.ops.segment_sum(instant, abstract[p], cumulative[p].shape[0])
+      strategies[p] = regret.regret_matching(cumulative[p][abstract[p]], tp.legal)
+    out.append(tuple(strategies))
+  return out
+
+
+def test_abstraction_regressor_is_cfr_on_the_abstract_game():
+  game = "leduc_poker"
+  tensors = helpers.load(game).tensors
+  cells = [rcfr_features.abstraction_cells(game, p, "J.QK")[0] for p in (0, 1)]
+  reference = _abstract_cfr(tensors, cells, 8)
+  for (now, _), expected in zip(_trajectory("rcfr", game, 8, regressor="abstraction:J.QK"), reference):
+    for a, b in zip(now, expected):
+      np.testing.assert_allclose(np.asarray(a), np.asarray(b), atol=1e-9)
+
+
+def test_a_user_abstraction_map_on_kuhn():
+  """Kuhn with the card forgotten (keyed by the betting only): RCFR equals the reference, and
+  the regressor has one parameter per abstract sequence."""
+  game = helpers.load("kuhn_poker")
+  mapping = tuple((k, k[1:]) for p in game.arrays.players for k in p.keys)
+  cells = [rcfr_features.abstraction_cells("kuhn_poker", p, mapping)[0] for p in (0, 1)]
+  reference = _abstract_cfr(game.tensors, cells, 10)
+  got = _trajectory("rcfr", "kuhn_poker", 10, regressor="abstraction:map", abstraction=mapping)
+  for (now, _), expected in zip(got, reference):
+    for a, b in zip(now, expected):
+      np.testing.assert_allclose(np.asarray(a), np.asarray(b), atol=1e-9)
+  solver = solvers.get("rcfr", regressor="abstraction:map", abstraction=mapping)
+  counts = solver.counters(solver.init(game.tensors))
+  assert int(counts["regressor_size"]) == 8 and np.isclose(counts["relative_size"], 8 / 24)
+
+
+def _rows(x):
+  x = np.asarray(x, float)
+  legal = np.ones(len(x), bool)
+  return rcfr_features.RowData(features=x, legal=legal, cells=np.arange(len(x), dtype=np.int32), num_cells=len(x),
+                               order=np.argsort(x, axis=0, kind="stable").T.astype(np.int32))
+
+
+def test_tree_split_rule_on_a_hand_made_data_set():
+  """Feature 0 is noise, feature 1 separates the targets {0, 0, 10, 11} at 1.5 (SSE 110.75 ->
+  0.5: a reduction of 110.25 over unit weights); a second split at 2.5 in the right half
+  reduces 0.5."""
+  rows = _rows([[3, 0], [0, 1], [2, 2], [1, 3]])
+  y = jnp.array([0.0, 0.0, 10.0, 11.0])
+  w = jnp.ones(4)
+  tree = regressors.tree(max_depth=4)
+  fit = jax.jit(lambda t: tree.fit(tree.init(None, rows), rows, y, w, {"threshold": t}))
+  full = fit(0.0)
+  assert int(full.feature[0, 0]) == 1 and float(full.cut[0, 0]) == 1.5 and bool(full.split[0, 0])
+  assert int(full.leaves) == 3  # {0, 0} is pure; {10, 11} splits
+  np.testing.assert_allclose(tree.predict(full, rows), y)
+  coarse = fit(0.6)  # the second split (0.5) is below the threshold
+  assert int(coarse.leaves) == 2
+  np.testing.assert_allclose(tree.predict(coarse, rows), [0, 0, 10.5, 10.5])
+  assert int(fit(111.0).leaves) == 1  # even the root split is below the threshold
+  np.testing.assert_allclose(tree.predict(fit(111.0), rows), np.full(4, 5.25))
+  new = _rows([[9, 1.4], [9, 1.6], [0, 2.6]])  # a real function of the features
+  np.testing.assert_allclose(tree.predict(full, new), [0, 10, 11])
+
+
+def test_tree_with_threshold_zero_tracks_cfr_on_kuhn():
+  """Threshold 0 splits wherever a single-feature split reduces the error (Waugh et al.
+  2015's RCFR-96%): on Kuhn it stays within 1.5x of CFR's exploitability, and its size never
+  exceeds the table's."""
+  tensors = helpers.load("kuhn_poker").tensors
+  values = []
+  for name, options in (("cfr", {}), ("rcfr", {"regressor": "tree"})):
+    solver = solvers.get(name, **options)
+    state = solver.run(tensors, solver.init(tensors), 60)
+    values.append(float(helpers.exploitability(tensors, solver.average_strategy(tensors, state))))
+  assert values[1] <= 1.5 * values[0]
+  assert int(solver.counters(state)["regressor_size"]) <= 24
+
+
+def test_mlp_rcfr_converges_on_kuhn_under_a_fixed_seed():
+  game = helpers.load("kuhn_poker")
+  solver = solvers.get("rcfr")
+  state = solver.run(game.tensors, solver.init(game.tensors, seed=3), 100)
+  exploitability = float(helpers.exploitability(game.tensors, solver.average_strategy(game.tensors, state)))
+  assert exploitability < 0.03  # OpenSpiel's RCFR test asks NashConv < 0.92 after 10 iterations
+  again = solver.run(game.tensors, solver.init(game.tensors, seed=3), 100)
+  np.testing.assert_array_equal(np.asarray(again.cfr.average[0]), np.asarray(state.cfr.average[0]))
+
+
+@pytest.mark.parametrize("regressor,name,values", [("tree", "threshold", [0.0, 0.02, 5.0]),
+                                                   ("mlp", "learning_rate", [0.001, 0.01, 0.05])])
+def test_a_batch_of_hyperparameters_equals_runs_alone(regressor, name, values):
+  tensors = helpers.load("kuhn_poker").tensors
+  solver = solvers.get("rcfr", regressor=regressor, steps=10)
+  batch = solver.run(tensors, solver.init(tensors, **{name: jnp.asarray(values)}), 8)
+  for b, value in enumerate(values):
+    alone = solver.run(tensors, solver.init(tensors, **{name: value}), 8)
+    for x, y in zip(jax.tree_util.tree_leaves(alone), jax.tree_util.tree_leaves(batch)):
+      np.testing.assert_allclose(np.asarray(y)[..., b], np.asarray(x), rtol=1e-9, atol=1e-12)
+  if regressor == "tree":
+    sizes = np.asarray(solver.counters(batch)["regressor_size"])
+    assert sizes[0] >= sizes[1] >= sizes[2] and sizes[2] == 2  # a larger threshold, a smaller tree
+
+
+def test_leduc_features_are_the_papers_eight():
+  rows = rcfr_features.row_data("leduc_poker", 0)
+  assert rows.features.shape == (468 * 3, 8)
+  distinct = np.unique(np.round(rows.features[rows.legal], 9), axis=0)
+  assert len(distinct) == 336  # one per suit-isomorphic sequence: 672 over both players (Waugh et al. 2015)
+  assert rcfr_features._hand_strength(4, None) == pytest.approx(0.7)  # a king preflop  pylint: disable=protected-access
+  assert rcfr_features._hand_strength(0, 1) == 1.0  # a paired jack  pylint: disable=protected-access
+  keys = list(helpers.load("leduc_poker").arrays.players[0].keys)
+  i = keys.index("0::cr")  # facing a preflop bet of 2 into a pot of 4: fold, call, raise
+  raw = rcfr_features.leduc_features(["0::cr"], np.ones((1, 3), bool), np.array([[0, 1, 2]]))
+  np.testing.assert_allclose(raw[:, 2:], [[4, 0.5, 2, 1, 1, 0], [4, 0.5, 2, 1, 0, 0], [4, 0.5, 2, 1, 0, 1.0]])
+  assert i >= 0
+
+
+def test_generic_features_tell_every_sequence_apart():
+  for p in (0, 1):
+    rows = rcfr_features.row_data("kuhn_poker", p)
+    assert len(np.unique(rows.features[rows.legal], axis=0)) == rows.legal.sum()
+
+
+def test_driver_reports_the_regressor_size():
+  result = driver.solve(helpers.load("leduc_poker"), "rcfr", 2, regressor="abstraction:JQK", progress=False)
+  summary = result.summary()
+  assert summary["regressor_size"] == 154 and summary["relative_size"] == pytest.approx(154 / 2184)
+
+
+def test_bad_options_get_clear_errors():
+  tensors = helpers.load("kuhn_poker").tensors
+  with pytest.raises(ValueError, match="unknown regressor 'forest'"):
+    solvers.get("rcfr", regressor="forest")
+  with pytest.raises(ValueError, match="abstraction 'J.QK' is Leduc Hold'em's, not 'kuhn_poker''s"):
+    solvers.get("rcfr", regressor="abstraction:J.QK").init(tensors)
+  with pytest.raises(ValueError, match="unknown abstraction 'QQ'"):
+    solvers.get("rcfr", regressor="abstraction:QQ").init(helpers.load("leduc_poker").tensors)
+  with pytest.raises(ValueError, match="threshold must be >= 0"):
+    solvers.get("rcfr", regressor="tree:-1")
+  with pytest.raises(ValueError, match="threshold must be >= 0"):
+    solvers.get("rcfr", regressor="tree").init(tensors, threshold=jnp.array([0.1, -0.5]))
+  with pytest.raises(ValueError, match="needs the abstraction option"):
+    solvers.get("rcfr", regressor="abstraction:map")
+  with pytest.raises(ValueError, match="no label for infoset"):
+    solvers.get("rcfr", regressor="abstraction:map", abstraction=(("0", "a"),)).init(tensors)
+  with pytest.raises(ValueError, match="features 'leduc' are Leduc Hold'em's"):
+    solvers.get("rcfr", features="leduc").init(tensors)
+  with pytest.raises(ValueError, match="has no hyperparameter threshold"):
+    solvers.get("rcfr", regressor="mlp").init(tensors, threshold=0.1)
+
+
+def test_the_command_line_reports_the_sizes(tmp_path):
+  out = tmp_path / "rcfr.json"
+  assert cli.main(["solve", "kuhn_poker", "--algo", "rcfr", "--regressor", "tree:0.5", "--iters", "3",
+                   "--json", str(out), "--no-progress"]) == 0
+  record = json.loads(out.read_text())
+  assert record["options"]["regressor"] == "tree:0.5" and record["hyperparameters"] == {}
+  assert 2 <= record["regressor_size"] <= 24 and record["relative_size"] == record["regressor_size"] / 24
+  assert cli.main(["solve", "kuhn_poker", "--algo", "rcfr", "--regressor", "forest", "--iters", "3"]) == 2
