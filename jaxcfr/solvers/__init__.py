@@ -7,10 +7,11 @@
 
 See jaxcfr.solvers.registry for the protocol and the batch convention. Importing this
 package registers: the CFR family (cfr, cfr+, lcfr, dcfr, pcfr+, rm, rm+), sampled CFR
-(mccfr-os, mccfr-es, cfr-cs), and the restricted solvers (rnr, dbr, mcrnr).
+(mccfr-os, mccfr-es, cfr-cs), the restricted solvers (rnr, dbr, mcrnr) and magnetic
+mirror descent (mmd).
 """
 
-from jaxcfr.solvers import cfr, mccfr, mcrnr, rnr  # noqa: F401  (each registers its solvers)
+from jaxcfr.solvers import cfr, mccfr, mcrnr, mmd, rnr  # noqa: F401  (each registers its solvers)
 from jaxcfr.solvers.registry import Solver, batch_shape, get, names, option_names
 
-__all__ = ["Solver", "batch_shape", "get", "names", "option_names", "cfr", "mccfr", "mcrnr", "rnr"]
+__all__ = ["Solver", "batch_shape", "get", "names", "option_names", "cfr", "mccfr", "mcrnr", "mmd", "rnr"]
