@@ -37,6 +37,12 @@ def _parser() -> argparse.ArgumentParser:
     solve.add_argument(f"--{name}", type=_floats,
                        help=f"CFR family: {name}; a comma-separated list runs a batch over the grid of all lists")
   solve.add_argument("--averaging-delay", type=int, help="CFR family: iterations left out of the average")
+  regularised = solve.add_argument_group("magnetic mirror descent (mmd)")
+  regularised.add_argument("--temperature", type=_floats,
+                           help="mmd: the QRE temperature alpha (default 0.1); a comma-separated list runs a batch")
+  regularised.add_argument("--step-size", type=_floats, help="mmd: eta (default alpha / max |A|^2); a list is a batch")
+  regularised.add_argument("--anneal", action="store_true",
+                           help="mmd: temperature alpha / sqrt(t), towards a Nash equilibrium (report the current strategy)")
   sampled = solve.add_argument_group("stochastic solvers (mccfr-os, mccfr-es, cfr-cs)")
   sampled.add_argument("--seed", type=int, default=0, help="PRNG seed (the first of a batch)")
   sampled.add_argument("--batch", type=int, metavar="B",
@@ -96,9 +102,11 @@ def _solve(args) -> int:
   if args.batch is not None and args.batch < 1:
     raise ValueError(f"--batch must be >= 1, got {args.batch}")
   game = load(args.game, dtype=args.dtype)
-  given = {"updates": args.updates, "trajectories": args.trajectories, "averaging_delay": args.averaging_delay}
+  given = {"updates": args.updates, "trajectories": args.trajectories, "averaging_delay": args.averaging_delay,
+           "anneal": True if args.anneal else None}
   settings = {k: v for k, v in given.items() if v is not None}
-  lists = {k: getattr(args, k) for k in ("alpha", "beta", "gamma", "epsilon") if getattr(args, k) is not None}
+  lists = {k: getattr(args, k) for k in ("alpha", "beta", "gamma", "epsilon", "temperature", "step_size")
+           if getattr(args, k) is not None}
   solver = solvers.get(args.algo, **{k: v for k, v in settings.items() if k in solvers.option_names(args.algo)})
   if solver.stochastic:
     lists["seed"] = list(range(args.seed, args.seed + (args.batch or 1)))

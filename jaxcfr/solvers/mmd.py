@@ -137,11 +137,13 @@ def mmd_map(tensors: GameTensors, log_strategy: tuple, log_magnet: tuple, temper
 
 
 def step(tensors: GameTensors, state: MMDState, *, anneal: bool = False) -> MMDState:
-  """One iteration of every run: the MMD map (at temperature ``alpha / sqrt(t)`` when annealed)
-  and the running average of the new strategies."""
+  """One iteration of every run: the MMD map (with temperature and step size divided by
+  ``sqrt(t)`` when annealed) and the running average of the new strategies."""
   t = (state.iteration + 1).astype(state.temperature.dtype)
-  temperature = state.temperature / jnp.sqrt(t) if anneal else state.temperature
-  log_strategy = mmd_map(tensors, state.log_strategy, state.log_magnet, temperature, state.step_size)
+  temperature, step_size = state.temperature, state.step_size
+  if anneal:
+    temperature, step_size = temperature / jnp.sqrt(t), step_size / jnp.sqrt(t)
+  log_strategy = mmd_map(tensors, state.log_strategy, state.log_magnet, temperature, step_size)
   strategy = current_strategy(tensors, state._replace(log_strategy=log_strategy))
   average = []
   for treeplex, s, a in zip(tensors.players, strategy, state.average):
@@ -166,7 +168,7 @@ def solver(*, anneal: bool = False) -> registry.Solver:
 
   Options:
     anneal: False for the logit QRE of the temperature (use the current strategy); True for
-      the temperature ``alpha / sqrt(t)``, towards a Nash equilibrium.
+      the temperature ``alpha / sqrt(t)`` and step ``eta / sqrt(t)``, towards a Nash equilibrium.
   Hyperparameters of ``init`` (batchable): temperature (alpha, default 0.1), step_size (eta,
   default 0: OpenSpiel's ``alpha / max |A|^2``); ``magnet`` (a profile) is a further keyword.
   """
