@@ -6,11 +6,12 @@ Layers, each importing only those above it in this list (docs/design.md):
     jaxcfr.game      a game built once: arrays, builders, device tensors, loading, cache
     jaxcfr.core      pure sequence-form operations: plans, values, best response, regret matching, sampling
     jaxcfr.solvers   every algorithm behind one protocol and registry (``solvers.get``, ``solvers.names``)
+    jaxcfr.diff      differentiable solving: gradients through runs, of equilibrium values and of QREs
     jaxcfr.evaluate  strategy files, opponent models, counter-strategy scoring, experts
     jaxcfr.run       the driver (``solve``), checkpoints, sharding, the command line
 """
 
-from jaxcfr import core, evaluate, game, games, run, solvers
+from jaxcfr import core, diff, evaluate, game, games, run, solvers
 from jaxcfr.core.evaluation import (best_response, best_response_values, check_profile, counterfactual_values,
                                     expected_value, exploitability, nash_conv, realization_plan, sequence_values,
                                     uniform_profile, uniform_strategy)
@@ -24,7 +25,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     # layers
-    "core", "evaluate", "game", "games", "run", "solvers",
+    "core", "diff", "evaluate", "game", "games", "run", "solvers",
     # games
     "Game", "GameBuildError", "GameTensors", "UnknownGameError", "load", "parse_game_string",
     "with_payoff_from_tree",

@@ -83,3 +83,46 @@ def reference_expected_value(arrays, profile) -> float:
   reach = history_reach(arrays, profile).prod(0)
   terminal = arrays.kind == TERMINAL_NODE
   return float((reach[terminal] * arrays.utility[terminal]).sum())
+
+
+def sequence_constraints(treeplex):
+  """Sequence-form constraints ``E x = e`` of a padded treeplex: ``x[0] = 1`` and, per
+  infoset, the sum of its legal sequences equals its parent sequence; illegal slots 0.
+  Returns (E, e, bounds) for scipy's linprog."""
+  legal = np.asarray(treeplex.legal)
+  parent = np.asarray(treeplex.parent_seq)
+  rows = [np.eye(treeplex.num_sequences)[0]]
+  for i in range(treeplex.num_infosets):
+    row = np.zeros(treeplex.num_sequences)
+    row[1 + i * treeplex.max_actions + np.flatnonzero(legal[i])] = 1
+    row[parent[i]] -= 1
+    rows.append(row)
+  bounds = [(0, None)] + [(0, None) if ok else (0, 0) for ok in legal.reshape(-1)]
+  e = np.zeros(len(rows))
+  e[0] = 1
+  return np.array(rows), e, bounds
+
+
+def payoff_matrix(tensors) -> np.ndarray:
+  """[S0, S1] the dense sequence-form payoff of player 0 (small games only)."""
+  payoff = tensors.payoff
+  a = np.zeros((tensors.players[0].num_sequences, tensors.players[1].num_sequences))
+  np.add.at(a, (np.asarray(payoff.seq0), np.asarray(payoff.seq1)), np.asarray(payoff.value))
+  return a
+
+
+def lp_game_value(tensors) -> float:
+  """Player 0's exact game value ``max_x min_y x^T A y`` by one linear program (the inner min
+  replaced by its dual: ``max f^T z`` subject to ``F^T z <= A^T x``)."""
+  from scipy.optimize import linprog  # pylint: disable=import-outside-toplevel
+  a = payoff_matrix(tensors)
+  e, e_rhs, x_bounds = sequence_constraints(tensors.players[0])
+  f, f_rhs, _ = sequence_constraints(tensors.players[1])
+  nz = f.shape[0]
+  objective = -np.concatenate([np.zeros(a.shape[0]), f_rhs])
+  inequality = np.hstack([-a.T, f.T])
+  equality = np.hstack([e, np.zeros((e.shape[0], nz))])
+  result = linprog(objective, A_ub=inequality, b_ub=np.zeros(a.shape[1]), A_eq=equality, b_eq=e_rhs,
+                   bounds=x_bounds + [(None, None)] * nz, method="highs")
+  assert result.status == 0
+  return -result.fun

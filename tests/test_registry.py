@@ -14,7 +14,7 @@ from jaxcfr import solvers
 import helpers
 
 # The batch each solver is tried with: three runs that differ.
-_BATCHES = {"seed": [1, 2, 3], "p": [0.2, 0.5, 0.8], "averaging_delay": [0, 1, 2]}
+_BATCHES = {"seed": [1, 2, 3], "p": [0.2, 0.5, 0.8], "averaging_delay": [0, 1, 2], "temperature": [0.1, 0.5, 1.0]}
 
 
 def _arguments(solver, tensors):
@@ -55,7 +55,7 @@ def compile_counter():
 
 
 def test_every_algorithm_is_registered():
-  expected = {"cfr", "cfr+", "lcfr", "dcfr", "pcfr+", "rm", "rm+", "mccfr-os", "mccfr-es", "cfr-cs", "rnr", "dbr", "mcrnr", "mcts"}
+  expected = {"cfr", "cfr+", "lcfr", "dcfr", "pcfr+", "rm", "rm+", "mccfr-os", "mccfr-es", "cfr-cs", "rnr", "dbr", "mcrnr", "mcts", "rcfr", "mmd"}
   assert expected <= set(solvers.names())
   assert all(isinstance(solvers.get(n), solvers.Solver) for n in solvers.names())
   assert solvers.get("mccfr-os", trajectories=4) is solvers.get("mccfr-os", trajectories=4)  # cached: one compile

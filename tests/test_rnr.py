@@ -12,7 +12,8 @@ from jaxcfr.core import evaluation
 from jaxcfr.evaluate import experts, exploitation, opponent, strategy_files
 from jaxcfr.run import cli, driver
 from jaxcfr.solvers import cfr, rnr
-from tests.helpers import best_response_values, exploitability, expected_value, history_reach, load
+from tests.helpers import (best_response_values, exploitability, expected_value, history_reach, load,
+                           sequence_constraints)
 
 KUHN_VALUE = -1 / 18  # player 0's value of Kuhn poker
 PS = (0.0, 0.3, 0.6, 0.8, 0.9, 1.0)
@@ -230,21 +231,7 @@ def test_cli_writes_rows(tmp_path):
   assert cli.main(["rnr", "kuhn_poker", "--model", "nonexistent.npz", "--p", "0"]) == 2
 
 
-def _constraints(treeplex):
-  """Sequence-form constraints ``E x = e`` of a padded treeplex: ``x[0] = 1`` and, per
-  infoset, the sum of its legal sequences equals its parent sequence; illegal slots 0."""
-  legal = np.asarray(treeplex.legal)
-  parent = np.asarray(treeplex.parent_seq)
-  rows = [np.eye(treeplex.num_sequences)[0]]
-  for i in range(treeplex.num_infosets):
-    row = np.zeros(treeplex.num_sequences)
-    row[1 + i * treeplex.max_actions + np.flatnonzero(legal[i])] = 1
-    row[parent[i]] -= 1
-    rows.append(row)
-  bounds = [(0, None)] + [(0, None) if ok else (0, 0) for ok in legal.reshape(-1)]
-  e = np.zeros(len(rows))
-  e[0] = 1
-  return np.array(rows), e, bounds
+_constraints = sequence_constraints
 
 
 def _restricted_game_value(tensors, restricted, p, fixed_plan):

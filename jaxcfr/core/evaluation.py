@@ -163,6 +163,42 @@ def best_response(treeplex: Treeplex, seq_values: jax.Array):
   return total[0], strategy
 
 
+def soft_best_response(treeplex: Treeplex, seq_values: jax.Array, log_prior: jax.Array | None = None):
+  """The dilated-entropy regularised best response, bottom-up (the logit choice of every infoset).
+
+  With ``u(I,a) = g[(I,a)] + log rho(I,a) + sum over child infosets J of (I,a) of logsumexp_b u(J,b)``,
+  the strategy is ``sigma(I) = softmax(u(I))`` over the legal actions: the maximiser over
+  realization plans ``x`` of ``g^T x - KL_dil(x || rho)``, the dilated Kullback-Leibler
+  divergence to the prior ``rho``, and the returned value is that maximum. Without a prior
+  the regulariser is the dilated negative entropy ``psi(x) = sum_(I,a) x(I,a) log sigma(I,a)``
+  (the same strategy as the uniform prior; the value differs by ``sum_I x(parent(I)) log |A(I)|``). Divide ``g`` by a temperature for the logit response at that temperature
+  (Sokota et al., "A Unified Approach to Reinforcement Learning, Quantal Response Equilibria,
+  and Two-Player Zero-Sum Games", 2023, the closed form of their dilated-entropy update).
+
+  Args:
+    seq_values: [S, *B] this player's sequence values ``g``.
+    log_prior: [I, A, *B] or [I, A] log of the prior behavioural strategy on legal actions
+      (any value at illegal slots), or None for the uniform prior.
+  Returns:
+    (value [*B], strategy [I, A, *B], log_strategy [I, A, *B]); the log is 0 at illegal slots.
+  """
+  legal = expand_to(treeplex.legal, seq_values.ndim + 1)
+  local = seq_values
+  if log_prior is not None:
+    prior = jnp.where(legal, expand_to(log_prior, seq_values.ndim + 1), 0)
+    prior = jnp.broadcast_to(prior, treeplex.legal.shape + seq_values.shape[1:])
+    local = local.at[1:].add(prior.reshape((-1,) + seq_values.shape[1:]))
+
+  def soft(q, lo, hi):
+    return jax.nn.logsumexp(jnp.where(legal[lo:hi], q, -jnp.inf), axis=1)
+
+  total = _bottom_up(treeplex, local, soft)
+  u = jnp.where(legal, action_table(treeplex, total), -jnp.inf)
+  log_strategy = jnp.where(legal, u - jax.nn.logsumexp(u, axis=1, keepdims=True), 0)
+  strategy = jnp.where(legal, jnp.exp(log_strategy), 0)
+  return total[0], strategy, log_strategy
+
+
 def plans(tensors: GameTensors, profile) -> tuple[jax.Array, jax.Array]:
   """([S0, *B], [S1, *B]) both players' realization plans of a profile ([I, A, *B] each)."""
   return tuple(realization_plan(t, s) for t, s in zip(tensors.players, profile))

@@ -109,6 +109,12 @@ def _parser() -> argparse.ArgumentParser:
                        help=f"CFR family: {name} (default: the preset's); a comma-separated list runs a batch over "
                             f"the grid of all lists")
   solve.add_argument("--averaging-delay", type=_non_negative, help="CFR family: iterations left out of the average")
+  regularised = solve.add_argument_group("magnetic mirror descent (mmd)")
+  regularised.add_argument("--temperature", type=_floats,
+                           help="mmd: the QRE temperature alpha (default 0.1); a comma-separated list runs a batch")
+  regularised.add_argument("--step-size", type=_floats, help="mmd: eta (default alpha / max |A|^2); a list is a batch")
+  regularised.add_argument("--anneal", action="store_true",
+                           help="mmd: temperature alpha / sqrt(t), towards a Nash equilibrium (report the current strategy)")
   sampled = solve.add_argument_group("stochastic solvers (mccfr-os, mccfr-es, cfr-cs, mcts)")
   sampled.add_argument("--seed", type=_ints, default=[0],
                        help="PRNG seed; a comma-separated list runs the seeds as one batch")
@@ -222,7 +228,8 @@ def _solve(args) -> int:
     raise ValueError("--resume needs --checkpoint FILE")
   options = {"updates": args.updates, "trajectories": args.trajectories, "smooth": args.smooth or None,
              "final": args.final, "backup": args.backup, "regressor": args.regressor, "features": args.features,
-             "steps": args.steps, "plus": args.plus, "bootstrap": args.bootstrap, "averaging": args.averaging}
+             "steps": args.steps, "plus": args.plus, "bootstrap": args.bootstrap, "averaging": args.averaging,
+             "anneal": True if args.anneal else None}
   options = {k: v for k, v in options.items() if v is not None}
   allowed = solvers.option_names(args.algo)
   for name in options:
@@ -230,8 +237,8 @@ def _solve(args) -> int:
       raise ValueError(f"--{name} does not apply to --algo {args.algo} (its options: {', '.join(allowed) or 'none'})")
   solver = solvers.get(args.algo, **options)
   settings = {**options, **({"averaging_delay": args.averaging_delay} if args.averaging_delay is not None else {})}
-  lists = {k: getattr(args, k) for k in ("alpha", "beta", "gamma", "epsilon", "uct_c", "threshold", "learning_rate")
-           if getattr(args, k) is not None}
+  lists = {k: getattr(args, k) for k in ("alpha", "beta", "gamma", "epsilon", "uct_c", "threshold", "learning_rate",
+                                          "temperature", "step_size") if getattr(args, k) is not None}
   if solver.stochastic:
     seeds = args.seed
     if args.batch is not None:

@@ -8,10 +8,11 @@
 See jaxcfr.solvers.registry for the protocol and the batch convention. Importing this
 package registers: the CFR family (cfr, cfr+, lcfr, dcfr, pcfr+, rm, rm+), sampled CFR
 (mccfr-os, mccfr-es, cfr-cs), the restricted solvers (rnr, dbr, mcrnr), information-set MCTS
-(mcts, Smooth UCT as its option), and regression CFR (rcfr).
+(mcts, Smooth UCT as its option), regression CFR (rcfr) and magnetic mirror descent (mmd).
 """
 
-from jaxcfr.solvers import cfr, mccfr, mcrnr, mcts, rcfr, rnr  # noqa: F401  (each registers its solvers)
+from jaxcfr.solvers import cfr, mccfr, mcrnr, mcts, mmd, rcfr, rnr  # noqa: F401  (each registers its solvers)
 from jaxcfr.solvers.registry import Solver, batch_shape, get, names, option_names
 
-__all__ = ["Solver", "batch_shape", "get", "names", "option_names", "cfr", "mccfr", "mcrnr", "mcts", "rcfr", "rnr"]
+__all__ = ["Solver", "batch_shape", "get", "names", "option_names", "cfr", "mccfr", "mcrnr", "mcts", "mmd", "rcfr",
+           "rnr"]
