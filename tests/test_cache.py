@@ -145,6 +145,15 @@ def _corrupt_bit_in_parent(path):
   path.write_bytes(bytes(raw))
 
 
+def _corrupt_npy_header(path):
+  """A flipped bit in a member's .npy header (numpy parses it as Python literals; found by
+  the fuzz test in tests/test_hostile.py)."""
+  raw = bytearray(path.read_bytes())
+  at = raw.rfind(b"'shape': (")
+  raw[at + 9] ^= 0x08  # '(' becomes ' '
+  path.write_bytes(bytes(raw))
+
+
 def _corrupt_chance_with_fresh_checksum(path):
   def chance(arrays):
     children = np.flatnonzero(arrays["parent"] == 0)
@@ -161,7 +170,7 @@ def _corrupt_parent_with_fresh_checksum(path):
 @pytest.mark.parametrize("corrupt", [_corrupt_garbage, _corrupt_empty, _corrupt_truncated,
                                      _corrupt_missing_field, _corrupt_old_version,
                                      _corrupt_pickled_object, _corrupt_flipped_payoff_signs, _corrupt_bit_in_parent,
-                                     _corrupt_chance_with_fresh_checksum, _corrupt_parent_with_fresh_checksum])
+                                     _corrupt_npy_header, _corrupt_chance_with_fresh_checksum, _corrupt_parent_with_fresh_checksum])
 def test_damaged_cache_file_is_rebuilt(cache, corrupt):
   directory, calls = cache
   first = jaxcfr.load(GAME)

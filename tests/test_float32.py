@@ -26,6 +26,8 @@ _SCRIPT = textwrap.dedent("""
       assert game.tensors.dtype == jnp.float32
       for algorithm, kwargs in (("cfr+", {}), ("dcfr", {}), ("pcfr+", {}), ("mccfr-os", {"seed": jnp.arange(64)}),
                                 ("mccfr-es", {"seed": jnp.arange(64)}), ("rnr", {"model": jaxcfr.uniform_profile(game.tensors), "p": 0.5})):
+        if name == "leduc_poker" and algorithm.startswith("mccfr"):  # the sampled ones on Kuhn only (CI time)
+          continue
         solver = solvers.get(algorithm)
         state = solver.run(game.tensors, solver.init(game.tensors, **kwargs), 200)
         floats = {str(x.dtype) for x in jax.tree_util.tree_leaves(state) if jnp.issubdtype(x.dtype, jnp.floating)}

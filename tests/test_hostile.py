@@ -110,7 +110,7 @@ def test_resume_from_a_bad_checkpoint_is_one_line(damage, tmp_path, capsys):
 
 
 @pytest.mark.parametrize("kind", ["cache", "checkpoint", "strategy"])
-@hypothesis.settings(max_examples=15, deadline=None, suppress_health_check=[hypothesis.HealthCheck.function_scoped_fixture])
+@hypothesis.settings(max_examples=10, deadline=None, suppress_health_check=[hypothesis.HealthCheck.function_scoped_fixture])
 @hypothesis.given(action=st.sampled_from(["flip", "truncate", "overwrite"]),
                   where=st.floats(0, 1, exclude_max=True), bit=st.integers(0, 7),
                   junk=st.binary(min_size=16, max_size=16))

@@ -12,7 +12,6 @@ finite utilities). Everything is read without pickles.
 from __future__ import annotations
 
 import hashlib
-import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -22,8 +21,10 @@ from jaxcfr.game.arrays import CHANCE_NODE, NUM_PLAYERS, TERMINAL_NODE, GameArra
 __all__ = ["DamagedFileError", "digest", "with_checksum", "verify_checksum", "read_arrays", "check_game_arrays"]
 
 CHECKSUM = "checksum"
-# Errors that reading a damaged or foreign .npz file can raise; turned into DamagedFileError.
-READ_ERRORS = (OSError, EOFError, ValueError, KeyError, IndexError, TypeError, zipfile.BadZipFile, UnicodeDecodeError)
+# Reading a damaged or foreign .npz file can fail anywhere in the parsers below it (the zip
+# directory, a .npy header that numpy parses as Python literals, JSON metadata, ...): any
+# error while reading means a damaged file, and becomes a DamagedFileError.
+READ_ERRORS = (Exception,)
 
 
 class DamagedFileError(ValueError):
