@@ -114,9 +114,10 @@ def per_run(init: Callable, hyperparameters, *, check: Callable | None = None, *
   It also returns ``loop(tensors, state, n)`` for ``Solver.loop`` (what ``run`` uses): it
   moves the batch axes of the state to one leading axis once, runs the ``n`` steps there
   and moves them back (the same values). ``vmap`` over trailing axes inside the loop would
-  transpose the whole state every step: the leading loop measured 2.6x faster for outcome
-  sampling with 64 seeds on Leduc, 1.4x for external sampling, and 17x for MCTS with 256
-  runs (its ``[H]`` tree flags). A hand-written loop of ``step`` gets the same values, slower.
+  transpose the whole state every step: with 64 runs on Leduc the leading loop is 2.5x faster
+  for outcome sampling and 5.8x for MCTS (its ``[H]`` tree flags;
+  benchmarks/results/batch_layout.json). A hand-written loop of ``step`` gets the same
+  values, slower.
   """
   hyperparameters = tuple(hyperparameters)
 
