@@ -75,8 +75,15 @@ def automatic_step_size(tensors: GameTensors, temperature: jax.Array) -> jax.Arr
 
 
 def _log_uniform(tensors: GameTensors) -> tuple:
-  return tuple(jnp.where(tp.legal, -jnp.log(jnp.maximum(tp.legal.sum(1, keepdims=True), 1)), 0).astype(tensors.dtype)
-               for tp in tensors.players)
+  """([I0, A0], [I1, A1]) log of the uniform profile, 0 at illegal slots."""
+  return tuple(jnp.where(tp.legal, jnp.log(jnp.where(tp.legal, u, 1)), 0)
+               for tp, u in zip(tensors.players, evaluation.uniform_profile(tensors)))
+
+
+def _strategies(tensors: GameTensors, log_strategy: tuple) -> tuple:
+  """([I0, A0, *B], [I1, A1, *B]) the strategies of log strategies (0 at illegal slots)."""
+  return tuple(jnp.where(evaluation.expand_to(tp.legal, ls.ndim), jnp.exp(ls), 0)
+               for tp, ls in zip(tensors.players, log_strategy))
 
 
 def init(tensors: GameTensors, *, temperature=0.1, step_size=0.0, magnet=None) -> MMDState:
@@ -122,8 +129,7 @@ def mmd_map(tensors: GameTensors, log_strategy: tuple, log_magnet: tuple, temper
   """One simultaneous MMD step on log strategies: ``(log sigma0, log sigma1) -> (log sigma0', log sigma1')``
   ([I, A, *B] each; ``temperature`` and ``step_size`` [*B]). Its fixed point is the logit QRE
   of temperature ``alpha`` with magnet ``rho``, whatever the step size."""
-  strategy = tuple(jnp.where(tp.legal.reshape(tp.legal.shape + (1,) * (ls.ndim - 2)), jnp.exp(ls), 0)
-                   for tp, ls in zip(tensors.players, log_strategy))
+  strategy = _strategies(tensors, log_strategy)
   plans = evaluation.plans(tensors, strategy)
   eta_alpha = step_size * temperature
   new = []
@@ -154,8 +160,7 @@ def step(tensors: GameTensors, state: MMDState, *, anneal: bool = False) -> MMDS
 
 def current_strategy(tensors: GameTensors, state: MMDState):
   """The current profile ([I, A, *B] each), the iterate that converges to the QRE."""
-  return tuple(jnp.where(evaluation.expand_to(tp.legal, ls.ndim), jnp.exp(ls), 0)
-               for tp, ls in zip(tensors.players, state.log_strategy))
+  return _strategies(tensors, state.log_strategy)
 
 
 def average_strategy(tensors: GameTensors, state: MMDState):
