@@ -14,6 +14,7 @@ import pytest
 
 from jaxcfr import solvers
 from jaxcfr.core import evaluation, sampling
+from jaxcfr.game.arrays import CHANCE_NODE
 from jaxcfr.run import cli, driver
 from jaxcfr.solvers import mccfr, mccfr_state, outcome_sampling
 import helpers
@@ -432,8 +433,8 @@ def test_bad_sampled_options_raise():
     solvers.get("mccfr-os", averaging="linear")
 
 
-@pytest.mark.parametrize("width", [5, 300])
-def test_chance_choice_inverts_the_cdf_of_each_window(width):
+@pytest.mark.parametrize("width,search", [(5, False), (300, False), (300, True)])
+def test_chance_choice_inverts_the_cdf_of_each_window(width, search):
   """Chance outcomes are drawn from windows of ``chance_prob`` (the short fused prefix sum,
   or for wide rows the block-then-outcome search), also where the window is clamped at the
   end of the array: uniforms on a fine grid give each child its probability."""
@@ -443,11 +444,31 @@ def test_chance_choice_inverts_the_cdf_of_each_window(width):
   nodes = [(0, width), (width + 1, width - 2), (2 * width, width), (3 * width + 2, 3)]
   for first, count in nodes:
     probs[first:first + count] /= probs[first:first + count].sum()
+  cdf = np.zeros_like(probs)
+  for first, count in nodes:
+    cdf[first:first + count] = np.cumsum(probs[first:first + count])
   grid = 20000
   u = (np.arange(grid) + 0.5) / grid
   for first, count in nodes:
     drawn = jax.jit(sampling.chance_outcome, static_argnums=4)(
-        jnp.asarray(probs), jnp.full((grid,), first), jnp.full((grid,), count), jnp.asarray(u), width)
+        jnp.asarray(probs), jnp.full((grid,), first), jnp.full((grid,), count), jnp.asarray(u), width,
+        jnp.asarray(cdf) if search else None)
     frequency = np.bincount(np.asarray(drawn), minlength=count) / grid
     assert frequency.shape == (count,)
     np.testing.assert_allclose(frequency, probs[first:first + count], atol=1.5 / grid)
+
+
+def test_sibling_cdf_accumulates_each_chance_node():
+  """One-card poker with 40 cards deals 40 then 39 outcomes (wider than SEARCH_WIDTH): each
+  chance node's children carry the running sum of their probabilities, every other history
+  0, computed on the host or traced alike; narrow games have none."""
+  tree = helpers.load("one_card_poker(num_cards=40)").tensors.tree
+  prob = np.asarray(tree.chance_prob)
+  first, count, kind = map(np.asarray, (tree.first_child, tree.num_children, tree.kind))
+  expected = np.zeros_like(prob)
+  for node in np.flatnonzero(kind == CHANCE_NODE):
+    expected[first[node]:first[node] + count[node]] = np.cumsum(prob[first[node]:first[node] + count[node]])
+  np.testing.assert_allclose(sampling.sibling_cdf(tree), expected, rtol=1e-12, atol=0)
+  traced = jax.jit(lambda p: sampling.sibling_cdf(dataclasses.replace(tree, chance_prob=p)))(tree.chance_prob)
+  np.testing.assert_allclose(traced, expected, rtol=1e-12, atol=0)
+  assert sampling.sibling_cdf(helpers.load("kuhn_poker").tensors.tree) is None

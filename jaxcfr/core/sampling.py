@@ -7,15 +7,19 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcfr.game.tensors import Tree, path_product
+from jaxcfr.game.arrays import CHANCE_NODE
+from jaxcfr.game.tensors import Tree, path_product, tree_statics
 
-__all__ = ["prefix_sum", "inverse_cdf", "chance_outcome", "uniform_from_bits", "words_per_uniform",
-           "history_reach", "split_key"]
+__all__ = ["prefix_sum", "inverse_cdf", "sibling_cdf", "chance_outcome", "uniform_from_bits",
+           "words_per_uniform", "history_reach", "split_key"]
 
 # Below these sizes a prefix sum is one fused broadcast-and-reduce (quadratic work, but
 # one kernel); above them ``cumsum``. On a CPU a ``cumsum`` of a few dozen entries costs
 # about half a microsecond, several times a fused elementwise kernel.
 SMALL_PREFIX = 128
+# Chance nodes wider than this are drawn by binary search on ``sibling_cdf`` (a few gathers)
+# rather than by a prefix sum over their window (work quadratic in the width when fused).
+SEARCH_WIDTH = 32
 
 
 def prefix_sum(x: jax.Array, exclusive: bool = False) -> jax.Array:
@@ -37,15 +41,61 @@ def inverse_cdf(probs: jax.Array, u: jax.Array, count: jax.Array) -> jax.Array:
   return jnp.minimum(below.sum(-1), jnp.maximum(count, 1) - 1).astype(jnp.int32)
 
 
+def sibling_cdf(tree: Tree) -> jax.Array | None:
+  """[H] for each child of a chance node, the chance probability of it and its earlier
+  siblings; 0 elsewhere. None when no chance node has more than ``SEARCH_WIDTH`` children
+  (``chance_outcome`` then sums its short windows directly).
+
+  Computed from ``tree.chance_prob``, so it follows any change of the chance leaves: on the
+  host in float64 when they are concrete, else one row-wise ``cumsum`` per chance node
+  (the indices are static). Inside a jitted loop it depends on the tensors only, so XLA
+  computes it once per call, outside the loop.
+  """
+  statics = tree_statics(tree)
+  if statics.chance_width <= SEARCH_WIDTH:
+    return None
+  nodes = np.flatnonzero(statics.kind == CHANCE_NODE)
+  counts = statics.num_children[nodes]
+  j = np.arange(int(counts.max()))
+  inside = j[None, :] < counts[:, None]
+  children = np.where(inside, statics.first_child[nodes][:, None] + j[None, :], 0)
+  prob = tree.chance_prob
+  if isinstance(prob, jax.core.Tracer):
+    cums = jnp.cumsum(jnp.where(inside, prob[children], 0), axis=1)
+    return jnp.zeros_like(prob).at[children[inside]].set(cums[inside])
+  host = np.asarray(prob, np.float64)
+  cdf = np.zeros_like(host)
+  cdf[children[inside]] = np.cumsum(np.where(inside, host[children], 0), axis=1)[inside]
+  return jnp.asarray(cdf, prob.dtype)
+
+
+def _search_cdf(cdf: jax.Array, first: jax.Array, count: jax.Array, u: jax.Array, width: int) -> jax.Array:
+  """[N] smallest ``j < count`` with ``cdf[first + j] > u * cdf[first + count - 1]`` (the
+  inverse-CDF draw), by binary search: ``ceil(log2(width))`` rounds of one gather each."""
+  last = jnp.maximum(count, 1) - 1
+  target = u * cdf[first + last]
+  lo, hi = jnp.zeros_like(last), last
+  for _ in range(int(np.ceil(np.log2(max(width, 2))))):
+    mid = (lo + hi) // 2
+    right = cdf[first + mid] <= target
+    lo, hi = jnp.where(right, mid + 1, lo), jnp.where(right, hi, mid)
+  return jnp.minimum(lo, last).astype(jnp.int32)
+
+
 def chance_outcome(chance_prob: jax.Array, first: jax.Array, count: jax.Array, u: jax.Array,
-                   width: int) -> jax.Array:
+                   width: int, cdf: jax.Array | None = None) -> jax.Array:
   """[N] int32 child drawn at chance nodes whose children are ``first:first + count``
   (``count <= width``, the game's chance width) by inverse CDF with ``u`` [N].
 
   The children are contiguous, so each row is one window of ``chance_prob`` [H] (a slice
   gather; the window start is clamped into the array and the children masked inside it).
-  Wide rows pick their block of about ``sqrt(width)`` outcomes first, then the outcome
-  inside it, with small fused prefix sums instead of one long ``cumsum``."""
+  With ``cdf = sibling_cdf(tree)`` (not None when ``width > SEARCH_WIDTH``), every row is
+  drawn by binary search on it instead (``log2(width)`` gathers per draw). Without it,
+  wide rows pick their block of about ``sqrt(width)`` outcomes first, then the outcome
+  inside it, with small fused prefix sums instead of one long ``cumsum`` (work
+  proportional to the width on every draw)."""
+  if cdf is not None and width > SEARCH_WIDTH:
+    return _search_cdf(cdf, first, count, u, width)
   num = chance_prob.shape[0]
   start = jnp.clip(first, 0, max(num - width, 0))
   rows = jax.vmap(lambda s: jax.lax.dynamic_slice(chance_prob, (s,), (min(width, num),)))(start)

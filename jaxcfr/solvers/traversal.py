@@ -155,6 +155,7 @@ def traverse(tensors: GameTensors, tables, key: jax.Array | None, *, player: int
   """
   tree = tensors.tree
   statics = tree_statics(tree)
+  cdf = sampling.sibling_cdf(tree)
   opponent = 1 - player
   expanded_players = (player,) if sample_opponent else (0, 1)
   capacity = statics.frontier_capacity(expanded_players)
@@ -208,7 +209,7 @@ def traverse(tensors: GameTensors, tables, key: jax.Array | None, *, player: int
       else:
         choice = jnp.where(kind == p, sampling.inverse_cdf(rows_p, u, count), choice)
     if chance_width:
-      drawn = sampling.chance_outcome(tree.chance_prob, first, count, u, chance_width)
+      drawn = sampling.chance_outcome(tree.chance_prob, first, count, u, chance_width, cdf)
       choice = jnp.where(kind == CHANCE_NODE, drawn, choice)
     sampled = (kind != TERMINAL_NODE) & ~expanded
     j = jnp.arange(width)
