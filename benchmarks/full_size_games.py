@@ -5,9 +5,12 @@ Each game runs in its own subprocess (so that peak memory is per game):
   1. build with the vectorised builder, cache off; peak RSS of the process so far;
   2. write the cache file (np.savez, uncompressed) and read it back (``build_arrays``);
   3. ``jaxcfr.load`` from the cache (arrays read + tensors moved to the device);
-  4. CFR+ (``s = jaxcfr.solvers.get("cfr+")``): ``s.init``, one compiled
-     ``s.run(tensors, state, 1)`` to compile, then the best of three timed single
-     iterations (jax.block_until_ready; compile excluded).
+  4. CFR+, vanilla CFR, outcome sampling and external sampling (``solvers.get(name)``):
+     ``s.init``, a first ``s.run(tensors, state, 1)`` (compile + one iteration), then the
+     seconds per iteration as the slope between calls of ``n`` and ``2 n`` iterations (best
+     of three each; the count is traced: one compilation), apart from the fixed cost per
+     call (``time_iterations``). Lanctot et al.
+     2009 Table 1's t_vc, t_os and t_es sit beside them, with our speed-up.
 Peak memory is recorded twice: ``*_peak_rss_gib`` (getrusage, includes the file-backed
 pages of the memory-mapped cache, which the kernel can reclaim) and ``*_peak_anon_gib``
 (RssAnon sampled every 20 ms: the memory the process really needs), per stage.
@@ -32,14 +35,17 @@ from pathlib import Path
 
 GAMES = {  # short name: (game string, Lanctot et al. 2009 Table 1 row or None)
     "one_card_poker": ("one_card_poker(num_cards=500)",
-                       {"game": "OCP", "H_millions": 22.4, "I_thousands": 2, "l": 5, "M1": 45, "M2": 32}),
+                       {"game": "OCP", "H_millions": 22.4, "I_thousands": 2, "l": 5, "M1": 45, "M2": 32,
+                        "t_vc_s": 28, "t_os_s": 46e-6, "t_es_s": 99e-6}),
     "goofspiel": ("goofspiel(num_cards=7)",
-                  {"game": "Goof", "H_millions": 98.3, "I_thousands": 3294, "l": 14, "M1": 89884, "M2": 89884}),
+                  {"game": "Goof", "H_millions": 98.3, "I_thousands": 3294, "l": 14, "M1": 89884, "M2": 89884,
+                   "t_vc_s": 110, "t_os_s": 150e-6, "t_es_s": 150e-3}),
     "latent_tic_tac_toe": ("latent_tic_tac_toe",
                            {"game": "LTTT", "H_millions": 70.4, "I_thousands": 16039, "l": 18, "M1": 1333630,
-                            "M2": 1236660}),
+                            "M2": 1236660, "t_vc_s": 38, "t_os_s": 62e-6, "t_es_s": 70e-3}),
     "princess_and_monster": ("princess_and_monster(rows=3,cols=3,horizon=11)",
-                             {"game": "PAM", "H_millions": 91.8, "I_thousands": 20, "l": 13, "M1": 9541, "M2": 2930}),
+                             {"game": "PAM", "H_millions": 91.8, "I_thousands": 20, "l": 13, "M1": 9541, "M2": 2930,
+                              "t_vc_s": 120, "t_os_s": 85e-6, "t_es_s": 28e-3}),
     "liars_dice": ("liars_dice(dice_sides=6)", None),  # Bluff(1,1,6): Ponsen et al. 2011, not in Table 1
 }
 
@@ -76,6 +82,45 @@ class _AnonymousPeak:
     """The peak since the last take (GiB)."""
     peak, self.peak = max(self.peak, self.now()), 0.0
     return peak
+
+
+ALGORITHMS = {"cfr+": "cfr_plus", "cfr": "vanilla_cfr", "mccfr-os": "outcome_sampling",
+              "mccfr-es": "external_sampling"}  # solver name: key prefix in the results
+
+
+def time_iterations(solver, tensors, seconds: float = 2.0, repeats: int = 3) -> dict:
+  """Compile time, seconds per iteration and fixed cost per call of ``solver.run`` (jitted,
+  traced count: one compilation for every count).
+
+  A call of ``n`` iterations costs ``c + n x``: ``c`` is work XLA hoists out of the loop
+  (passes over the tree's arrays, once per call), ``x`` the iteration, which is what
+  Lanctot et al. 2009 Table 1 reports. The count grows until a call takes about
+  ``seconds / 2``; ``x`` is the slope between the best of ``repeats`` calls of ``n`` and of
+  ``2 n`` iterations."""
+  import jax  # pylint: disable=import-outside-toplevel
+  state = solver.init(tensors)
+  start = time.perf_counter()
+  state = jax.block_until_ready(solver.run(tensors, state, 1))
+  first = time.perf_counter() - start
+
+  def best(count):
+    nonlocal state
+    times = []
+    for _ in range(repeats):
+      start = time.perf_counter()
+      state = jax.block_until_ready(solver.run(tensors, state, count))
+      times.append(time.perf_counter() - start)
+    return min(times)
+
+  count, once = 1, best(1)
+  while once < seconds / 2 and count < 10**7:
+    count *= max(2, min(100, int(seconds / 2 / max(once, 1e-6))))
+    once = best(count)
+  twice = best(2 * count)
+  iteration = (twice - once) / count if twice > once else twice / (2 * count)
+  return {"compile_and_first_iteration_s": first, "compile_s": max(first - once / count, 0.0),
+          "iteration_s": iteration, "per_call_s": max(once - count * iteration, 0.0),
+          "iterations_per_call": count}
 
 
 def measure(game_string: str) -> dict:
@@ -128,18 +173,10 @@ def measure(game_string: str) -> dict:
   row["load_peak_anon_gib"] = anonymous.take()
   row["device_tensor_bytes"] = int(sum(leaf.nbytes for leaf in jax.tree_util.tree_leaves(game.tensors)))
 
-  solver = solvers.get("cfr+")
-  state = solver.init(game.tensors)
-  start = time.perf_counter()
-  state = jax.block_until_ready(solver.run(game.tensors, state, 1))
-  row["cfr_plus_compile_and_first_iteration_s"] = time.perf_counter() - start
-  times = []
-  for _ in range(3):
-    start = time.perf_counter()
-    state = jax.block_until_ready(solver.run(game.tensors, state, 1))
-    times.append(time.perf_counter() - start)
-  row["cfr_plus_iteration_s"] = min(times)
-  row["cfr_plus_peak_anon_gib"] = anonymous.take()
+  for algorithm, key in ALGORITHMS.items():
+    timing = time_iterations(solvers.get(algorithm), game.tensors)
+    row.update({f"{key}_{name}": value for name, value in timing.items()})
+    row[f"{key}_peak_anon_gib"] = anonymous.take()
   row["dtype"] = str(np.dtype(game.tensors.dtype))
   row["peak_rss_gib"] = _peak_rss_gib()
   row["peak_anon_gib"] = max(row[k] for k in row if k.endswith("_peak_anon_gib"))
@@ -171,6 +208,10 @@ def main(argv=None) -> dict:
       continue
     row = json.loads(done.stdout.strip().splitlines()[-1])
     row["paper_002_table_1"] = paper
+    if paper:  # the paper's seconds per iteration over ours (> 1: we are faster)
+      row["speedup_over_paper"] = {key: paper[f"t_{short_key}_s"] / row[f"{key}_iteration_s"]
+                                   for key, short_key in (("vanilla_cfr", "vc"), ("outcome_sampling", "os"),
+                                                          ("external_sampling", "es"))}
     rows.append(row)
     stats = row["statistics"]
     print(f"  |H| {stats['histories']:,}  |I| {stats['infosets']}  l {stats['max_length']}  "
@@ -178,10 +219,17 @@ def main(argv=None) -> dict:
           f"peak {row['build_peak_rss_gib']:.1f} GiB (anon {row['peak_anon_gib']:.1f} GiB overall)  "
           f"{row['array_bytes_per_history']:.1f} B/history  "
           f"cached load {row['cached_load_s']:.1f} s  CFR+ iteration {row['cfr_plus_iteration_s']:.3f} s", flush=True)
+    for key in ALGORITHMS.values():
+      print(f"  {key:18s} {row[f'{key}_iteration_s']:.3g} s per iteration, compile {row[f'{key}_compile_s']:.1f} s"
+            + (f", {row['speedup_over_paper'][key]:.0f}x the paper's" if key in row.get("speedup_over_paper", {})
+               else ""), flush=True)
   result = {
       "benchmark": "full_size_games",
-      "description": "vectorised build (cache off), cache write/read, jaxcfr.load from the cache, one CFR+ "
-                     "iteration (best of 3, compile excluded); peak RSS per game (own process)",
+      "description": "vectorised build (cache off), cache write/read, jaxcfr.load from the cache; compile time "
+                     "and seconds per iteration (best of 3 timed calls) of CFR+, vanilla CFR, outcome sampling "
+                     "(epsilon 0.6, one trajectory per player per iteration) and external sampling (one traversal "
+                     "per player per iteration), next to Lanctot et al. 2009 Table 1's t_vc, t_os, t_es (an 8-core "
+                     "2009 machine); peak memory per game (own process)",
       "results": rows,
   }
   out = Path(args.out)
