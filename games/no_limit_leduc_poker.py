@@ -1,0 +1,213 @@
+"""No-limit Leduc hold'em (Chelarescu 2019 section 2.5) with integer chips.
+
+Cards and rounds are Leduc's (games/leduc_poker.py, OpenSpiel's ``leduc_poker``): a deck of
+``num_ranks`` ranks times ``num_suits`` suits (J, Q, K in two suits by default), card ``c``
+of rank ``c // num_suits``; each player antes ``ante`` chips out of a ``stack`` of chips and
+gets one private card (player 0 first); after the first betting round one public card is
+dealt. Player 0 acts first in both rounds. A round ends on a call (a check when nothing is
+owed) after each player has acted, or on a fold; folding is legal only when facing a bet.
+At the showdown a card pairing the public card wins, else the higher rank; equal ranks
+split the pot. A fold loses the chips the folder has put in, ante included.
+
+**Betting.** The paper: "no limit on the amount of chips which can be raised by either
+player. Every time a player wants to re-raise their opponent's previous bet, they have to
+raise at least double that amount". Amounts here are chips put in *during the current
+round*: the opening bet of a round is at least ``ante`` chips (the ante plays the big
+blind's part, as in the ACPC rules and DeepStack-Leduc; it is 1 chip by default), and a
+re-raise of an opponent whose bet in this round is ``L`` must bring the raiser's own bet in
+this round to at least ``2 L`` (``raise_rule="double"``, the default). We read "raise at
+least double that amount" as the raise-to amount, not the increment: "that amount" is
+the opponent's *bet*, a wager, and the raiser's new wager must at least double it; the
+increment reading (the increment at least twice the previous increment) would demand a
+raise to at least ``3 L`` against an opening bet of ``L``, a rule of no poker variant,
+whereas the raise-to reading is the common no-limit minimum raise in that case.
+Either way amounts grow geometrically, hence "very quickly ... each player has to go
+all-in". Going all-in (raising to the whole stack) is always allowed while the opponent
+is not all-in, even below the minimum; there is no cap on the number of raises; the
+stacks bound everything. An all-in that is called in round one deals the public card and
+goes to the showdown.
+
+``raise_rule="increment"`` is the standard no-limit rule of the ACPC server (OpenSpiel's
+``universal_poker``) and DeepStack-Leduc: a raise must raise by at least the previous bet
+or raise *increment* (and by at least ``ante`` when opening). Both rules give the same
+minimum for an opening bet and for the first re-raise of a round (``2 L``); they differ
+from the second re-raise on (facing a raise from ``L1`` to ``L2``: ``2 L2`` against
+``2 L2 - L1``), so for small stacks they coincide: with ``ante=1`` the full games are equal
+up to ``stack=4`` (tests/test_no_limit_leduc.py checks this against ``universal_poker``).
+
+**Action ids** (stable): fold = 0, call/check = 1. With ``betting="full"`` (every legal
+integer bet) a raise's id is its raise-to amount, the raiser's total chips in the pot
+after it, ante included (>= 2; OpenSpiel's ``universal_poker`` ``fullgame`` ids). The
+abstractions use fixed ids: pot = 2, all-in = 3.
+
+- ``betting="fcpa"``: fold, call, pot, all-in, as OpenSpiel's ``universal_poker`` with
+  ``bettingAbstraction=fcpa``: the pot raise calls and then raises by the pot after the
+  call, i.e. to three times the opponent's total; it is offered when it does not exceed
+  the stack (it always satisfies either minimum-raise rule), and all-in is offered when
+  it differs from the pot raise (a pot raise that is exactly all-in keeps id 2).
+- ``betting="deepstack"``: DeepStack-Leduc's tree (its ``bet_sizing = {1}``, pot-sized
+  raises and all-in; its defaults are ``stack=1200, ante=100``): the same pot raise,
+  offered only when it is strictly below all-in, all-in always offered (id 3, also when
+  it equals the pot raise), and fold legal at every decision, also when nothing is owed
+  (DeepStack-Leduc's tree builder adds a fold child to every player node; such a fold
+  is weakly dominated by a check, so it does not change the game value).
+
+Utilities are in chips. The information-state string is ``"card:public:history"`` with
+the history as ``f``, ``c`` and ``r<raise-to>`` per round, rounds joined by ``/``.
+"""
+
+from __future__ import annotations
+
+from ._base import CHANCE, TERMINAL, GameError, State, check_int
+
+FOLD, CALL, POT, ALL_IN = 0, 1, 2, 3
+BETTINGS = ("full", "fcpa", "deepstack")
+RAISE_RULES = ("double", "increment")
+MAX_STACK = 1_000_000
+
+
+class NoLimitLeducState(State):
+  """A history. ``spent`` are the players' chips in the pot; ``top`` the largest of them,
+  ``previous`` its value before the last raise and ``base`` its value at the round's start."""
+
+  __slots__ = ("rules", "cards", "spent", "top", "previous", "base", "round", "turn", "folded",
+               "over", "history")
+
+  def __init__(self, rules, cards, spent, top, previous, base, round_, turn, folded, over, history):
+    self.rules, self.cards, self.spent = rules, cards, spent
+    self.top, self.previous, self.base = top, previous, base
+    self.round, self.turn, self.folded, self.over, self.history = round_, turn, folded, over, history
+
+  def current_player(self) -> int:
+    if len(self.cards) < 2 or (self.round == 1 and len(self.cards) < 3 and self.folded < 0):
+      return CHANCE
+    if self.folded >= 0 or self.over:
+      return TERMINAL
+    return self.turn % 2
+
+  def raise_bounds(self) -> tuple[int, int] | None:
+    """(smallest, largest) legal raise-to amount of the player to act, in total chips;
+    None when no raise is legal (the opponent is all-in)."""
+    stack = self.rules.stack
+    if self.top >= stack:
+      return None
+    if self.top == self.base:
+      smallest = self.base + self.rules.ante
+    elif self.rules.raise_rule == "double":
+      smallest = self.base + 2 * (self.top - self.base)
+    else:
+      smallest = 2 * self.top - self.previous
+    return min(smallest, stack), stack
+
+  def legal_actions(self) -> list[int]:
+    player = self.turn % 2
+    betting = self.rules.betting
+    owes = self.spent[player] < self.top
+    actions = [FOLD, CALL] if owes or betting == "deepstack" else [CALL]
+    bounds = self.raise_bounds()
+    if bounds is None:
+      return actions
+    smallest, stack = bounds
+    if betting == "full":
+      return actions + list(range(smallest, stack + 1))
+    pot_to = 3 * self.top
+    if betting == "fcpa":
+      return actions + ([POT] if pot_to <= stack else []) + ([ALL_IN] if pot_to != stack else [])
+    return actions + ([POT] if pot_to < stack else []) + [ALL_IN]
+
+  def chance_outcomes(self) -> list[tuple[int, float]]:
+    remaining = [c for c in range(self.rules.num_cards) if c not in self.cards]
+    return [(c, 1.0 / len(remaining)) for c in remaining]
+
+  def raise_to(self, action: int) -> int:
+    """The raise-to amount (total chips) of a raise action id."""
+    if self.rules.betting == "full":
+      return action
+    return 3 * self.top if action == POT else self.rules.stack
+
+  def child(self, action: int) -> "NoLimitLeducState":
+    if self.current_player() == CHANCE:
+      return NoLimitLeducState(self.rules, self.cards + (action,), self.spent, self.top, self.previous,
+                               self.base, self.round, self.turn, self.folded, self.over, self.history)
+    player = self.turn % 2
+    if action == FOLD:
+      return NoLimitLeducState(self.rules, self.cards, self.spent, self.top, self.previous, self.base,
+                               self.round, self.turn + 1, player, self.over, self.history + "f")
+    if action == CALL:
+      spent = (self.top, self.spent[1]) if player == 0 else (self.spent[0], self.top)
+      history = self.history + "c"
+      if self.turn == 0:  # a check opening the round
+        return NoLimitLeducState(self.rules, self.cards, spent, self.top, self.previous, self.base,
+                                 self.round, 1, -1, False, history)
+      if self.round == 0:  # the round ends: deal the public card; an all-in goes to the showdown
+        over = self.top >= self.rules.stack
+        return NoLimitLeducState(self.rules, self.cards, spent, self.top, self.top, self.top, 1, 0,
+                                 -1, over, history + "/")
+      return NoLimitLeducState(self.rules, self.cards, spent, self.top, self.previous, self.base,
+                               self.round, self.turn + 1, -1, True, history)
+    amount = self.raise_to(action)
+    spent = (amount, self.spent[1]) if player == 0 else (self.spent[0], amount)
+    return NoLimitLeducState(self.rules, self.cards, spent, amount, self.top, self.base, self.round,
+                             self.turn + 1, -1, False, f"{self.history}r{amount}")
+
+  def returns(self) -> list[float]:
+    if self.folded >= 0:
+      u0 = -self.spent[0] if self.folded == 0 else self.spent[1]
+    else:
+      s0, s1 = self._strength(0), self._strength(1)
+      u0 = 0 if s0 == s1 else (self.spent[1] if s0 > s1 else -self.spent[0])
+    return [float(u0), float(-u0)]
+
+  def _strength(self, player: int) -> int:
+    suits = self.rules.num_suits
+    rank, public_rank = self.cards[player] // suits, self.cards[2] // suits
+    return self.rules.num_ranks + rank if rank == public_rank else rank
+
+  def information_state_string(self, player: int) -> str:
+    public = self.cards[2] if len(self.cards) > 2 else ""
+    return f"{self.cards[player]}:{public}:{self.history}"
+
+
+class NoLimitLeducPoker:
+  """``no_limit_leduc_poker(stack=10, ante=1, betting="full", raise_rule="double",
+  num_ranks=3, num_suits=2)``; ``stack`` counts each player's chips before the ante."""
+
+  def __init__(self, stack: int = 10, ante: int = 1, betting: str = "full", raise_rule: str = "double",
+               num_ranks: int = 3, num_suits: int = 2):
+    self.ante = check_int("ante", ante, low=1)
+    self.stack = check_int("stack", stack, low=ante + 1, high=MAX_STACK)
+    if betting not in BETTINGS:
+      raise GameError(f"parameter betting must be one of {list(BETTINGS)}, got {betting!r}")
+    if raise_rule not in RAISE_RULES:
+      raise GameError(f"parameter raise_rule must be one of {list(RAISE_RULES)}, got {raise_rule!r}")
+    self.betting, self.raise_rule = betting, raise_rule
+    self.num_ranks = check_int("num_ranks", num_ranks, low=2, high=13)
+    self.num_suits = check_int("num_suits", num_suits, low=1, high=4)
+    self.num_cards = num_ranks * num_suits
+    if self.num_cards < 3:
+      raise GameError(f"num_ranks * num_suits must be >= 3 (two private cards and a public one), "
+                      f"got {self.num_cards}")
+    self.name = "no_limit_leduc_poker"
+    self.params = {"stack": stack, "ante": ante}
+    defaults = {"betting": "full", "raise_rule": "double", "num_ranks": 3, "num_suits": 2}
+    given = {"betting": betting, "raise_rule": raise_rule, "num_ranks": num_ranks, "num_suits": num_suits}
+    self.params.update({k: v for k, v in given.items() if v != defaults[k]})
+
+  @property
+  def openspiel_name(self) -> str | None:
+    """OpenSpiel's ``universal_poker`` string of the same game (same histories, action and
+    chance ids), where one exists: the ``increment`` rule, ``fcpa``, or the ``double`` rule
+    with ``stack <= 4 ante`` (where no second re-raise below all-in fits, so the rules agree)."""
+    if self.betting == "deepstack":
+      return None
+    if self.betting == "full" and self.raise_rule == "double" and self.stack > 4 * self.ante:
+      return None
+    params = {"betting": "nolimit", "bettingAbstraction": "fullgame" if self.betting == "full" else "fcpa",
+              "blind": f"{self.ante} {self.ante}", "firstPlayer": "1 1", "numBoardCards": "0 1",
+              "numHoleCards": 1, "numPlayers": 2, "numRanks": self.num_ranks, "numRounds": 2,
+              "numSuits": self.num_suits, "stack": f"{self.stack} {self.stack}"}
+    return f"universal_poker({','.join(f'{k}={v}' for k, v in params.items())})"
+
+  def new_initial_state(self) -> NoLimitLeducState:
+    return NoLimitLeducState(self, (), (self.ante, self.ante), self.ante, self.ante, self.ante, 0, 0, -1,
+                             False, "")
