@@ -15,6 +15,8 @@ from jaxcfr.games import CHANCE, TERMINAL, GameError
 from jaxcfr.games.no_limit_leduc_poker import ALL_IN, CALL, FOLD, POT, NoLimitLeducPoker
 
 from helpers import exploitability, expected_value, load, lp_game_value
+from test_big_games import assert_identical
+from test_games import check_layout
 
 J0, J1, Q0, Q1, K0, K1 = range(6)  # card c has rank c // 2
 
@@ -126,19 +128,15 @@ def test_bad_parameters_through_load():
     jaxcfr.load("no_limit_leduc_poker(stake=10)", use_cache=False)
 
 
-@pytest.mark.parametrize("params", [dict(stack=6), dict(stack=7, ante=2, raise_rule="increment", num_suits=3)])
+@pytest.mark.parametrize("params", [dict(stack=5), dict(stack=6, ante=2, raise_rule="increment", num_suits=3)])
 def test_vectorized_rules_build_the_tree_walk_arrays(params):
   """``jaxcfr.load`` builds ``betting=full`` from the vectorised rules: the same arrays and
   infoset keys as the tree walk over NoLimitLeducState."""
   rules = NoLimitLeducPoker(**params)
   walked = build.build_from_protocol(rules.new_initial_state(), "walk")
   levels = vectorized.build_vectorized(rules.vectorized(), "walk")
-  for field in ("parent", "kind", "infoset", "action_index", "action_id", "chance_prob", "utility", "sequence",
-                "depth_offsets"):
-    np.testing.assert_array_equal(getattr(walked, field), getattr(levels, field), err_msg=field)
-  for mine, theirs in zip(walked.players, levels.players):
-    np.testing.assert_array_equal(np.asarray(mine.keys), np.asarray(theirs.keys))
-    np.testing.assert_array_equal(mine.action_ids, theirs.action_ids)
+  assert_identical(walked, levels)  # every array, dtypes included, and the decoded keys
+  check_layout(levels)
   assert not hasattr(NoLimitLeducPoker(stack=44), "vectorized")  # 43 chips: the raise mask is full
   assert not hasattr(NoLimitLeducPoker(stack=20, betting="fcpa"), "vectorized")
 
