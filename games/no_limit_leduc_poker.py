@@ -19,7 +19,7 @@ this round to at least ``2 L`` (``raise_rule="double"``, the default). We read "
 least double that amount" as the raise-to amount, not the increment: "that amount" is
 the opponent's *bet*, a wager, and the raiser's new wager must at least double it; the
 increment reading (the increment at least twice the previous increment) would demand a
-raise to at least ``3 L`` against an opening bet of ``L``, a rule of no poker variant,
+raise to at least ``3 L`` against an opening bet of ``L``, a rule of no poker variant we know,
 whereas the raise-to reading is the common no-limit minimum raise in that case.
 Either way amounts grow geometrically, hence "very quickly ... each player has to go
 all-in". Going all-in (raising to the whole stack) is always allowed while the opponent
@@ -32,8 +32,10 @@ goes to the showdown.
 or raise *increment* (and by at least ``ante`` when opening). Both rules give the same
 minimum for an opening bet and for the first re-raise of a round (``2 L``); they differ
 from the second re-raise on (facing a raise from ``L1`` to ``L2``: ``2 L2`` against
-``2 L2 - L1``), so for small stacks they coincide: with ``ante=1`` the full games are equal
-up to ``stack=4`` (tests/test_no_limit_leduc.py checks this against ``universal_poker``).
+``2 L2 - L1``), so for small stacks they coincide: the full games are equal while
+``stack <= 4 ante`` (telling the rules apart takes bets of ``ante`` and ``2 ante`` and a
+re-raise to ``3 ante`` below all-in, on top of the ante; tests/test_no_limit_leduc.py
+checks the equality against ``universal_poker``).
 
 **Action ids** (stable): fold = 0, call/check = 1. With ``betting="full"`` (every legal
 integer bet) a raise's id is its raise-to amount, the raiser's total chips in the pot
@@ -182,7 +184,7 @@ class NoLimitLeducPoker:
 
   def __init__(self, stack: int = 10, ante: int = 1, betting: str = "full", raise_rule: str = "double",
                num_ranks: int = 3, num_suits: int = 2):
-    self.ante = check_int("ante", ante, low=1)
+    self.ante = check_int("ante", ante, low=1, high=MAX_STACK - 1)
     self.stack = check_int("stack", stack, low=ante + 1, high=MAX_STACK)
     if betting not in BETTINGS:
       raise GameError(f"parameter betting must be one of {list(BETTINGS)}, got {betting!r}")

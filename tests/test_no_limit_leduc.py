@@ -109,7 +109,7 @@ def test_fcpa_and_deepstack_abstractions():
 @pytest.mark.parametrize("params, message", [
     (dict(stack=1), r"parameter stack must be in \[2, 1000000\], got 1"),
     (dict(stack=10.5), "parameter stack must be an integer, got 10.5"),
-    (dict(ante=0), r"parameter ante must be >= 1, got 0"),
+    (dict(ante=0), r"parameter ante must be in \[1, 999999\], got 0"),
     (dict(stack=3, ante=3), r"parameter stack must be in \[4, 1000000\], got 3"),
     (dict(betting="limit"), r"parameter betting must be one of \['full', 'fcpa', 'deepstack'\], got 'limit'"),
     (dict(raise_rule="triple"), "parameter raise_rule must be one of"),
