@@ -147,6 +147,7 @@ def test_vectorized_rules_build_the_tree_walk_arrays(params):
 # below all-in fits: stack <= 4 ante. fcpa's pot raises satisfy both rules.
 @pytest.mark.parametrize("name", [
     "no_limit_leduc_poker(stack=4)",
+    "no_limit_leduc_poker(stack=8,ante=2)",  # the paper's rule at stack = 4 ante
     "no_limit_leduc_poker(stack=5,raise_rule=increment)",
     "no_limit_leduc_poker(stack=7,ante=2,raise_rule=increment,num_ranks=4)",
     "no_limit_leduc_poker(stack=12,betting=fcpa)",
