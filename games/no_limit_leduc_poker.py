@@ -56,8 +56,9 @@ abstractions use fixed ids: pot = 2, all-in = 3.
 
 Sizes: the full game grows about 2-3 times per two chips of stack (``stack=10``: 635,317
 histories, 27,072 infosets per player; ``stack=20``: 18.5 million histories; table in
-docs/games.md). ``betting="full"`` with ``stack - ante <= 42`` also has vectorised rules
-(``VectorizedNoLimitLeduc``, the same arrays level by level), which ``jaxcfr.load`` uses.
+docs/games.md), so ``betting="full"`` takes ``stack - ante <= 42`` (the bound of the
+vectorised rules, ``VectorizedNoLimitLeduc``: the same arrays level by level, which
+``jaxcfr.load`` uses; the abstractions take stacks up to a million).
 
 Utilities are in chips. The information-state string is ``"card:public:history"`` with
 the history as ``f``, ``c`` and ``r<raise-to>`` per round, rounds joined by ``/``.
@@ -73,7 +74,7 @@ FOLD, CALL, POT, ALL_IN = 0, 1, 2, 3
 BETTINGS = ("full", "fcpa", "deepstack")
 RAISE_RULES = ("double", "increment")
 MAX_STACK = 1_000_000
-MAX_VECTORIZED_CHIPS = 42  # stack - ante: the raise mask and the cards fill an int64 infoset code
+MAX_VECTORIZED_CHIPS = 42  # most stack - ante of betting=full: the raise mask and cards fill an int64 code
 
 
 class NoLimitLeducState(State):
@@ -191,6 +192,10 @@ class NoLimitLeducPoker:
     if raise_rule not in RAISE_RULES:
       raise GameError(f"parameter raise_rule must be one of {list(RAISE_RULES)}, got {raise_rule!r}")
     self.betting, self.raise_rule = betting, raise_rule
+    if betting == "full" and stack - ante > MAX_VECTORIZED_CHIPS:
+      raise GameError(f"no_limit_leduc_poker with betting=full allows stack - ante <= {MAX_VECTORIZED_CHIPS} "
+                      f"chips (stack=20 has 18.5 million histories), got {stack - ante}; "
+                      f"use betting=fcpa or betting=deepstack for larger stacks")
     self.num_ranks = check_int("num_ranks", num_ranks, low=2, high=13)
     self.num_suits = check_int("num_suits", num_suits, low=1, high=4)
     self.num_cards = num_ranks * num_suits
@@ -202,7 +207,7 @@ class NoLimitLeducPoker:
     defaults = {"betting": "full", "raise_rule": "double", "num_ranks": 3, "num_suits": 2}
     given = {"betting": betting, "raise_rule": raise_rule, "num_ranks": num_ranks, "num_suits": num_suits}
     self.params.update({k: v for k, v in given.items() if v != defaults[k]})
-    if betting == "full" and stack - ante <= MAX_VECTORIZED_CHIPS:
+    if betting == "full":
       self.vectorized = lambda: VectorizedNoLimitLeduc(self)  # jaxcfr.load's level-synchronous builder
 
   @property
@@ -236,8 +241,8 @@ def _ragged_arange(counts: np.ndarray) -> np.ndarray:
 
 
 class VectorizedNoLimitLeduc:
-  """The ``betting="full"`` rules over batches of states (jaxcfr/game/vectorized.py), for
-  ``stack - ante <= MAX_VECTORIZED_CHIPS``. Fields, [N] each: ``c0``, ``c1``, ``board``
+  """The ``betting="full"`` rules over batches of states (jaxcfr/game/vectorized.py)
+  (``stack - ante <= MAX_VECTORIZED_CHIPS``). Fields, [N] each: ``c0``, ``c1``, ``board``
   (-1 = not dealt), ``spent0``, ``spent1``, ``top``, ``previous``, ``base`` (as in
   NoLimitLeducState), ``round``, ``turn``, ``folded`` (-1 = nobody), ``over``, and the
   history: ``raises``, a bitmask of the raise-to amounts made (bit ``T - ante - 1``; they

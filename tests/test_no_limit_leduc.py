@@ -115,6 +115,7 @@ def test_fcpa_and_deepstack_abstractions():
     (dict(raise_rule="triple"), "parameter raise_rule must be one of"),
     (dict(num_suits=0), "parameter num_suits must be in"),
     (dict(num_ranks=2, num_suits=1), r"num_ranks \* num_suits must be >= 3"),
+    (dict(stack=44), r"betting=full allows stack - ante <= 42 chips .* got 43; use betting=fcpa"),
 ])
 def test_bad_parameters(params, message):
   with pytest.raises(GameError, match=message):
@@ -137,7 +138,7 @@ def test_vectorized_rules_build_the_tree_walk_arrays(params):
   levels = vectorized.build_vectorized(rules.vectorized(), "walk")
   assert_identical(walked, levels)  # every array, dtypes included, and the decoded keys
   check_layout(levels)
-  assert not hasattr(NoLimitLeducPoker(stack=44), "vectorized")  # 43 chips: the raise mask is full
+  assert hasattr(NoLimitLeducPoker(stack=43), "vectorized")  # 42 chips: the raise mask's bound
   assert not hasattr(NoLimitLeducPoker(stack=20, betting="fcpa"), "vectorized")
 
 
