@@ -10,6 +10,7 @@ from .latent_tic_tac_toe import LatentTicTacToe
 from .leduc_poker import LeducPoker
 from .liars_dice import LiarsDice
 from .matrix_games import rps, rps_plus
+from .no_limit_leduc_poker import NoLimitLeducPoker
 from .one_card_poker import OneCardPoker, kuhn_poker
 from .princess_and_monster import PrincessAndMonster
 
@@ -24,6 +25,7 @@ GAMES = {
     "liars_dice": LiarsDice,
     "princess_and_monster": PrincessAndMonster,
     "latent_tic_tac_toe": LatentTicTacToe,
+    "no_limit_leduc_poker": NoLimitLeducPoker,
 }
 
 __all__ = ["CHANCE", "TERMINAL", "GAMES", "GameError", "OpenSpielVariant"]
