@@ -32,9 +32,12 @@ _SCRIPT = textwrap.dedent("""
     alone = es.run(game.tensors, es.init(game.tensors, seed=2), 30)
     np.testing.assert_allclose(np.asarray(sampled.state.regrets[0])[..., 2], np.asarray(alone.regrets[0]), rtol=1e-12)
     collectives = ("all-reduce", "all-gather", "all-to-all", "collective-permute", "reduce-scatter")
-    for name, kwargs in (("dcfr", {"alpha": np.array([1.0, 1.5, 2.0, 3.0])}), ("mccfr-os", {"seed": np.arange(4)})):
+    cases = (("dcfr", {"alpha": np.array([1.0, 1.5, 2.0, 3.0])}), ("mccfr-os", {"seed": np.arange(4)}),
+             ("dcfr", {"alpha": np.linspace(1.0, 3.0, 128)}))  # 128 runs: two chunks of 64 (registry.in_chunks)
+    for name, kwargs in cases:
       solver = jaxcfr.solvers.get(name)
-      split = jaxcfr.run.sharding.shard_trailing_batch(solver.init(game.tensors, **kwargs), 4)
+      size = len(next(iter(kwargs.values())))
+      split = jaxcfr.run.sharding.shard_trailing_batch(solver.init(game.tensors, **kwargs), size)
       library = jaxcfr.solvers.registry._run.lower(solver, game.tensors, split, np.int32(5)).compile().as_text()
       user = jax.jit(lambda s: jax.lax.fori_loop(0, 5, lambda _, x: solver.step(game.tensors, x), s))
       for text in (library, user.lower(split).compile().as_text()):  # the library's loop and a user's own
