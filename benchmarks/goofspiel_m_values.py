@@ -99,11 +99,12 @@ def main(argv=None) -> dict:
   results = {}
   for n in args.n:
     result = m_values(n)
+    infosets = result.pop("infosets_per_player")
     results[f"goofspiel(num_cards={n})"] = {
-        "infosets_per_player": result["infosets_per_player"],
+        "infosets_per_player": infosets,
         **{name: {"m_value": full, "m_value_without_forced_last_round": without_forced}
-           for name, (full, without_forced) in result.items() if name != "infosets_per_player"}}
-    print(f"Goof({n}): {result.pop('infosets_per_player'):,} infosets per player")
+           for name, (full, without_forced) in result.items()}}
+    print(f"Goof({n}): {infosets:,} infosets per player")
     for name, (full, without_forced) in result.items():
       print(f"  {name:18s} {full:12,.1f}   without the forced last round {without_forced:12,.1f}")
     if n == 7:
