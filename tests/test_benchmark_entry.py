@@ -2,6 +2,7 @@
 follows the one record schema (benchmarks/record.py) and every script writes through it."""
 
 import ast
+import functools
 import json
 import subprocess
 import sys
@@ -25,6 +26,7 @@ def _run(*argv):
                         timeout=300)
 
 
+@functools.lru_cache(maxsize=1)
 def _scripts() -> dict[str, ast.Module]:
   trees = {p.stem: ast.parse(p.read_text()) for p in sorted(BENCHMARKS.glob("*.py")) if not p.stem.startswith("_")}
   return {name: tree for name, tree in trees.items()
