@@ -2,8 +2,9 @@
 
 ``python -m benchmarks`` lists them (each script of this folder with a ``main(argv)``, the
 first line of its docstring beside it); ``python -m benchmarks NAME --help`` shows a
-benchmark's own arguments. Results go to ``benchmarks/results/`` through ``record.py``,
-which adds the date, the hardware and the commit to every file.
+benchmark's own arguments. Results go to ``benchmarks/results/`` through ``record.py``
+(one schema: benchmark, description, date, git_commit, hardware, configuration, results),
+which adds the date, the hardware and the commit to every file; timings use ``timing.py``.
 """
 
 from __future__ import annotations

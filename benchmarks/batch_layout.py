@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 import jax
@@ -20,19 +19,15 @@ import jax.numpy as jnp
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import jaxcfr  # noqa: E402  pylint: disable=wrong-import-position
-from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
+from record import read_record, write_record  # noqa: E402  pylint: disable=wrong-import-position
+from timing import best_seconds  # noqa: E402  pylint: disable=wrong-import-position
 
 SOLVERS = ("mccfr-os", "mccfr-es", "mcrnr", "mcts")
 
 
 def _best_ms(run, state, iterations: int, repeats: int = 3) -> float:
   jax.block_until_ready(run(state, 2))  # compile
-  best = float("inf")
-  for _ in range(repeats):
-    start = time.perf_counter()
-    jax.block_until_ready(run(state, iterations))
-    best = min(best, time.perf_counter() - start)
-  return 1e3 * best / iterations
+  return 1e3 * best_seconds(lambda: run(state, iterations), repeats) / iterations
 
 
 def main(argv=None) -> dict:
@@ -57,13 +52,14 @@ def main(argv=None) -> dict:
                  "ms_per_iteration_trailing_step_loop": ms_trailing, "speedup": ms_trailing / ms_library})
     print(f"{name:9s} run {ms_library:.3f} ms, step loop on trailing axes {ms_trailing:.3f} ms "
           f"({ms_trailing / ms_library:.1f}x)", flush=True)
-  record = {"benchmark": "batch_layout",
-            "description": "milliseconds per batched iteration (float32) of per-run solvers: solver.run (the batch on "
-                           "one leading axis inside the loop) against a jitted fori_loop of solver.step (vmap over the "
-                           "trailing batch axes every step); best of 3",
-            "game": args.game, "results": rows}
-  write_record(args.out, record)
-  return record
+  write_record(args.out, benchmark="batch_layout",
+               description="milliseconds per batched iteration (float32) of per-run solvers: solver.run (the "
+                           "batch on one leading axis inside the loop) against a jitted fori_loop of solver.step "
+                           "(vmap over the trailing batch axes every step); best of 3",
+               configuration={"game": args.game, "solvers": list(SOLVERS), "batch": args.batch,
+                              "iterations": args.iterations, "dtype": "float32", "repeats": 3},
+               results=rows)
+  return read_record(args.out)
 
 
 if __name__ == "__main__":

@@ -11,13 +11,13 @@ the build alone (``loading.build_arrays``: rules -> NumPy GameArrays) and for th
 from __future__ import annotations
 
 import argparse
-import time
 from pathlib import Path
 
 
 import jaxcfr
 from jaxcfr.game import loading
-from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
+from record import read_record, write_record  # noqa: E402  pylint: disable=wrong-import-position
+from timing import best_of  # noqa: E402  pylint: disable=wrong-import-position
 
 GAMES = [
     # (game string, how it is built)
@@ -30,15 +30,6 @@ GAMES = [
 ]
 
 
-def _best_time(fn, repeats: int) -> tuple[float, object]:
-  best, result = float("inf"), None
-  for _ in range(repeats):
-    start = time.perf_counter()
-    result = fn()
-    best = min(best, time.perf_counter() - start)
-  return best, result
-
-
 def main(argv=None) -> dict:
   parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
   parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "build_speed.json"))
@@ -47,8 +38,8 @@ def main(argv=None) -> dict:
 
   rows = []
   for game_string, route in GAMES:
-    build_s, (arrays, _) = _best_time(lambda: loading.build_arrays(game_string, use_cache=False), args.repeats)
-    load_s, game = _best_time(lambda: jaxcfr.load(game_string, use_cache=False), args.repeats)
+    build_s, (arrays, _) = best_of(lambda: loading.build_arrays(game_string, use_cache=False), args.repeats)
+    load_s, game = best_of(lambda: jaxcfr.load(game_string, use_cache=False), args.repeats)
     histories = arrays.num_histories
     assert game.arrays.num_histories == histories
     rows.append({
@@ -65,14 +56,14 @@ def main(argv=None) -> dict:
     print(f"{r['game']:34} {r['route']:8} {r['histories']:>10,} {r['build_s']:>9.4f} "
           f"{r['histories_per_s']:>11,.0f} {r['load_s']:>9.4f}")
 
-  result = {
-      "benchmark": "build_speed",
-      "description": "tree-walk builder, cache off; build = rules -> GameArrays, load = build + to_tensors; "
-                     f"best of {args.repeats} runs",
-      "results": rows,
-  }
-  print(f"wrote {write_record(args.out, result)}")
-  return result
+  write_record(args.out, benchmark="build_speed",
+               description="tree-walk builder, cache off; build = rules -> GameArrays, load = build + "
+                           f"to_tensors; best of {args.repeats} runs",
+               configuration={"games": [{"game": g, "route": r} for g, r in GAMES], "repeats": args.repeats,
+                              "cache": False},
+               results=rows)
+  print(f"wrote {args.out}")
+  return read_record(args.out)
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import ours as ours_lib  # noqa: E402  pylint: disable=wrong-import-position
 import peers  # noqa: E402  pylint: disable=wrong-import-position
-from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
+from record import read_record, write_record  # noqa: E402  pylint: disable=wrong-import-position
 
 GAMES = ("kuhn_poker", "leduc_poker", "liars_dice", "goofspiel(num_cards=5,imp_info=True)")  # OpenSpiel strings
 BATCHES = (1, 8, 64, 512)
@@ -120,10 +120,21 @@ def main(argv=None) -> int:
   backend = jaxcfr.run.hardware.hardware()["backend"]
   out = Path(args.out or Path(__file__).parent / "results" / f"cfr_speed_{backend}.json")
   if out.exists():  # a run over some games keeps the other games' rows of an earlier run
-    earlier = json.loads(out.read_text())
+    earlier = read_record(out)["results"]
     record["games"] = {**{g: r for g, r in earlier.get("games", {}).items() if g not in record["games"]},
                        **record["games"]}
-  print(f"wrote {write_record(out, record)}")
+  configuration = {"algorithm": "cfr+", "games": list(record["games"]), "peers": chosen_peers,
+                   "dtypes": ["float32", "float64"], "batch_game": args.batch_game, "batches": list(BATCHES),
+                   "batch_layouts": ["trailing", "vmap", "sharded"], "peer_iterations": 5,
+                   "goals": {f"{g} vs {p}": goal for (g, p), goal in GOALS.items()}}
+  write_record(out, benchmark="cfr_speed",
+               description="CFR+ milliseconds per iteration: jaxcfr (float32 in this process, float64 in a child "
+                           "process; jitted fori_loop chunks of ~0.1 s, timed for >= 1 s after compilation) next "
+                           "to the peers (each in its own process), as ratios; then the cost of batches of runs "
+                           "on batch_game in three layouts (trailing batch axes, jax.vmap, the trailing axis "
+                           "sharded over one host device per core). The CPU may be shared with other jobs.",
+               configuration=configuration, results=record)
+  print(f"wrote {out}")
   return 0
 
 

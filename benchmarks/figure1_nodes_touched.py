@@ -28,7 +28,6 @@ Writes benchmarks/results/figure1_nodes_touched.json and .png (needs matplotlib:
 from __future__ import annotations
 
 import argparse
-import time
 from pathlib import Path
 
 import jax
@@ -42,7 +41,8 @@ import jaxcfr  # pylint: disable=wrong-import-position
 from jaxcfr import solvers  # pylint: disable=wrong-import-position
 from jaxcfr.core import evaluation  # pylint: disable=wrong-import-position
 from jaxcfr.solvers import mccfr, mccfr_state  # pylint: disable=wrong-import-position
-from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
+from record import read_record, write_record  # noqa: E402  pylint: disable=wrong-import-position
+from timing import timed  # noqa: E402  pylint: disable=wrong-import-position
 
 # game -> budget of nodes touched per algorithm (times --scale)
 GAMES = {
@@ -82,9 +82,8 @@ def run_cfr(game, budget: float) -> dict:
   state, pruned, done, seconds = solver.init(tensors), jnp.zeros((), jnp.int64), 0, 0.0
   full_rows, pruned_rows = [], []
   for target in _checkpoints(int(budget / (2 * histories))):
-    start = time.perf_counter()
-    state, pruned = jax.block_until_ready(chunk(state, pruned, target - done))
-    seconds += time.perf_counter() - start
+    elapsed, (state, pruned) = timed(lambda: chunk(state, pruned, target - done))  # pylint: disable=cell-var-from-loop
+    seconds += elapsed
     done = target
     value = float(exploit(state))
     full_rows.append({"iteration": done, "nodes_touched": 2 * histories * done, "nash_conv": value,
@@ -103,9 +102,8 @@ def run_sampled(game, algorithm: str, budget: float, seeds: int) -> list[dict]:
   per_iteration = float(np.mean(mccfr_state.nodes_touched(probe))) / 50
   rows, done, seconds = [], 0, 0.0
   for target in _checkpoints(int(budget / per_iteration)):
-    start = time.perf_counter()
-    state = jax.block_until_ready(chunk(state, target - done))
-    seconds += time.perf_counter() - start
+    elapsed, state = timed(lambda: chunk(state, target - done))  # pylint: disable=cell-var-from-loop
+    seconds += elapsed
     done = target
     values = np.asarray(exploit(state))
     nodes = mccfr_state.nodes_touched(state)
@@ -116,6 +114,7 @@ def run_sampled(game, algorithm: str, budget: float, seeds: int) -> list[dict]:
 
 
 def plot(result: dict, path: Path) -> bool:
+  """The figure of a record's ``results`` ({"games": {name: entry}})."""
   try:
     import matplotlib  # pylint: disable=import-outside-toplevel
     matplotlib.use("Agg")
@@ -156,12 +155,7 @@ def main(argv=None) -> dict:
   parser.add_argument("--seeds", type=int, default=3)
   parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "figure1_nodes_touched.json"))
   args = parser.parse_args(argv)
-  result = {
-      "benchmark": "figure1_nodes_touched",
-      "description": __doc__.split("\n\n")[1].strip(),
-      "seeds": args.seeds, "epsilon": mccfr_state.DEFAULT_EPSILON,
-      "games": {},
-  }
+  result = {"games": {}}
   for name in args.games.split(";" if ";" in args.games else ","):
     game = jaxcfr.load(name, dtype=jnp.float64)
     budget = GAMES.get(game.name, 1e7) * args.scale
@@ -174,12 +168,17 @@ def main(argv=None) -> dict:
       _report(game.name, {algorithm: entry["algorithms"][algorithm]})
     result["games"][game.name] = entry
   out = Path(args.out)
-  write_record(out, result)
+  write_record(out, benchmark="figure1_nodes_touched", description=__doc__.split("\n\n")[1].strip(),
+               configuration={"games": list(result["games"]), "scale": args.scale, "seeds": args.seeds,
+                              "seeds_per_game": {g: SEEDS.get(g, args.seeds) for g in result["games"]},
+                              "epsilon": mccfr_state.DEFAULT_EPSILON, "dtype": "float64",
+                              "algorithms": ["cfr", "cfr-pruning", *SAMPLED]},
+               results=result)
   if plot(result, out.with_suffix(".png")):
     print(f"wrote {out} and {out.with_suffix('.png')}")
   else:
     print(f"wrote {out}")
-  return result
+  return read_record(out)
 
 
 if __name__ == "__main__":

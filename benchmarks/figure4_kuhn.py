@@ -12,22 +12,22 @@ counts (Smooth UCT: its average policy) and MCCFR's average strategy.
 
   python benchmarks/figure4_kuhn.py [--iters 1000000] [--seeds 16] [--out benchmarks/results/figure4_kuhn]
 
-writes OUT.json (date, hardware, commit, every evaluation of every seed, the closing note
-with the final metrics) and OUT.png (mean, 10th-90th percentile band).
+writes OUT.json (benchmarks/record.py's schema: every evaluation of every seed and the closing
+note with the final metrics under ``results``) and OUT.png (mean, 10th-90th percentile band).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import time
 from pathlib import Path
 
 import jax
 import numpy as np
 
 import jaxcfr
-from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
+from record import read_record, write_record  # noqa: E402  pylint: disable=wrong-import-position
+from timing import timed  # noqa: E402  pylint: disable=wrong-import-position
 
 ALGORITHMS = {  # label -> (registered solver, static options, hyperparameters)
     "MCCFR (outcome sampling, eps 0.6)": ("mccfr-os", {}, {"epsilon": 0.6}),
@@ -49,10 +49,9 @@ def main(argv=None) -> dict:
   seeds = np.arange(args.seeds)
   curves, final, timing = {}, {}, {}
   for label, (algorithm, options, hyperparameters) in ALGORITHMS.items():
-    start = time.perf_counter()
-    result = jaxcfr.solve(game, algorithm, args.iters, eval_every=args.eval_every, batch={"seed": seeds},
-                          progress=False, **options, **hyperparameters)
-    timing[label] = time.perf_counter() - start
+    timing[label], result = timed(lambda: jaxcfr.solve(  # pylint: disable=cell-var-from-loop
+        game, algorithm, args.iters, eval_every=args.eval_every, batch={"seed": seeds}, progress=False,
+        **options, **hyperparameters))
     curves[label] = {"iteration": [row["iteration"] for row in result.history],
                      **{m: [row[m] for row in result.history] for m in METRICS}}
     last = result.history[-1]
@@ -62,19 +61,21 @@ def main(argv=None) -> dict:
           + ", ".join(f"{m} {final[label][m]['mean']:.4g}" for m in METRICS), flush=True)
   note = _closing_note(final, curves, args)
   print(note)
-  record = {"experiment": "Ponsen et al. 2011 Figure 4 (left): MCCFR vs MCTS on Kuhn poker",
-            "description": ("squared error to the nearest Kuhn equilibrium (sum over the 12 infosets of the bet "
-                            "probability's squared difference), dominated error (summed probability of the five "
-                            "dominated actions of docs/kuhn.md), exploitability = NashConv / 2; mean and spread over "
-                            f"{args.seeds} seeds run as one batch per algorithm. Wall times were measured on a 2-core "
-                            "CPU shared with other jobs and include the evaluations."),
-            "iters": args.iters, "eval_every": args.eval_every, "seeds": seeds.tolist(),
-            "algorithms": {k: {"solver": a, "options": o, "hyperparameters": h} for k, (a, o, h) in ALGORITHMS.items()},
-            "seconds": timing, "load_average_1min_at_end": os.getloadavg()[0], "final": final,
-            "closing_note": note, "curves": curves}
-  write_record(args.out + ".json", record)
+  write_record(args.out + ".json", benchmark="figure4_kuhn",
+               description=("Ponsen et al. 2011 Figure 4 (left): MCCFR vs MCTS on Kuhn poker. Squared error to the "
+                            "nearest Kuhn equilibrium (sum over the 12 infosets of the bet probability's squared "
+                            "difference), dominated error (summed probability of the five dominated actions of "
+                            "docs/kuhn.md), exploitability = NashConv / 2; mean and spread over "
+                            f"{args.seeds} seeds run as one batch per algorithm. Wall times were measured on a "
+                            "2-core CPU shared with other jobs and include the evaluations."),
+               configuration={"game": "kuhn_poker", "dtype": "float64", "iters": args.iters,
+                              "eval_every": args.eval_every, "seeds": seeds.tolist(),
+                              "algorithms": {k: {"solver": a, "options": o, "hyperparameters": h}
+                                             for k, (a, o, h) in ALGORITHMS.items()}},
+               results={"seconds": timing, "load_average_1min_at_end": os.getloadavg()[0], "final": final,
+                        "closing_note": note, "curves": curves})
   _plot(curves, args.out + ".png")
-  return record
+  return read_record(args.out + ".json")
 
 
 def _closing_note(final: dict, curves: dict, args) -> str:

@@ -33,6 +33,8 @@ import threading
 import time
 from pathlib import Path
 
+from timing import per_iteration, timed  # pylint: disable=wrong-import-order
+
 GAMES = {  # short name: (game string, Lanctot et al. 2009 Table 1 row or None)
     "one_card_poker": ("one_card_poker(num_cards=500)",
                        {"game": "OCP", "H_millions": 22.4, "I_thousands": 2, "l": 5, "M1": 45, "M2": 32,
@@ -90,37 +92,10 @@ ALGORITHMS = {"cfr+": "cfr_plus", "cfr": "vanilla_cfr", "mccfr-os": "outcome_sam
 
 def time_iterations(solver, tensors, seconds: float = 2.0, repeats: int = 3) -> dict:
   """Compile time, seconds per iteration and fixed cost per call of ``solver.run`` (jitted,
-  traced count: one compilation for every count).
-
-  A call of ``n`` iterations costs ``c + n x``: ``c`` is work XLA hoists out of the loop
-  (passes over the tree's arrays, once per call), ``x`` the iteration, which is what
-  Lanctot et al. 2009 Table 1 reports. The count grows until a call takes about
-  ``seconds / 2``; ``x`` is the slope between the best of ``repeats`` calls of ``n`` and of
-  ``2 n`` iterations."""
-  import jax  # pylint: disable=import-outside-toplevel
-  state = solver.init(tensors)
-  start = time.perf_counter()
-  state = jax.block_until_ready(solver.run(tensors, state, 1))
-  first = time.perf_counter() - start
-
-  def best(count):
-    nonlocal state
-    times = []
-    for _ in range(repeats):
-      start = time.perf_counter()
-      state = jax.block_until_ready(solver.run(tensors, state, count))
-      times.append(time.perf_counter() - start)
-    return min(times)
-
-  count, once = 1, best(1)
-  while once < seconds / 2 and count < 10**7:
-    count *= max(2, min(100, int(seconds / 2 / max(once, 1e-6))))
-    once = best(count)
-  twice = best(2 * count)
-  iteration = (twice - once) / count if twice > once else twice / (2 * count)
-  return {"compile_and_first_iteration_s": first, "compile_s": max(first - once / count, 0.0),
-          "iteration_s": iteration, "per_call_s": max(once - count * iteration, 0.0),
-          "iterations_per_call": count}
+  traced count: one compilation for every count): timing.per_iteration's slope between calls
+  of ``n`` and ``2 n`` iterations; the slope is what Lanctot et al. 2009 Table 1 reports."""
+  return per_iteration(lambda state, n: solver.run(tensors, state, n), solver.init(tensors), seconds=seconds,
+                       repeats=repeats)
 
 
 def measure(game_string: str) -> dict:
@@ -133,15 +108,11 @@ def measure(game_string: str) -> dict:
 
   anonymous = _AnonymousPeak()
   row = {"game": game_string}
-  start = time.perf_counter()
-  arrays, _ = loading.build_arrays(game_string, use_cache=False)
-  row["build_s"] = time.perf_counter() - start
+  row["build_s"], (arrays, _) = timed(lambda: loading.build_arrays(game_string, use_cache=False))
   row["build_peak_rss_gib"] = _peak_rss_gib()
   row["build_peak_anon_gib"] = anonymous.take()
   from jaxcfr.game.statistics import statistics  # pylint: disable=import-outside-toplevel
-  start = time.perf_counter()
-  row["statistics"] = statistics(arrays)
-  row["statistics_s"] = time.perf_counter() - start
+  row["statistics_s"], row["statistics"] = timed(lambda arrays=arrays: statistics(arrays))
   histories = arrays.num_histories
   npz = arrays.to_npz_dict()
   row["array_bytes"] = int(sum(v.nbytes for v in npz.values()))
@@ -152,23 +123,23 @@ def measure(game_string: str) -> dict:
   # read it back, then load from it.
   real_builder = vectorized.build_vectorized
   vectorized.build_vectorized = lambda rules, name, **kwargs: arrays
-  start = time.perf_counter()
-  loading.build_arrays(game_string)
-  row["cache_write_s"] = time.perf_counter() - start
+  row["cache_write_s"] = timed(lambda: loading.build_arrays(game_string))[0]  # the result dropped at once
   vectorized.build_vectorized = real_builder
   row["cache_file_bytes"] = sum(f.stat().st_size for f in loading.cache_dir().glob("*.npz"))
   del arrays
   gc.collect()
   row["write_peak_anon_gib"] = anonymous.take()
-  start = time.perf_counter()
-  cached, _ = loading.build_arrays(game_string)
-  row["cache_read_s"] = time.perf_counter() - start  # memory-mapped: pages are read when used
+  row["cache_read_s"], (cached, _) = timed(lambda: loading.build_arrays(game_string))  # memory-mapped: pages
+  # are read when used
   assert cached.num_histories == histories
   del cached
-  start = time.perf_counter()
-  game = jaxcfr.load(game_string)
-  jax.block_until_ready(game.tensors)
-  row["cached_load_s"] = time.perf_counter() - start
+
+  def load_to_device():
+    loaded = jaxcfr.load(game_string)
+    jax.block_until_ready(loaded.tensors)  # timed() waits for arrays, not for the Game around them
+    return loaded
+
+  row["cached_load_s"], game = timed(load_to_device)
   row["load_peak_rss_gib"] = _peak_rss_gib()
   row["load_peak_anon_gib"] = anonymous.take()
   row["device_tensor_bytes"] = int(sum(leaf.nbytes for leaf in jax.tree_util.tree_leaves(game.tensors)))
@@ -193,7 +164,7 @@ def main(argv=None) -> dict:
     print(json.dumps(measure(args.child)))
     return {}
 
-  from record import write_record  # pylint: disable=import-outside-toplevel
+  from record import read_record, write_record  # pylint: disable=import-outside-toplevel
   rows = []
   for short in args.games.split(","):
     game_string, paper = GAMES[short]
@@ -223,22 +194,22 @@ def main(argv=None) -> dict:
       print(f"  {key:18s} {row[f'{key}_iteration_s']:.3g} s per iteration, compile {row[f'{key}_compile_s']:.1f} s"
             + (f", {row['speedup_over_paper'][key]:.0f}x the paper's" if key in row.get("speedup_over_paper", {})
                else ""), flush=True)
-  result = {
-      "benchmark": "full_size_games",
-      "description": "vectorised build (cache off), cache write/read, jaxcfr.load from the cache; compile time "
-                     "and seconds per iteration (best of 3 timed calls) of CFR+, vanilla CFR, outcome sampling "
-                     "(epsilon 0.6, one trajectory per player per iteration) and external sampling (one traversal "
-                     "per player per iteration), next to Lanctot et al. 2009 Table 1's t_vc, t_os, t_es (an 8-core "
-                     "2009 machine); peak memory per game (own process)",
-      "results": rows,
-  }
+  description = ("vectorised build (cache off), cache write/read, jaxcfr.load from the cache; compile time "
+                 "and seconds per iteration (best of 3 timed calls) of CFR+, vanilla CFR, outcome sampling "
+                 "(epsilon 0.6, one trajectory per player per iteration) and external sampling (one traversal "
+                 "per player per iteration), next to Lanctot et al. 2009 Table 1's t_vc, t_os, t_es (an 8-core "
+                 "2009 machine); peak memory per game (own process)")
   out = Path(args.out)
-  previous = json.loads(out.read_text()) if out.exists() else None
-  if previous and set(args.games.split(",")) != set(GAMES):  # a partial run updates its rows only
-    kept = [r for r in previous["results"] if r["game"] not in {row["game"] for row in rows}]
-    result["results"] = kept + rows
-  print(f"wrote {write_record(out, result)}")
-  return result
+  if out.exists() and set(args.games.split(",")) != set(GAMES):  # a partial run updates its rows only
+    kept = [r for r in read_record(out)["results"] if r["game"] not in {row["game"] for row in rows}]
+    rows = kept + rows
+  write_record(out, benchmark="full_size_games", description=description,
+               configuration={"games": [row["game"] for row in rows], "algorithms": list(ALGORITHMS),
+                              "timing": "timing.per_iteration: seconds=2, repeats=3",
+                              "paper_002_table_1": {GAMES[k][0]: v for k, (_, v) in GAMES.items() if v}},
+               results=rows)
+  print(f"wrote {out}")
+  return read_record(out)
 
 
 if __name__ == "__main__":

@@ -17,13 +17,14 @@ groups infosets by a key and sums sqrt(group size):
 each with and without the forced last round (one card left: a one-action infoset, which
 OpenSpiel's goofspiel does not play). Cost for N = 7: ~20 s, ~1 GB.
 
-  python benchmarks/goofspiel_m_values.py [N ...]
+  python -m benchmarks goofspiel_m_values [N ...] [--out benchmarks/results/goofspiel_m_values.json]
 """
 
 from __future__ import annotations
 
+import argparse
 import itertools
-import sys
+from pathlib import Path
 
 import numpy as np
 
@@ -89,14 +90,33 @@ def m_values(n: int) -> dict:
           **{name: (sum(values), sum(values[:-1])) for name, values in per_round.items()}}
 
 
-def main(argv=None) -> None:
-  for n in [int(a) for a in (argv if argv is not None else sys.argv[1:]) or ["7"]]:
+def main(argv=None) -> dict:
+  parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+  parser.add_argument("n", nargs="*", type=int, default=[7], help="numbers of cards (default: 7)")
+  parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "goofspiel_m_values.json"))
+  args = parser.parse_args(argv)
+  from record import read_record, write_record  # pylint: disable=import-outside-toplevel
+  results = {}
+  for n in args.n:
     result = m_values(n)
-    print(f"Goof({n}): {result.pop('infosets_per_player'):,} infosets per player")
+    infosets = result.pop("infosets_per_player")
+    results[f"goofspiel(num_cards={n})"] = {
+        "infosets_per_player": infosets,
+        **{name: {"m_value": full, "m_value_without_forced_last_round": without_forced}
+           for name, (full, without_forced) in result.items()}}
+    print(f"Goof({n}): {infosets:,} infosets per player")
     for name, (full, without_forced) in result.items():
       print(f"  {name:18s} {full:12,.1f}   without the forced last round {without_forced:12,.1f}")
     if n == 7:
       print(f"  Lanctot et al. 2009 Table 1: {PAPER_002_GOOF7_M:,}")
+  write_record(args.out, benchmark="goofspiel_m_values",
+               description="Goof(N)'s M-value (sum over groups of infosets of sqrt(group size)) per player under "
+                           "several grouping conventions, counted from the rules (no game build), with and "
+                           "without the forced last round; Lanctot et al. 2009 Table 1 gives 89,884 for Goof(7)",
+               configuration={"num_cards": args.n, "paper_002_goof7_m": PAPER_002_GOOF7_M},
+               results=results)
+  print(f"wrote {args.out}")
+  return read_record(args.out)
 
 
 if __name__ == "__main__":

@@ -18,8 +18,8 @@ iteration are Lanctot et al. 2009's count (histories consistent with the sample)
 does not count them, so its nodes per second use our mean per iteration (the same sampling
 scheme, per visited history, touches the same expected number).
 
-  python benchmarks/mccfr_speed.py [--game leduc_poker] [--es-games kuhn_poker,leduc_poker]
-                                   [--devices 2] [--out ...]
+  python -m benchmarks mccfr_speed [--game leduc_poker] [--es-games kuhn_poker,leduc_poker]
+                                  [--devices 2] [--out ...]
 """
 
 from __future__ import annotations
@@ -44,7 +44,12 @@ def _parse(argv):
   return parser.parse_args(argv)
 
 
-ARGS = _parse(sys.argv[1:] if __name__ == "__main__" else [])
+# The device count must be known before jax starts: ``python benchmarks/mccfr_speed.py ARGS`` and
+# ``python -m benchmarks mccfr_speed ARGS`` both parse their arguments here, at import.
+_COMMAND_LINE = (sys.argv[1:] if __name__ == "__main__" else
+                 sys.argv[2:] if sys.argv[1:2] == ["mccfr_speed"] and Path(sys.argv[0]).parent.name == "benchmarks"
+                 else [])
+ARGS = _parse(_COMMAND_LINE)
 if ARGS.devices > 1:  # must precede the first import of jax
   os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") +
                              f" --xla_force_host_platform_device_count={ARGS.devices}").strip()
@@ -58,18 +63,11 @@ import jaxcfr  # pylint: disable=wrong-import-position
 from jaxcfr import solvers  # pylint: disable=wrong-import-position
 from jaxcfr.run import sharding  # pylint: disable=wrong-import-position
 from jaxcfr.solvers import mccfr_state  # pylint: disable=wrong-import-position
-from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
+from record import read_record, write_record  # noqa: E402  pylint: disable=wrong-import-position
+from timing import best_seconds, timed  # noqa: E402  pylint: disable=wrong-import-position
 
 EPSILON = 0.6
-
-
-def _best(fn, repeats: int) -> float:
-  best = float("inf")
-  for _ in range(repeats):
-    start = time.perf_counter()
-    fn()
-    best = min(best, time.perf_counter() - start)
-  return best
+TRAVERSALS = (("mccfr-es", 1), ("mccfr-es", 64), ("cfr-cs", 1), ("cfr-cs", 64))  # (algorithm, seeds)
 
 
 def _time_openspiel(solver, seconds: float, repeats: int) -> tuple[int, float]:
@@ -87,7 +85,7 @@ def _time_openspiel(solver, seconds: float, repeats: int) -> tuple[int, float]:
     for _ in range(iterations):
       solver.run_iteration()
 
-  return iterations, _best(run, repeats)
+  return iterations, best_seconds(run, repeats)
 
 
 def openspiel_rate(game_string: str, seconds: float, repeats: int) -> dict:
@@ -112,9 +110,8 @@ def ours_rate(game, trajectories: int, batch: int, devices: int, seconds: float,
       state = sharding.shard_trailing_batch(state, batch, jax.local_devices()[:devices])
   probe = make(2)
   state = jax.block_until_ready(probe(state))
-  start = time.perf_counter()
-  state = jax.block_until_ready(probe(state))
-  per_step = max((time.perf_counter() - start) / 2, 1e-6)
+  once, state = timed(lambda: probe(state))
+  per_step = max(once / 2, 1e-6)
   steps = max(2, int(seconds / per_step))
   run = make(steps)
   state = jax.block_until_ready(run(state))  # compile
@@ -123,7 +120,7 @@ def ours_rate(game, trajectories: int, batch: int, devices: int, seconds: float,
   def go():
     holder[0] = jax.block_until_ready(run(holder[0]))
 
-  best = _best(go, repeats)
+  best = best_seconds(go, repeats)
   return {"trajectories_per_update": trajectories, "seeds": batch, "devices": devices,
           "steps": steps, "seconds": best, "steps_per_s": steps / best,
           "trajectories_per_s": 2 * trajectories * batch * steps / best,
@@ -146,16 +143,15 @@ def ours_traversal_rate(game, algorithm: str, batch: int, seconds: float, repeat
   state = solver.init(tensors) if batch == 1 else solver.init(tensors, seed=jnp.arange(batch))  # [..., B]
   probe = make(50)
   state = jax.block_until_ready(probe(state))
-  start = time.perf_counter()
-  state = jax.block_until_ready(probe(state))
-  steps = max(100, int(seconds / max((time.perf_counter() - start) / 50, 1e-7)))
+  once, state = timed(lambda: probe(state))
+  steps = max(100, int(seconds / max(once / 50, 1e-7)))
   run = make(steps)
   holder = [jax.block_until_ready(run(state))]  # compile
 
   def go():
     holder[0] = jax.block_until_ready(run(holder[0]))
 
-  best = _best(go, repeats)
+  best = best_seconds(go, repeats)
   nodes_per_iteration = float(np.mean(mccfr_state.nodes_touched(holder[0]) / np.asarray(holder[0].iteration)))
   return {"algorithm": algorithm, "seeds": batch, "steps": steps, "seconds": best,
           "ms_per_iteration": 1e3 * best / steps, "iterations_per_s": batch * steps / best,
@@ -167,7 +163,7 @@ def traversal_comparison(game_string: str, seconds: float, repeats: int) -> dict
   game = jaxcfr.load(game_string)
   reference = openspiel_es_rate(game_string, seconds, repeats)
   rows = []
-  for algorithm, batch in (("mccfr-es", 1), ("mccfr-es", 64), ("cfr-cs", 1), ("cfr-cs", 64)):
+  for algorithm, batch in TRAVERSALS:
     row = ours_traversal_rate(game, algorithm, batch, seconds, repeats)
     rows.append(row)
     print(f"{game.name:14} ours {algorithm:8} B={batch:2d}: {row['ms_per_iteration']:.4f} ms/step, "
@@ -184,8 +180,8 @@ def traversal_comparison(game_string: str, seconds: float, repeats: int) -> dict
           "es_speed_ratio_to_openspiel": reference["ms_per_iteration"] / es["ms_per_iteration"]}
 
 
-def main() -> dict:
-  args = ARGS
+def main(argv=None) -> dict:
+  args = ARGS if argv is None else _parse(argv)  # --devices only counts at import (see ARGS)
   game = jaxcfr.load(args.game)
   devices = len(jax.devices())
   reference = openspiel_rate(args.game, args.seconds, args.repeats)
@@ -206,13 +202,23 @@ def main() -> dict:
           flush=True)
   best = max(rows, key=lambda r: r["trajectories_per_s"])
   best_one_device = max((r for r in rows if r["devices"] == 1), key=lambda r: r["trajectories_per_s"])
+  description = ("outcome sampling (epsilon = 0.6, alternating updates) trajectories per second, "
+                 "ours (float32, K trajectories per update, B seeds vmapped, sharded over host "
+                 "devices when devices > 1) next to OpenSpiel's C++ OutcomeSamplingMCCFRSolver "
+                 f"(single thread), best of {args.repeats} timed runs after compilation. external_sampling: "
+                 "time per iteration (one traversal per player, alternating) and nodes touched per "
+                 "second of external sampling (mccfr-es, frontier walks) next to OpenSpiel's C++ "
+                 "ExternalSamplingMCCFRSolver (single thread), and chance-sampled CFR (cfr-cs); ours "
+                 "float32, one seed or 64 vmapped seeds on one device; OpenSpiel's nodes per second "
+                 "use our mean nodes touched per iteration")
+  es_games = list(filter(None, args.es_games.split(";" if ";" in args.es_games else ",")))
+  configuration = {"game": game.name, "epsilon": EPSILON, "dtype": "float32", "seconds": args.seconds,
+                   "repeats": args.repeats, "devices": devices,
+                   "outcome_sampling": [{"trajectories_per_update": k, "seeds": b, "devices": d}
+                                        for k, b, d in configurations],
+                   "external_sampling_games": es_games,
+                   "external_sampling": [{"algorithm": a, "seeds": b} for a, b in TRAVERSALS]}
   result = {
-      "benchmark": "mccfr_speed",
-      "description": "outcome sampling (epsilon = 0.6, alternating updates) trajectories per second, "
-                     "ours (float32, K trajectories per update, B seeds vmapped, sharded over host "
-                     "devices when devices > 1) next to OpenSpiel's C++ OutcomeSamplingMCCFRSolver "
-                     f"(single thread), best of {args.repeats} timed runs after compilation",
-      "game": game.name,
       "openspiel": reference,
       "ours": rows,
       "best": {"trajectories_per_s": best["trajectories_per_s"], "ratio_to_openspiel": best["ratio_to_openspiel"],
@@ -223,21 +229,15 @@ def main() -> dict:
       "papers_algorithm": {"note": "K = 1, one seed: one trajectory per player per iteration",
                            "trajectories_per_s": rows[0]["trajectories_per_s"],
                            "ratio_to_openspiel": rows[0]["ratio_to_openspiel"]},
-  }
-  result["external_sampling"] = {
-      "description": "time per iteration (one traversal per player, alternating) and nodes touched per "
-                     "second of external sampling (mccfr-es, frontier walks) next to OpenSpiel's C++ "
-                     "ExternalSamplingMCCFRSolver (single thread), and chance-sampled CFR (cfr-cs); ours "
-                     "float32, one seed or 64 vmapped seeds on one device; OpenSpiel's nodes per second "
-                     "use our mean nodes touched per iteration",
-      "games": {name: traversal_comparison(name, args.seconds, args.repeats)
-                for name in filter(None, args.es_games.split(";" if ";" in args.es_games else ","))},
+      "external_sampling": {"games": {name: traversal_comparison(name, args.seconds, args.repeats)
+                                      for name in es_games}},
   }
   out = Path(args.out)
-  write_record(out, result)
+  write_record(out, benchmark="mccfr_speed", description=description, configuration=configuration,
+               results=result)
   print(f"best: {best['trajectories_per_s']:,.0f} trajectories/s = {best['ratio_to_openspiel']:.2f}x OpenSpiel; "
         f"wrote {out}")
-  return result
+  return read_record(out)
 
 
 if __name__ == "__main__":

@@ -30,7 +30,8 @@ import numpy as np
 
 import jaxcfr
 from jaxcfr import solvers
-from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
+from record import read_record, write_record  # noqa: E402  pylint: disable=wrong-import-position
+from timing import timed  # noqa: E402  pylint: disable=wrong-import-position
 
 
 def openspiel_rate(name: str, *, uct_c: float, simulations: int, seconds: float) -> dict:
@@ -61,13 +62,9 @@ def jaxcfr_rate(name: str, *, uct_c: float, batch: int | None, seconds: float) -
   state = solver.init(game.tensors, seed=seeds, uct_c=uct_c)
   chunk = 1000
   state = jax.block_until_ready(solver.run(game.tensors, state, chunk))  # compile and warm up
-  start = time.perf_counter()
-  state = jax.block_until_ready(solver.run(game.tensors, state, chunk))
-  first = time.perf_counter() - start
+  first, state = timed(lambda: solver.run(game.tensors, state, chunk))
   chunk = max(chunk, int(chunk * seconds / max(first, 1e-6)))
-  start = time.perf_counter()
-  jax.block_until_ready(solver.run(game.tensors, state, chunk))
-  elapsed = time.perf_counter() - start
+  elapsed, _ = timed(lambda: solver.run(game.tensors, state, chunk))
   return {"simulations_per_second": chunk * (batch or 1) / elapsed, "simulations_per_run": chunk,
           "runs": batch or 1, "seconds": elapsed}
 
@@ -92,17 +89,20 @@ def main(argv=None) -> dict:
     print(f"{name}: OpenSpiel ISMCTSBot {peer['simulations_per_second']:,.0f} sims/s; jaxcfr one run "
           f"{single['simulations_per_second']:,.0f} ({rows[name]['ratio_single']:.2f}x); batch of {args.batch} "
           f"{batched['simulations_per_second']:,.0f} ({rows[name]['ratio_batch']:.1f}x)", flush=True)
-  record = {"experiment": "information-set MCTS simulations per second vs OpenSpiel's C++ ISMCTSBot",
-            "description": ("OpenSpiel: pyspiel.ISMCTSBot, RandomRolloutEvaluator(1 rollout), "
-                            f"{args.simulations} simulations per decision, whole self-play games, uct_c {args.uct_c}. "
-                            "jaxcfr: mcts (backup=path, on-policy, visit-count policy), float32, uct_c "
-                            f"{args.uct_c}, one run and a batch of {args.batch} seeds as one program. Simulations "
-                            "are not the same work (see the module docstring: per-decision search with random "
-                            "rollouts vs whole-game self-play). Measured on a 2-core CPU shared with other jobs "
-                            "(the load average is recorded)."),
-            "load_average_1min_at_end": os.getloadavg()[0], "uct_c": args.uct_c, "games": rows}
-  write_record(args.out + ".json", record)
-  return record
+  write_record(args.out + ".json", benchmark="mcts_speed",
+               description=("information-set MCTS simulations per second vs OpenSpiel's C++ ISMCTSBot. OpenSpiel: "
+                            "pyspiel.ISMCTSBot, RandomRolloutEvaluator(1 rollout), "
+                            f"{args.simulations} simulations per decision, whole self-play games, uct_c "
+                            f"{args.uct_c}. jaxcfr: mcts (backup=path, on-policy, visit-count policy), float32, "
+                            f"uct_c {args.uct_c}, one run and a batch of {args.batch} seeds as one program. "
+                            "Simulations are not the same work (see the module docstring: per-decision search "
+                            "with random rollouts vs whole-game self-play). Measured on a 2-core CPU shared with "
+                            "other jobs (the load average is recorded)."),
+               configuration={"games": args.games.split(","), "batch": args.batch, "uct_c": args.uct_c,
+                              "simulations_per_decision": args.simulations, "seconds": args.seconds,
+                              "dtype": "float32"},
+               results={"load_average_1min_at_end": os.getloadavg()[0], "games": rows})
+  return read_record(args.out + ".json")
 
 
 if __name__ == "__main__":

@@ -16,7 +16,6 @@ game is OpenSpiel's ``universal_poker`` game (its twin), and for games of at mos
 from __future__ import annotations
 
 import argparse
-import time
 from pathlib import Path
 
 import jax
@@ -27,7 +26,8 @@ import jaxcfr
 from jaxcfr import solvers
 from jaxcfr.game import build, loading
 from jaxcfr.games import GAMES
-from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
+from record import read_record, write_record  # noqa: E402  pylint: disable=wrong-import-position
+from timing import timed  # noqa: E402  pylint: disable=wrong-import-position
 
 DEFAULT_GAMES = [f"no_limit_leduc_poker(stack={s})" for s in (4, 6, 8, 10, 12, 14, 16, 18, 20)] + [
     "no_limit_leduc_poker(stack=8,raise_rule=increment)",
@@ -60,15 +60,12 @@ def main(argv=None) -> dict:
 
   rows = []
   for game_string in filter(None, (g.strip() for g in args.games.split(";"))):
-    start = time.perf_counter()
-    arrays, twin = loading.build_arrays(game_string, use_cache=False)
-    build_s = time.perf_counter() - start
+    build_s, (arrays, twin) = timed(lambda game_string=game_string: loading.build_arrays(game_string, use_cache=False))
     row = {**jaxcfr.game.statistics.statistics(arrays), "build_s": build_s, "openspiel_twin": twin}
     if arrays.num_histories <= args.walk_up_to:
       name, params = loading.parse_game_string(game_string)
-      start = time.perf_counter()
-      walked = build.build_from_protocol(GAMES[name](**params).new_initial_state(), arrays.name)
-      row["tree_walk_build_s"] = time.perf_counter() - start
+      row["tree_walk_build_s"], walked = timed(lambda arrays=arrays, name=name, params=params: build.build_from_protocol(
+          GAMES[name](**params).new_initial_state(), arrays.name))
       for field in ("parent", "kind", "infoset", "action_id", "chance_prob", "utility", "sequence"):
         assert np.array_equal(getattr(walked, field), getattr(arrays, field)), (game_string, field)
       del walked
@@ -81,16 +78,18 @@ def main(argv=None) -> dict:
           f"(walk {row.get('tree_walk_build_s', float('nan')):6.1f} s) "
           f"v={row.get('value', float('nan')):+.5f}", flush=True)
 
-  result = {
-      "benchmark": "no_limit_leduc",
-      "description": "no_limit_leduc_poker sizes (per player: infosets, sequences) and build seconds, cache off "
-                     "(build_s: vectorised rules where the game has them, else the tree walk; tree_walk_build_s: "
-                     "the tree walk, equal arrays checked); values of CFR+'s average strategy with its exploitability. The 2-core CPU "
-                     "was shared with other jobs, so the seconds are upper bounds.",
-      "results": rows,
-  }
-  print(f"wrote {write_record(args.out, result)}")
-  return result
+  write_record(args.out, benchmark="no_limit_leduc",
+               description="no_limit_leduc_poker sizes (per player: infosets, sequences) and build seconds, cache "
+                           "off (build_s: vectorised rules where the game has them, else the tree walk; "
+                           "tree_walk_build_s: the tree walk, equal arrays checked); values of CFR+'s average "
+                           "strategy with its exploitability. The 2-core CPU was shared with other jobs, so the "
+                           "seconds are upper bounds.",
+               configuration={"games": [row["game"] for row in rows], "solve_up_to_sequences": args.solve_up_to,
+                              "cfr_plus_iterations": args.iters, "walk_up_to_histories": args.walk_up_to,
+                              "dtype": "float64", "cache": False},
+               results=rows)
+  print(f"wrote {args.out}")
+  return read_record(args.out)
 
 
 if __name__ == "__main__":

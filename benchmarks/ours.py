@@ -6,26 +6,13 @@ Each timing compiles and warms up first, then times whole jitted chunks of itera
 
 from __future__ import annotations
 
-import time
-
 import jax
 import jax.numpy as jnp
 
 import jaxcfr
 from jaxcfr import solvers
 from jaxcfr.run import sharding
-
-
-def _time_chunks(run, state, min_seconds: float) -> tuple[float, int]:
-  """Seconds per call of ``run(state)`` (already compiled), repeated for ``min_seconds``."""
-  calls, start = 0, time.perf_counter()
-  while True:
-    state = run(state)
-    jax.block_until_ready(state)
-    calls += 1
-    elapsed = time.perf_counter() - start
-    if elapsed >= min_seconds:
-      return elapsed / calls, calls
+from timing import seconds_per_call  # noqa: E402  pylint: disable=wrong-import-position
 
 
 def cfr_ms_per_iteration(game: jaxcfr.Game, algorithm: str = "cfr+", *, batch: int | None = None,
@@ -54,12 +41,12 @@ def cfr_ms_per_iteration(game: jaxcfr.Game, algorithm: str = "cfr+", *, batch: i
   # Pick a chunk long enough that one call takes ~0.1 s, after a first compiled probe.
   probe = jax.jit(lambda s: step_all(s, 1))
   jax.block_until_ready(probe(state))
-  once, _ = _time_chunks(probe, state, 0.05)
+  once, _, _ = seconds_per_call(probe, state, 0.05)
   chunk = chunk or max(1, min(10_000, int(0.1 / max(once, 1e-7))))
   run = jax.jit(lambda s: step_all(s, chunk))
   state = run(state)
   jax.block_until_ready(state)
-  seconds, calls = _time_chunks(run, state, min_seconds)
+  seconds, calls, _ = seconds_per_call(run, state, min_seconds)
   return {"ms_per_iteration": 1e3 * seconds / chunk, "iterations_timed": calls * chunk,
           "batch": batch, "batch_layout": "vmap" if vmap else "trailing", "dtype": str(tensors.dtype),
           "devices": len(jax.local_devices()) if shard else 1,

@@ -522,6 +522,7 @@ def main(argv=None) -> int:
     parser.add_argument("--in-process", action="store_true",
                         help="run peers in this process (no isolation, no timeout)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--out", help="also write the results as a benchmark record (JSON) to this path")
     parser.add_argument("--single", choices=PEERS, help=argparse.SUPPRESS)
     parser.add_argument("--options", default="{}", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -574,6 +575,17 @@ def main(argv=None) -> int:
     if args.json:
         print(json.dumps({"game": args.game, "hardware": hw, "results": results},
                          indent=2))
+    if args.out:
+        from record import write_record  # pylint: disable=import-outside-toplevel
+        write_record(args.out, benchmark="peers",
+                     description="CFR+ per-iteration timings of the peer implementations, each in its own "
+                                 "process unless in_process, with an exploitability check",
+                     configuration={"game": args.game, "peers": peers, "iterations": args.iters,
+                                    "warmup": args.warmup, "min_time_s": args.min_time,
+                                    "max_time_s": args.max_time, "check_game": check_game,
+                                    "check_iterations": args.check_iters,
+                                    "in_process": args.in_process},
+                     results=results)
     return 0
 
 

@@ -19,7 +19,6 @@ import argparse
 import collections
 import re
 import sys
-import time
 from pathlib import Path
 
 import jax
@@ -28,6 +27,7 @@ import jax.numpy as jnp
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
+from timing import best_seconds as _best_of  # noqa: E402  pylint: disable=wrong-import-position
 
 import jaxcfr  # noqa: E402  pylint: disable=wrong-import-position
 from jaxcfr import solvers  # noqa: E402  pylint: disable=wrong-import-position
@@ -35,13 +35,9 @@ from jaxcfr.core import evaluation, regret  # noqa: E402  pylint: disable=wrong-
 
 
 def best_seconds(fn, x, repeats: int) -> float:
+  """Best of ``repeats`` calls of ``fn(x)`` after a compiling call."""
   jax.block_until_ready(fn(x))
-  best = float("inf")
-  for _ in range(repeats):
-    start = time.perf_counter()
-    jax.block_until_ready(fn(x))
-    best = min(best, time.perf_counter() - start)
-  return best
+  return _best_of(lambda: fn(x), repeats)
 
 
 def looped(part, iters: int):
@@ -117,10 +113,11 @@ def main(argv=None) -> int:
     print(f"{args.game} B={batch}:")
     for name, row in rows.items():
       print(f"  {name:26s} {row['us_per_call']:9.2f} us  {row.get('ops', '')}")
-  write_record(args.out, {"benchmark": "profile_iteration", "description": __doc__.split("\n\n")[0].strip(),
-                          "configuration": {"game": args.game, "algorithm": "cfr+", "dtype": str(game.tensors.dtype),
-                                            "iters": args.iters, "repeats": args.repeats},
-                          "results": results})
+  write_record(args.out, benchmark="profile_iteration", description=__doc__.split("\n\n")[0].strip(),
+               configuration={"game": args.game, "algorithm": "cfr+", "dtype": str(game.tensors.dtype),
+                              "batches": [int(b) for b in args.batch.split(",")], "iters": args.iters,
+                              "repeats": args.repeats},
+               results=results)
   return 0
 
 

@@ -40,7 +40,8 @@ from jaxcfr import solvers
 from jaxcfr.core import evaluation
 from jaxcfr.game.loading import split_game_list
 from jaxcfr.solvers import mcrnr
-from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
+from record import read_record, write_record  # noqa: E402  pylint: disable=wrong-import-position
+from timing import timed  # noqa: E402  pylint: disable=wrong-import-position
 
 GAMES = ("one_card_poker(num_cards=500),liars_dice(dice_sides=6),goofspiel(num_cards=4),"
          "princess_and_monster(rows=3,cols=3,horizon=5)")
@@ -71,9 +72,8 @@ def convergence(tensors, state, solver, paired, *, seconds: float, first_chunk: 
   jax.block_until_ready(run(state, 1))  # compile
   points, elapsed, iterations, chunk = [], 0.0, 0, first_chunk
   while elapsed < seconds:
-    start = time.perf_counter()
-    state = jax.block_until_ready(run(state, chunk))
-    elapsed += time.perf_counter() - start
+    seconds_taken, state = timed(lambda: run(state, chunk))  # pylint: disable=cell-var-from-loop
+    elapsed += seconds_taken
     iterations += chunk
     points.append({"seconds": elapsed, "iterations": iterations, "nash_conv": np.asarray(measure(state)).tolist()})
     chunk *= 2
@@ -124,13 +124,18 @@ def main(argv=None) -> dict:
       print(f"  {label:9s} {last['iterations']:>9} iterations in {last['seconds']:.1f} s: NashConv "
             + ", ".join(f"p={p}: {v:.4f}" for p, v in zip(ps, last["nash_conv"])), flush=True)
     results[game.name] = {"model": model_info, "curves": curves}
-  record = {"experiment": "Ponsen et al. 2011 Figure 7: RNR vs MCRNR convergence in time", "ps": ps,
-            "load_average_1min_at_end": os.getloadavg()[0],
-            "mcrnr_trajectories": args.trajectories, "dtype": args.dtype, "seconds_per_solver": args.seconds,
-            "games": results}
-  write_record(args.out + ".json", record)
+  write_record(args.out + ".json", benchmark="rnr_convergence",
+               description="Ponsen et al. 2011 Figure 7: RNR vs MCRNR convergence in time (NashConv of the "
+                           "restricted player's and its opponent's paired profile against solving seconds, "
+                           "compilation excluded; the model is an outcome-sampling average). The CPU may be "
+                           "shared with other jobs (the load average is recorded).",
+               configuration={"games": list(results), "ps": ps, "seconds_per_solver": args.seconds,
+                              "model_seconds": args.model_seconds, "model_target": args.model_target,
+                              "mcrnr_trajectories": args.trajectories, "dtype": args.dtype,
+                              "solvers": ["rnr-cfr", "rnr-cfr+", "mcrnr"]},
+               results={"load_average_1min_at_end": os.getloadavg()[0], "games": results})
   _plot(results, ps, args.out + ".png")
-  return record
+  return read_record(args.out + ".json")
 
 
 def _plot(results: dict, ps: list, path: str) -> None:

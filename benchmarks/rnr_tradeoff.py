@@ -38,7 +38,7 @@ import argparse
 import jax
 import jax.numpy as jnp
 
-from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
+from record import read_record, write_record  # noqa: E402  pylint: disable=wrong-import-position
 
 PAPER_PS = (0.0, 0.5, 0.7, 0.8, 0.9, 0.93, 0.97, 1.0)
 
@@ -108,12 +108,18 @@ def main(argv=None) -> dict:
         print(f"  p={point['p']:<5} exploitation {point['exploitation']:.5f}  "
               f"exploitability {point['exploitability']:.5f}", flush=True)
     results[game.name] = {"game_value": value, "game_value_tolerance": 2 * tolerance, "models": per_model}
-  record = {"algo": algo, **options, "iters": args.iters, "restricted": list(restricted), "ps": ps,
-            "summed_over_restricted_players": len(restricted) == 2, "games": results}
-  write_record(args.out + ".json", record)
+  write_record(args.out + ".json", benchmark="rnr_tradeoff",
+               description="The exploitation / exploitability trade-off of restricted Nash responses (Ponsen et "
+                           "al. 2011 Figure 6, Johanson et al. 2007 Figure 1): for each game, opponent model and "
+                           "p, the restricted solver's exploitation (value against the model minus the game "
+                           "value) and exploitability (worst-case loss below the game value), summed over the "
+                           "restricted players when both are restricted in turn; float64",
+               configuration={"games": list(results), "models": args.models.split(","), "algo": algo, **options,
+                              "iters": args.iters, "restricted": list(restricted), "ps": ps, "dtype": "float64",
+                              "summed_over_restricted_players": len(restricted) == 2},
+               results={"games": results})
   _plot(results, args.out + ".png", len(restricted) == 2)
-  return record
-
+  return read_record(args.out + ".json")
 
 def _plot(results: dict, path: str, summed: bool) -> None:
   try:

@@ -206,8 +206,9 @@ def test_figure_7_script_runs(tmp_path, monkeypatch):
   record = rnr_convergence.main(["--games", "kuhn_poker", "--ps", "0.5", "--seconds", "0.05", "--model-seconds", "1",
                                  "--trajectories", "2", "--dtype", "float64", "--out", str(out)])
   written = json.loads(out.with_suffix(".json").read_text())
-  assert "hardware" in written and written["games"].keys() == {"kuhn_poker"}
-  curves = record["games"]["kuhn_poker"]["curves"]
+  assert written == record and written["configuration"]["games"] == ["kuhn_poker"]
+  assert written["results"]["games"].keys() == {"kuhn_poker"}
+  curves = record["results"]["games"]["kuhn_poker"]["curves"]
   assert set(curves) == {"rnr-cfr", "rnr-cfr+", "mcrnr"}
   for points in curves.values():
     assert len(points) >= 2 and [len(p["nash_conv"]) for p in points] == [1] * len(points)

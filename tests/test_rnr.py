@@ -396,8 +396,9 @@ def test_tradeoff_script_runs(tmp_path, monkeypatch):
   record = rnr_tradeoff.main(["--games", "kuhn_poker", "--iters", "50", "--out", str(out),
                               "--models", "cfr:10,frequentist:cfr:10:2000"])
   written = json.loads(out.with_suffix(".json").read_text())
-  assert written["games"].keys() == {"kuhn_poker"} and "hardware" in written
-  models = record["games"]["kuhn_poker"]["models"]
+  assert written == record and written["results"]["games"].keys() == {"kuhn_poker"}
+  assert written["configuration"]["models"] == ["cfr:10", "frequentist:cfr:10:2000"]
+  models = record["results"]["games"]["kuhn_poker"]["models"]
   assert list(models) == ["cfr:10", "frequentist:cfr:10:2000"]
   for per_model in models.values():
     assert [c["p"] for c in per_model["curve"]] == [0.0, 0.5, 0.7, 0.8, 0.9, 0.93, 0.97, 1.0]
