@@ -18,6 +18,11 @@ _SCRIPT = textwrap.dedent("""
     state = solver.init(game.tensors, alpha=np.array([1.0, 1.5, 2.0, 3.0]))
     sharded = jaxcfr.run.sharding.shard_trailing_batch(state, 4)
     assert len(sharded.regrets[0].sharding.device_set) == 2
+    user_loop = jax.jit(lambda s: jax.lax.fori_loop(0, 3, lambda _, x: solver.step(game.tensors, x), s))
+    out = user_loop(sharded)  # outputs keep the inputs' shardings: feeding them back does not recompile
+    assert jax.tree_util.tree_map(lambda x: x.sharding, out) == jax.tree_util.tree_map(lambda x: x.sharding, sharded)
+    user_loop(out)
+    assert user_loop._cache_size() == 1
     a, b = (solver.run(game.tensors, s, 30) for s in (state, sharded))
     for x, y in zip(jax.tree_util.tree_leaves(a), jax.tree_util.tree_leaves(b)):
       np.testing.assert_allclose(np.asarray(x), np.asarray(y), rtol=1e-12, atol=1e-14)

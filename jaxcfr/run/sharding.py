@@ -58,7 +58,12 @@ def shard_trailing_batch(state, batch_size: int, devices=None):
   def place(leaf):
     if leaf.ndim == 0 or leaf.shape[-1] != batch_size:
       raise ValueError(f"a batched state leaf has shape {leaf.shape}; expected a trailing batch axis {batch_size}")
-    sharding = NamedSharding(mesh, PartitionSpec(*([None] * (leaf.ndim - 1)), "batch"))
+    # An empty leaf (e.g. the [0, A, B] prediction of solvers that do not predict) has
+    # nothing to split, and a jitted step returns it replicated: placing it replicated
+    # keeps a step's output shardings equal to its input's, so feeding states back into
+    # a jitted loop never recompiles.
+    spec = (None,) * (leaf.ndim - 1) + ("batch",) if leaf.size else ()
+    sharding = NamedSharding(mesh, PartitionSpec(*spec))
     if jax.process_count() == 1:
       return jax.device_put(leaf, sharding)
     host = np.asarray(leaf)
