@@ -6,8 +6,10 @@ JaxCFR and LiteEFG, in the same run, as ratios; and the cost per run of batches.
 
 Peers run one at a time in their own processes (benchmarks/peers.py); ours runs in this
 process (float32) and in a child process (float64, the peers' precision except JaxCFR).
-Goals from the project's CFR issue, on a CPU: Leduc >= 150x OpenSpiel C++ and >= 20x
-JaxCFR per iteration; liars_dice >= 50x OpenSpiel C++; a batch of 64 costs <= 16x one run.
+Goals of the batch-scaling issue, on a CPU: Leduc >= 800x OpenSpiel C++ and liars_dice
+>= 100x per iteration (the CFR issue's were 150x, 20x JaxCFR and 50x); a batch of 64 costs
+<= 8x one run and of 512 <= 64x (best layout, sharding allowed); the per-run cost is
+reported for B = 1..4096.
 The results file records the hardware.
 """
 
@@ -27,9 +29,11 @@ import peers  # noqa: E402  pylint: disable=wrong-import-position
 from record import read_record, write_record  # noqa: E402  pylint: disable=wrong-import-position
 
 GAMES = ("kuhn_poker", "leduc_poker", "liars_dice", "goofspiel(num_cards=5,imp_info=True)")  # OpenSpiel strings
-BATCHES = (1, 8, 64, 512)
-GOALS = {("leduc_poker", "openspiel_cpp"): 150, ("leduc_poker", "openspiel_jax"): 20,
-         ("liars_dice", "openspiel_cpp"): 50}
+BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096)
+VMAP_BATCHES = (1, 8, 64, 512)  # vmap's leading axis is several times slower: a few points
+LAYOUTS = ("trailing", "library", "sharded", "library_sharded", "vmap")
+GOALS = {("leduc_poker", "openspiel_cpp"): 800, ("leduc_poker", "openspiel_jax"): 20,
+         ("liars_dice", "openspiel_cpp"): 100}
 
 
 def ours(game_string: str, dtype: str) -> dict:
@@ -73,7 +77,8 @@ def main(argv=None) -> int:
   if args.sharded_batches:  # the child process of sharded_batches
     import jaxcfr  # pylint: disable=import-outside-toplevel
     game = jaxcfr.load(args.sharded_batches)
-    print(json.dumps({str(b): ours_lib.cfr_ms_per_iteration(game, batch=b, shard=True) for b in BATCHES}))
+    print(json.dumps({f"{loop}_{b}": ours_lib.cfr_ms_per_iteration(game, batch=b, shard=True, library=loop == "library")
+                      for loop in ("user", "library") for b in BATCHES}))
     return 0
 
   import jaxcfr  # pylint: disable=import-outside-toplevel
@@ -106,12 +111,12 @@ def main(argv=None) -> int:
   single = ours(args.batch_game, "float32")["ms_per_iteration"]
   print(f"batches on {args.batch_game} (one run: {single:.4f} ms/iter)")
   sharded = sharded_batches(args.batch_game)
-  for layout in ("trailing", "vmap", "sharded"):
-    for batch in BATCHES:
-      if layout == "sharded":
-        result = sharded[str(batch)]
+  for layout in LAYOUTS:
+    for batch in VMAP_BATCHES if layout == "vmap" else BATCHES:
+      if layout.endswith("sharded"):
+        result = sharded[f"{'library' if layout == 'library_sharded' else 'user'}_{batch}"]
       else:
-        result = ours_lib.cfr_ms_per_iteration(game, batch=batch, vmap=layout == "vmap")
+        result = ours_lib.cfr_ms_per_iteration(game, batch=batch, vmap=layout == "vmap", library=layout == "library")
       result["cost_vs_one_run"] = result["ms_per_iteration"] / single
       result["ms_per_run_iteration"] = result["ms_per_iteration"] / batch
       record["batches"][f"{layout}_{batch}"] = result
@@ -125,14 +130,17 @@ def main(argv=None) -> int:
                        **record["games"]}
   configuration = {"algorithm": "cfr+", "games": list(record["games"]), "peers": chosen_peers,
                    "dtypes": ["float32", "float64"], "batch_game": args.batch_game, "batches": list(BATCHES),
-                   "batch_layouts": ["trailing", "vmap", "sharded"], "peer_iterations": 5,
+                   "vmap_batches": list(VMAP_BATCHES), "batch_layouts": list(LAYOUTS), "peer_iterations": 5,
                    "goals": {f"{g} vs {p}": goal for (g, p), goal in GOALS.items()}}
   write_record(out, benchmark="cfr_speed",
                description="CFR+ milliseconds per iteration: jaxcfr (float32 in this process, float64 in a child "
                            "process; jitted fori_loop chunks of ~0.1 s, timed for >= 1 s after compilation) next "
                            "to the peers (each in its own process), as ratios; then the cost of batches of runs "
-                           "on batch_game in three layouts (trailing batch axes, jax.vmap, the trailing axis "
-                           "sharded over one host device per core). The CPU may be shared with other jobs.",
+                           "on batch_game: trailing batch axes with a user's fori_loop of solver.step ('trailing') or "
+                           "the solver's own run, which runs more than 64 runs chunk by chunk ('library'); each "
+                           "with the trailing axis sharded over one host device per core ('sharded', "
+                           "'library_sharded'); and jax.vmap's leading axis ('vmap'). The CPU may be shared "
+                           "with other jobs.",
                configuration=configuration, results=record)
   print(f"wrote {out}")
   return 0

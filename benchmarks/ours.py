@@ -16,14 +16,16 @@ from timing import seconds_per_call  # noqa: E402  pylint: disable=wrong-import-
 
 
 def cfr_ms_per_iteration(game: jaxcfr.Game, algorithm: str = "cfr+", *, batch: int | None = None,
-                         vmap: bool = False, shard: bool = False, min_seconds: float = 1.0,
-                         chunk: int | None = None) -> dict:
+                         vmap: bool = False, shard: bool = False, library: bool = False,
+                         min_seconds: float = 1.0, chunk: int | None = None) -> dict:
   """Milliseconds per iteration of one run (``batch=None``) or of a vmapped batch of runs.
 
   The batch runs differ in their averaging exponent gamma, so no two are the same program
   input; per-run cost is ``ms_per_iteration / batch``. ``vmap=True`` batches with
   ``jax.vmap`` (leading batch axis) instead of the solver's trailing batch axes;
-  ``shard=True`` splits the trailing batch axis over the local devices.
+  ``shard=True`` splits the trailing batch axis over the local devices. The loop is a
+  ``fori_loop`` of ``solver.step`` written here (as a user would), or with ``library=True``
+  the solver's own ``run`` (which runs batches of more than 64 runs chunk by chunk).
   """
   solver = solvers.get(algorithm)
   tensors = game.tensors
@@ -37,17 +39,23 @@ def cfr_ms_per_iteration(game: jaxcfr.Game, algorithm: str = "cfr+", *, batch: i
     state = solver.init(tensors, gamma=jnp.linspace(1.0, 2.0, batch))
     if shard:
       state = sharding.shard_trailing_batch(state, batch)
-  step_all = lambda s, n: jax.lax.fori_loop(0, n, lambda _, x: step(x), s)
+  if library:
+    step_all = lambda s, n: solver.run(tensors, s, n)
+    jit = lambda fn: fn  # solver.run is jitted
+  else:
+    step_all = lambda s, n: jax.lax.fori_loop(0, n, lambda _, x: step(x), s)
+    jit = jax.jit
   # Pick a chunk long enough that one call takes ~0.1 s, after a first compiled probe.
-  probe = jax.jit(lambda s: step_all(s, 1))
+  probe = jit(lambda s: step_all(s, 1))
   jax.block_until_ready(probe(state))
   once, _, _ = seconds_per_call(probe, state, 0.05)
   chunk = chunk or max(1, min(10_000, int(0.1 / max(once, 1e-7))))
-  run = jax.jit(lambda s: step_all(s, chunk))
+  run = jit(lambda s: step_all(s, chunk))
   state = run(state)
   jax.block_until_ready(state)
   seconds, calls, _ = seconds_per_call(run, state, min_seconds)
   return {"ms_per_iteration": 1e3 * seconds / chunk, "iterations_timed": calls * chunk,
-          "batch": batch, "batch_layout": "vmap" if vmap else "trailing", "dtype": str(tensors.dtype),
+          "batch": batch, "batch_layout": "vmap" if vmap else "trailing", "loop": "solver.run" if library else "user",
+          "dtype": str(tensors.dtype),
           "devices": len(jax.local_devices()) if shard else 1,
           "algorithm": algorithm}
