@@ -168,7 +168,7 @@ def task(name):
   raise ValueError(f"--games: unknown game {name!r}; choose one_card or leduc")
 
 
-def run_task(name, sample_sizes, restarts, steps, rng):
+def run_task(name, sample_sizes, restarts, steps, rng, log=print):
   game, make_game, temperature, true_theta, reported, names = task(name)
   tensors = game.tensors
   true_game = make_game(jnp.asarray(true_theta))
@@ -188,7 +188,7 @@ def run_task(name, sample_sizes, restarts, steps, rng):
                  "max_rel_error": float(np.abs(recovered / true_params - 1).max()),
                  "restart_spread": float(np.ptp(reported(thetas), 0).max()),
                  "seconds": time.perf_counter() - start})
-    print(rows[-1], flush=True)
+    log(rows[-1])
   return rows
 
 
