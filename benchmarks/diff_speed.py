@@ -3,7 +3,8 @@
 1. the gradient of the exploitability after T unrolled DCFR iterations with respect to
    (alpha, beta, gamma) and the utilities, against the forward run (``solver.run``, jitted;
    goal: <= 3x), with checkpointed chunks of several lengths and without, side by side with
-   and without the hand-written reverse passes of ``jaxcfr.core.evaluation`` (the payoff
+   and without (``unrolled(..., reverse_passes=False)``) the hand-written reverse passes of
+   ``jaxcfr.core.evaluation`` (the payoff
    products' transposed segment sums, the counterfactual values' top-down adjoint; "autodiff"
    differentiates the forward code instead, whose gathers become unsorted scatter-adds), and
    the compiled program's temporary memory for T = 10,000 (goal: fits in 1 GiB);
@@ -27,7 +28,6 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import jaxcfr  # noqa: E402
 from jaxcfr import diff, solvers  # noqa: E402
-from jaxcfr.core import evaluation  # noqa: E402
 from jaxcfr.diff.unrolled import default_chunk  # noqa: E402
 from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
 
@@ -42,29 +42,6 @@ def timed(fn, *args, repeats=3, clock=time.perf_counter) -> float:
   return best
 
 
-class plain_autodiff:
-  """Within the block, ``jaxcfr.core.evaluation``'s payoff products and counterfactual values
-  are differentiated by JAX from their forward code (the hand-written reverse passes off)."""
-
-  def __enter__(self):
-    self.saved = evaluation.sequence_values_for, evaluation.counterfactual_values
-
-    def sequence_values_for(payoff, player, plan, num_sequences):
-      product = evaluation._product(player, num_sequences, payoff.value, plan, payoff.seq0, payoff.seq1,
-                                    payoff.by_seq1, payoff.seq0_by_seq1, payoff.seq1_by_seq1)
-      return product if player == 0 else -product
-
-    def counterfactual_values(treeplex, seq_values, strategy):
-      return evaluation._counterfactual_forward_pass(treeplex.level_slices, treeplex.legal, treeplex.parent_seq,
-                                                     seq_values, strategy)
-
-    evaluation.sequence_values_for, evaluation.counterfactual_values = sequence_values_for, counterfactual_values
-    return self
-
-  def __exit__(self, *exc):
-    evaluation.sequence_values_for, evaluation.counterfactual_values = self.saved
-
-
 def with_utility(tensors, utility):
   return jaxcfr.with_payoff_from_tree(dataclasses.replace(tensors, tree=dataclasses.replace(tensors.tree, utility=utility)))
 
@@ -74,10 +51,11 @@ def unrolled_costs(tensors, iterations: int, repeats: int) -> dict:
   time to other jobs on a shared machine) and ratios to the forward ``solver.run``."""
   solver = solvers.get("dcfr")
 
-  def loss(params, chunk, checkpoint=True):
+  def loss(params, chunk, checkpoint=True, reverse_passes=True):
     game = with_utility(tensors, params["utility"])
     state = solver.init(game, alpha=params["abg"][0], beta=params["abg"][1], gamma=params["abg"][2])
-    state = diff.unrolled(solver, game, state, iterations, chunk=chunk, checkpoint=checkpoint)
+    state = diff.unrolled(solver, game, state, iterations, chunk=chunk, checkpoint=checkpoint,
+                          reverse_passes=reverse_passes)
     return jaxcfr.exploitability(game, solver.average_strategy(game, state))
 
   params = {"abg": jnp.array([1.5, 0.0, 2.0], tensors.dtype), "utility": tensors.tree.utility}
@@ -94,14 +72,9 @@ def unrolled_costs(tensors, iterations: int, repeats: int) -> dict:
   for reverse in ("hand-written", "autodiff"):
     rows = {}
     for name, chunk, checkpoint in variants:
-      def gradient(p, chunk=chunk, checkpoint=checkpoint):
-        return jax.value_and_grad(lambda q: loss(q, chunk, checkpoint))(p)
-      if reverse == "autodiff":
-        with plain_autodiff():
-          fn = jax.jit(gradient)
-          seconds = timed(fn, params, repeats=repeats, clock=clock)
-      else:
-        seconds = timed(jax.jit(gradient), params, repeats=repeats, clock=clock)
+      def gradient(p, chunk=chunk, checkpoint=checkpoint, hand=reverse == "hand-written"):
+        return jax.value_and_grad(lambda q: loss(q, chunk, checkpoint, hand))(p)
+      seconds = timed(jax.jit(gradient), params, repeats=repeats, clock=clock)
       rows[name] = {"gradient_s": seconds, "ratio": seconds / forward_s}
       print(reverse, name, rows[name], flush=True)
     results[reverse] = rows

@@ -240,8 +240,9 @@ def test_hand_written_reverse_passes_equal_autodiff_of_the_forward_code():
     q, v = cfv(g, s)
     return (q * weights[0]).sum() + (v * weights[1]).sum() + (q ** 2).sum()
 
-  ours = jax.jit(jax.grad(lambda g, s: score(functools.partial(evaluation.counterfactual_values, tp), g, s),
-                          (0, 1)))(values, strategy)
+  with evaluation.hand_written_reverse():
+    ours = jax.jit(jax.grad(lambda g, s: score(functools.partial(evaluation.counterfactual_values, tp), g, s),
+                            (0, 1)))(values, strategy)
   plain = jax.jit(jax.grad(lambda g, s: score(lambda g, s: evaluation._counterfactual_forward_pass(  # pylint: disable=protected-access
       tp.level_slices, tp.legal, tp.parent_seq, g, s), g, s), (0, 1)))(values, strategy)
   for a, b in zip(ours, plain):
@@ -260,8 +261,19 @@ def test_hand_written_reverse_passes_equal_autodiff_of_the_forward_code():
       return jnp.sin(out).sum()
 
     gradient = jax.jit(jax.grad(product, (0, 1)), static_argnums=2)
-    for a, b in zip(gradient(payoff.value, plan, True), gradient(payoff.value, plan, False)):
+    with evaluation.hand_written_reverse():
+      ours = gradient(payoff.value, plan, True)
+    for a, b in zip(ours, gradient(payoff.value, plan, False)):
       np.testing.assert_allclose(a, b, atol=1e-12)
+  # forward mode through solver.run (outside the switch) still works
+  solver = solvers.get("cfr+")
+  tangent = jax.jvp(lambda v: jaxcfr.exploitability(with_payoff(tensors, v), solver.average_strategy(
+      tensors, solver.run(with_payoff(tensors, v), solver.init(tensors), 3))), (payoff.value,), (payoff.value,))[1]
+  assert np.isfinite(float(tangent))
+
+
+def with_payoff(tensors, value):
+  return dataclasses.replace(tensors, payoff=dataclasses.replace(tensors.payoff, value=value))
 
 
 # --- The equilibrium value (Danskin) ------------------------------------------------------------

@@ -18,7 +18,9 @@ best-response gains (Ponsen et al. 2011 and Lanctot et al. 2009 call it the expl
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import threading
 
 import jax
 import jax.numpy as jnp
@@ -90,17 +92,38 @@ def action_table(treeplex: Treeplex, seq_values: jax.Array) -> jax.Array:
   return seq_values[1:].reshape(treeplex.legal.shape + seq_values.shape[1:])
 
 
+_REVERSE = threading.local()
+
+
+@contextlib.contextmanager
+def hand_written_reverse(enabled: bool = True):
+  """Within the block, ``sequence_values_for`` and ``counterfactual_values`` traced for
+  differentiation use hand-written reverse passes (``jax.custom_vjp``): the payoff product's
+  cotangent is the other player's sorted segment sum (``A^T g`` for ``A y``) and the
+  counterfactual values' bottom-up sums transpose into one top-down pass, where plain
+  autodiff scatter-adds through unsorted indices. Faster reverse mode
+  (benchmarks/results/diff_speed.json), but forward mode (``jax.jvp``) is unavailable
+  inside; ``jaxcfr.diff.unrolled`` turns it on. The switch acts when the functions are traced."""
+  previous = getattr(_REVERSE, "enabled", False)
+  _REVERSE.enabled = bool(enabled)
+  try:
+    yield
+  finally:
+    _REVERSE.enabled = previous
+
+
+def _hand_written() -> bool:
+  return getattr(_REVERSE, "enabled", False)
+
+
 def sequence_values_for(payoff: SequencePayoff, player: int, opponent_plan: jax.Array,
                         num_sequences: int) -> jax.Array:
   """[S_player, *B] sequence values of ``player`` against the opponent's plan [S', *B]:
   ``A y`` for player 0, ``-A^T x`` for player 1 (one sorted segment sum over the pairs).
-
-  Reverse mode uses the transposed structure: the cotangent of the plan is the other
-  player's product (``A^T g`` or ``A g``, again a sorted segment sum) and that of the payoff
-  two gathers, where plain autodiff would scatter-add into the plan through unsorted indices
-  (several times slower on CPU; benchmarks/results/diff_speed.json)."""
-  product = _payoff_product(player, num_sequences, payoff.value, opponent_plan, payoff.seq0, payoff.seq1,
-                            payoff.by_seq1, payoff.seq0_by_seq1, payoff.seq1_by_seq1)
+  Its reverse pass is hand-written within ``hand_written_reverse()``."""
+  product = _payoff_product if _hand_written() else _product
+  product = product(player, num_sequences, payoff.value, opponent_plan, payoff.seq0, payoff.seq1,
+                    payoff.by_seq1, payoff.seq0_by_seq1, payoff.seq1_by_seq1)
   return product if player == 0 else -product
 
 
@@ -174,12 +197,14 @@ def counterfactual_values(treeplex: Treeplex, seq_values: jax.Array, strategy: j
   the counterfactual values of CFR (Lanctot et al. 2009 eq. 4-5; Chelarescu 2019 section 1.6).
   The instantaneous regret is ``q - v[:, None]`` on legal actions.
 
-  Reverse mode runs the adjoint pass by hand: the bottom-up sums transpose to one top-down
-  pass (the shape of ``realization_plan``), ``g_bar = Tbar`` with ``Tbar[(I,a)] = q_bar(I,a) +
-  sigma(I,a) (v_bar(I) + Tbar[parent(I)])``, and ``sigma_bar(I,a) = q(I,a) (v_bar(I) +
-  Tbar[parent(I)])`` (about half the cost of differentiating the scatter-adds).
+  Within ``hand_written_reverse()`` reverse mode runs the adjoint pass by hand: the bottom-up
+  sums transpose to one top-down pass (the shape of ``realization_plan``), ``g_bar = Tbar``
+  with ``Tbar[(I,a)] = q_bar(I,a) + sigma(I,a) (v_bar(I) + Tbar[parent(I)])``, and
+  ``sigma_bar(I,a) = q(I,a) (v_bar(I) + Tbar[parent(I)])`` (about half the cost of
+  differentiating the scatter-adds).
   """
-  return _counterfactual(treeplex.level_slices, treeplex.legal, treeplex.parent_seq, seq_values, strategy)
+  passes = _counterfactual if _hand_written() else _counterfactual_forward_pass
+  return passes(treeplex.level_slices, treeplex.legal, treeplex.parent_seq, seq_values, strategy)
 
 
 def _counterfactual_forward_pass(level_slices, legal, parent_seq, seq_values, strategy):
