@@ -1,9 +1,13 @@
 """The cost of gradients on Leduc (float32, jitted, after compilation):
 
 1. the gradient of the exploitability after T unrolled DCFR iterations with respect to
-   (alpha, beta, gamma) and the utilities, against the forward run (goal: <= 3x), with and
-   without checkpointed chunks, and the compiled program's temporary memory for T = 10,000
-   (goal: fits in 1 GiB);
+   (alpha, beta, gamma) and the utilities, against the forward run (``solver.run``, jitted;
+   goal: <= 3x), with checkpointed chunks of several lengths and without, side by side with
+   and without (``unrolled(..., reverse_passes=False)``) the hand-written reverse passes of
+   ``jaxcfr.core.evaluation`` (the payoff
+   products' transposed segment sums, the counterfactual values' top-down adjoint; "autodiff"
+   differentiates the forward code instead, whose gathers become unsorted scatter-adds), and
+   the compiled program's temporary memory for T = 10,000 (goal: fits in 1 GiB);
 2. the logit QRE and its implicit gradient for 64 temperatures as one program.
 
     python benchmarks/diff_speed.py [--iters 1000]
@@ -28,13 +32,13 @@ from jaxcfr.diff.unrolled import default_chunk  # noqa: E402
 from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
 
 
-def timed(fn, *args, repeats=3) -> float:
+def timed(fn, *args, repeats=3, clock=time.perf_counter) -> float:
   jax.block_until_ready(fn(*args))  # compile
   best = float("inf")
   for _ in range(repeats):
-    start = time.perf_counter()
+    start = clock()
     jax.block_until_ready(fn(*args))
-    best = min(best, time.perf_counter() - start)
+    best = min(best, clock() - start)
   return best
 
 
@@ -42,27 +46,39 @@ def with_utility(tensors, utility):
   return jaxcfr.with_payoff_from_tree(dataclasses.replace(tensors, tree=dataclasses.replace(tensors.tree, utility=utility)))
 
 
-def unrolled_costs(tensors, iterations: int) -> dict:
+def unrolled_costs(tensors, iterations: int, repeats: int) -> dict:
+  """Seconds of CPU time (``time.process_time``, best of ``repeats``: less sensitive than wall
+  time to other jobs on a shared machine) and ratios to the forward ``solver.run``."""
   solver = solvers.get("dcfr")
 
-  def loss(params, chunk, checkpoint=True):
+  def loss(params, chunk, checkpoint=True, reverse_passes=True):
     game = with_utility(tensors, params["utility"])
     state = solver.init(game, alpha=params["abg"][0], beta=params["abg"][1], gamma=params["abg"][2])
-    state = diff.unrolled(solver, game, state, iterations, chunk=chunk, checkpoint=checkpoint)
+    state = diff.unrolled(solver, game, state, iterations, chunk=chunk, checkpoint=checkpoint,
+                          reverse_passes=reverse_passes)
     return jaxcfr.exploitability(game, solver.average_strategy(game, state))
 
   params = {"abg": jnp.array([1.5, 0.0, 2.0], tensors.dtype), "utility": tensors.tree.utility}
   forward = jax.jit(lambda p: jaxcfr.exploitability(
       tensors, solver.average_strategy(tensors, solver.run(tensors, solver.init(tensors, alpha=p["abg"][0], beta=p["abg"][1],
                                                                                   gamma=p["abg"][2]), iterations))))
-  chunk = default_chunk(iterations)
-  results = {"iterations": iterations, "chunk": chunk,
-             "forward_run_s": timed(forward, params),
-             "forward_unrolled_s": timed(jax.jit(lambda p: loss(p, chunk)), params),
-             "gradient_checkpointed_s": timed(jax.jit(jax.value_and_grad(lambda p: loss(p, chunk))), params),
-             "gradient_stored_s": timed(jax.jit(jax.value_and_grad(lambda p: loss(p, chunk, False))), params)}
-  results["ratio_checkpointed"] = results["gradient_checkpointed_s"] / results["forward_run_s"]
-  results["ratio_stored"] = results["gradient_stored_s"] / results["forward_run_s"]
+  clock = time.process_time
+  forward_s = timed(forward, params, repeats=repeats, clock=clock)
+  results = {"iterations": iterations, "default_chunk": default_chunk(iterations), "forward_run_s": forward_s,
+             "forward_unrolled_s": timed(jax.jit(lambda p: loss(p, default_chunk(iterations))), params, repeats=repeats,
+                                         clock=clock)}
+  variants = [(f"checkpoint chunk={c}", c, True) for c in (1, 4, default_chunk(iterations), 100)]
+  variants.append(("stored (no checkpoint)", default_chunk(iterations), False))
+  for reverse in ("hand-written", "autodiff"):
+    rows = {}
+    for name, chunk, checkpoint in variants:
+      def gradient(p, chunk=chunk, checkpoint=checkpoint, hand=reverse == "hand-written"):
+        return jax.value_and_grad(lambda q: loss(q, chunk, checkpoint, hand))(p)
+      seconds = timed(jax.jit(gradient), params, repeats=repeats, clock=clock)
+      rows[name] = {"gradient_s": seconds, "ratio": seconds / forward_s}
+      print(reverse, name, rows[name], flush=True)
+    results[reverse] = rows
+  results["best_ratio"] = min(r["ratio"] for r in results["hand-written"].values())
   return results
 
 
@@ -104,19 +120,23 @@ def main(argv=None) -> int:
   parser = argparse.ArgumentParser(description=__doc__)
   parser.add_argument("--game", default="leduc_poker")
   parser.add_argument("--iters", type=int, default=1000)
+  parser.add_argument("--repeats", type=int, default=5)
   parser.add_argument("--out", default=str(Path(__file__).resolve().parent / "results" / "diff_speed.json"))
   args = parser.parse_args(argv)
   tensors = jaxcfr.load(args.game).tensors
-  unrolled = unrolled_costs(tensors, args.iters)
+  unrolled = unrolled_costs(tensors, args.iters, args.repeats)
   print(unrolled, flush=True)
   memory = memory_10000(tensors)
   print(memory, flush=True)
   qre = qre_64(tensors)
   print(qre, flush=True)
   write_record(args.out, {
-      "description": f"Gradient costs on {args.game}, float32, jitted, best of 3 after compilation (QRE: 1 timing). "
-                     "unrolled: exploitability after T DCFR iterations, gradient w.r.t. (alpha, beta, gamma) and the "
-                     "utilities, vs the forward solver.run (goal <= 3x); memory: XLA temp bytes of the T=10,000 gradient; "
+      "description": f"Gradient costs on {args.game}, float32, jitted, after compilation. "
+                     f"unrolled: CPU seconds (process_time), best of {args.repeats}, of the exploitability after T DCFR "
+                     "iterations and its gradient w.r.t. (alpha, beta, gamma) and the utilities, vs the forward "
+                     "solver.run (goal <= 3x), for several checkpoint chunk lengths and without checkpoints, with the "
+                     "hand-written reverse passes of jaxcfr.core.evaluation and with plain autodiff of the same forward "
+                     "code (same run); memory: XLA temp bytes of the T=10,000 gradient; QRE: wall seconds, 1 timing; "
                      "qre: 64 temperatures as one program, tolerance 1e-5 on log-probabilities. "
                      "Measured on a CPU shared with other jobs: timings are noisy.",
       "game": args.game, "unrolled": unrolled, "gradient_memory_T10000_bytes": memory, "qre": qre})

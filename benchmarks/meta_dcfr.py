@@ -6,6 +6,7 @@ best point of a grid search run as one batch (trailing batch axes over the grid,
 the games), and with DCFR's published defaults (1.5, 0, 2). Both are scored on held-out games.
 
     python benchmarks/meta_dcfr.py [--iters 100] [--games 4]
+    python benchmarks/meta_dcfr.py --figure-only   # redraw meta_dcfr.png from meta_dcfr.json
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import itertools
+import json
 import sys
 import time
 from pathlib import Path
@@ -37,6 +39,36 @@ def with_utility(tensors, utility):
   return jaxcfr.with_payoff_from_tree(dataclasses.replace(tensors, tree=dataclasses.replace(tensors.tree, utility=utility)))
 
 
+def figure(record: dict, out) -> None:
+  """Training exploitability along the descent from each start against the grid's best point
+  and DCFR's defaults; and the three points' held-out scores."""
+  import matplotlib  # pylint: disable=import-outside-toplevel
+  matplotlib.use("Agg")
+  import matplotlib.pyplot as plt  # pylint: disable=import-outside-toplevel
+  results, path = record["results"], record["path"]
+  fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
+  steps = [p["step"] for p in path]
+  for k in range(len(path[0]["train_exploitability"])):
+    end = path[-1]["alpha_beta_gamma"][k]
+    left.semilogy(steps, [p["train_exploitability"][k] for p in path], "o-", ms=3,
+                  label=f"start {k}, ends at ({', '.join(f'{x:.2f}' for x in end)})")
+  for name, style in (("grid_best", "--"), ("dcfr_default", ":")):
+    left.axhline(results[name]["train"], color="k", ls=style, lw=1,
+                 label=f"{name} {tuple(round(x, 1) for x in results[name]['alpha_beta_gamma'])}")
+  left.set(xlabel="gradient steps", ylabel="mean exploitability (train games)",
+           title=f"DCFR tuned by gradient, T = {record['iterations']}")
+  left.legend(fontsize=6)
+  names = list(results)
+  right.bar(range(len(names)), [results[n]["test"] for n in names], color=["C0", "C1", "C2"])
+  right.set_xticks(range(len(names)), [f"{n}\n{tuple(round(x, 2) for x in results[n]['alpha_beta_gamma'])}" for n in names],
+                   fontsize=7)
+  right.set(ylabel="mean exploitability (held-out games)",
+            title=f"tuned vs best of a {record['grid_points']}-point grid")
+  fig.tight_layout()
+  fig.savefig(out, dpi=120)
+  plt.close(fig)
+
+
 def main(argv=None) -> int:
   parser = argparse.ArgumentParser(description=__doc__)
   parser.add_argument("--game", default="leduc_poker")
@@ -45,7 +77,11 @@ def main(argv=None) -> int:
   parser.add_argument("--steps", type=int, default=100)
   parser.add_argument("--lr", type=float, default=0.05)
   parser.add_argument("--out", default=str(Path(__file__).resolve().parent / "results" / "meta_dcfr.json"))
+  parser.add_argument("--figure-only", action="store_true", help="redraw the figure from the --out record")
   args = parser.parse_args(argv)
+  if args.figure_only:
+    figure(json.loads(Path(args.out).read_text()), Path(args.out).with_suffix(".png"))
+    return 0
   tensors = jaxcfr.load(args.game).tensors
   solver = solvers.get("dcfr")
   train, test = perturbed_utilities(tensors, args.games, 0), perturbed_utilities(tensors, args.games, 1)
@@ -97,7 +133,8 @@ def main(argv=None) -> int:
                      "float32; CPU shared with other jobs.",
       "iterations": args.iters, "games": args.games, "gradient_seconds": gradient_seconds,
       "grid_points": int(grid.shape[1]), "grid_seconds_incl_compile": grid_seconds, "grid": grid_values,
-      "results": rows, "path": path})
+      "results": rows, "path": path, "figure": Path(args.out).with_suffix(".png").name})
+  figure(json.loads(Path(args.out).read_text()), Path(args.out).with_suffix(".png"))
   return 0
 
 

@@ -18,6 +18,10 @@ best-response gains (Ponsen et al. 2011 and Lanctot et al. 2009 call it the expl
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import threading
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -88,18 +92,77 @@ def action_table(treeplex: Treeplex, seq_values: jax.Array) -> jax.Array:
   return seq_values[1:].reshape(treeplex.legal.shape + seq_values.shape[1:])
 
 
+_REVERSE = threading.local()
+
+
+@contextlib.contextmanager
+def hand_written_reverse(enabled: bool = True):
+  """Within the block, ``sequence_values_for`` and ``counterfactual_values`` traced for
+  differentiation use hand-written reverse passes (``jax.custom_vjp``): the payoff product's
+  cotangent is the other player's sorted segment sum (``A^T g`` for ``A y``) and the
+  counterfactual values' bottom-up sums transpose into one top-down pass, where plain
+  autodiff scatter-adds through unsorted indices. Faster reverse mode
+  (benchmarks/results/diff_speed.json), but forward mode (``jax.jvp``) is unavailable
+  inside; ``jaxcfr.diff.unrolled`` turns it on. The switch acts when the functions are traced."""
+  previous = getattr(_REVERSE, "enabled", False)
+  _REVERSE.enabled = bool(enabled)
+  try:
+    yield
+  finally:
+    _REVERSE.enabled = previous
+
+
+def _hand_written() -> bool:
+  return getattr(_REVERSE, "enabled", False)
+
+
 def sequence_values_for(payoff: SequencePayoff, player: int, opponent_plan: jax.Array,
                         num_sequences: int) -> jax.Array:
   """[S_player, *B] sequence values of ``player`` against the opponent's plan [S', *B]:
-  ``A y`` for player 0, ``-A^T x`` for player 1 (one sorted segment sum over the pairs)."""
+  ``A y`` for player 0, ``-A^T x`` for player 1 (one sorted segment sum over the pairs).
+  Its reverse pass is hand-written within ``hand_written_reverse()``."""
+  product = _payoff_product if _hand_written() else _product
+  product = product(player, num_sequences, payoff.value, opponent_plan, payoff.seq0, payoff.seq1,
+                    payoff.by_seq1, payoff.seq0_by_seq1, payoff.seq1_by_seq1)
+  return product if player == 0 else -product
+
+
+def _product(player, num_sequences, value, plan, seq0, seq1, by_seq1, seq0_by_seq1, seq1_by_seq1):
+  """``A plan`` (player 0) or ``A^T plan`` (player 1), [num_sequences, *B]."""
   if player == 0:
-    reach = opponent_plan[payoff.seq1]
-    return jax.ops.segment_sum(expand_to(payoff.value, reach.ndim) * reach, payoff.seq0,
-                               num_segments=num_sequences, indices_are_sorted=True)
-  reach = opponent_plan[payoff.seq0_by_seq1]
-  value_by_seq1 = expand_to(payoff.value[payoff.by_seq1], reach.ndim)
-  return -jax.ops.segment_sum(value_by_seq1 * reach, payoff.seq1_by_seq1,
-                              num_segments=num_sequences, indices_are_sorted=True)
+    reach = plan[seq1]
+    return jax.ops.segment_sum(expand_to(value, reach.ndim) * reach, seq0, num_segments=num_sequences,
+                               indices_are_sorted=True)
+  reach = plan[seq0_by_seq1]
+  return jax.ops.segment_sum(expand_to(value[by_seq1], reach.ndim) * reach, seq1_by_seq1,
+                             num_segments=num_sequences, indices_are_sorted=True)
+
+
+@functools.partial(jax.custom_vjp, nondiff_argnums=(0, 1))
+def _payoff_product(player, num_sequences, value, plan, *indices):
+  return _product(player, num_sequences, value, plan, *indices)
+
+
+def _payoff_product_forward(player, num_sequences, value, plan, *indices):
+  return _product(player, num_sequences, value, plan, *indices), (value, plan, indices)
+
+
+def _payoff_product_backward(player, num_sequences, residuals, cotangent):
+  del num_sequences
+  value, plan, indices = residuals
+  seq0, seq1 = indices[0], indices[1]
+  plan_bar = _product(1 - player, plan.shape[0], value, cotangent, *indices)
+  rows, cols = (seq0, seq1) if player == 0 else (seq1, seq0)
+  value_bar = cotangent[rows] * plan[cols]  # [P, *B]
+  if value_bar.ndim > value.ndim:  # a shared payoff under batched plans
+    value_bar = value_bar.reshape(value_bar.shape[:value.ndim] + (-1,)).sum(-1)
+  if plan_bar.ndim > plan.ndim:  # a shared plan under batched payoffs
+    plan_bar = plan_bar.reshape(plan_bar.shape[:plan.ndim] + (-1,)).sum(-1)
+  zeros = tuple(np.zeros(i.shape, jax.dtypes.float0) for i in indices)
+  return (value_bar.astype(value.dtype), plan_bar.astype(plan.dtype)) + zeros
+
+
+_payoff_product.defvjp(_payoff_product_forward, _payoff_product_backward)
 
 
 def sequence_values(payoff: SequencePayoff, plan0: jax.Array, plan1: jax.Array):
@@ -133,14 +196,76 @@ def counterfactual_values(treeplex: Treeplex, seq_values: jax.Array, strategy: j
   ``q(I,a) = g[(I,a)] + sum_{J child of (I,a)} v(J)``, ``v(I) = sum_a sigma(I,a) q(I,a)``:
   the counterfactual values of CFR (Lanctot et al. 2009 eq. 4-5; Chelarescu 2019 section 1.6).
   The instantaneous regret is ``q - v[:, None]`` on legal actions.
+
+  Within ``hand_written_reverse()`` reverse mode runs the adjoint pass by hand: the bottom-up
+  sums transpose to one top-down pass (the shape of ``realization_plan``), ``g_bar = Tbar``
+  with ``Tbar[(I,a)] = q_bar(I,a) + sigma(I,a) (v_bar(I) + Tbar[parent(I)])``, and
+  ``sigma_bar(I,a) = q(I,a) (v_bar(I) + Tbar[parent(I)])`` (about half the cost of
+  differentiating the scatter-adds).
   """
-  legal = expand_to(treeplex.legal, strategy.ndim)
+  passes = _counterfactual if _hand_written() else _counterfactual_forward_pass
+  return passes(treeplex.level_slices, treeplex.legal, treeplex.parent_seq, seq_values, strategy)
+
+
+def _counterfactual_forward_pass(level_slices, legal, parent_seq, seq_values, strategy):
+  treeplex = _LevelView(level_slices, legal, parent_seq)
+  legal = expand_to(legal, strategy.ndim)
   masked = jnp.where(legal, strategy, 0)
   total = _bottom_up(treeplex, seq_values, lambda q, lo, hi: sum_actions(masked[lo:hi] * q))
   q = jnp.where(legal, action_table(treeplex, total), 0)
   # A plain reduction here: its result is broadcast back over actions by the callers, and
   # an unrolled sum would be fused into those consumers and recomputed per action.
   return q, (masked * q).sum(1)
+
+
+class _LevelView:
+  """The fields of a Treeplex that the passes read (for custom_vjp, whose array arguments
+  must be explicit)."""
+
+  def __init__(self, level_slices, legal, parent_seq):
+    self.level_slices, self.legal, self.parent_seq = level_slices, legal, parent_seq
+    self.max_actions = legal.shape[1]
+
+  def level_sequences(self, lo, hi):
+    return slice(1 + lo * self.max_actions, 1 + hi * self.max_actions)
+
+
+@functools.partial(jax.custom_vjp, nondiff_argnums=(0,))
+def _counterfactual(level_slices, legal, parent_seq, seq_values, strategy):
+  return _counterfactual_forward_pass(level_slices, legal, parent_seq, seq_values, strategy)
+
+
+def _counterfactual_fwd(level_slices, legal, parent_seq, seq_values, strategy):
+  q, v = _counterfactual_forward_pass(level_slices, legal, parent_seq, seq_values, strategy)
+  return (q, v), (legal, parent_seq, strategy, q, seq_values.shape)
+
+
+def _counterfactual_bwd(level_slices, residuals, cotangents):
+  legal, parent_seq, strategy, q, seq_shape = residuals
+  q_bar, v_bar = cotangents
+  view = _LevelView(level_slices, legal, parent_seq)
+  batch = q.shape[2:]
+  wide = expand_to(legal, strategy.ndim)
+  masked = jnp.where(wide, strategy, 0)
+  base = jnp.where(wide, q_bar + masked * jnp.expand_dims(v_bar, 1), 0).astype(q.dtype)
+  total_bar = jnp.concatenate([jnp.zeros((1,) + batch, q.dtype), base.reshape((-1,) + batch)])
+  for lo, hi in level_slices:
+    block = masked[lo:hi] * jnp.expand_dims(total_bar[parent_seq[lo:hi]], 1)
+    total_bar = total_bar.at[view.level_sequences(lo, hi)].add(block.reshape((-1,) + batch))
+  parent_bar = total_bar[parent_seq] + v_bar
+  strategy_bar = jnp.where(wide, q * jnp.expand_dims(parent_bar, 1), 0).astype(strategy.dtype)
+  return (np.zeros(legal.shape, jax.dtypes.float0), np.zeros(parent_seq.shape, jax.dtypes.float0),
+          _sum_to(total_bar, seq_shape), _sum_to(strategy_bar, strategy.shape))
+
+
+def _sum_to(x: jax.Array, shape) -> jax.Array:
+  """``x`` summed over trailing batch axes that an input of ``shape`` was broadcast along."""
+  if x.shape == tuple(shape):
+    return x
+  return x.reshape(tuple(shape) + (-1,)).sum(-1) if x.ndim > len(shape) else jnp.broadcast_to(x, shape)
+
+
+_counterfactual.defvjp(_counterfactual_fwd, _counterfactual_bwd)
 
 
 def best_response(treeplex: Treeplex, seq_values: jax.Array):
