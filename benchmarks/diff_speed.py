@@ -130,16 +130,17 @@ def main(argv=None) -> int:
   print(memory, flush=True)
   qre = qre_64(tensors)
   print(qre, flush=True)
-  write_record(args.out, {
-      "description": f"Gradient costs on {args.game}, float32, jitted, after compilation. "
+  write_record(args.out, benchmark="diff_speed", description=(
+      f"Gradient costs on {args.game}, float32, jitted, after compilation. "
                      f"unrolled: CPU seconds (process_time), best of {args.repeats}, of the exploitability after T DCFR "
                      "iterations and its gradient w.r.t. (alpha, beta, gamma) and the utilities, vs the forward "
                      "solver.run (goal <= 3x), for several checkpoint chunk lengths and without checkpoints, with the "
                      "hand-written reverse passes of jaxcfr.core.evaluation and with plain autodiff of the same forward "
                      "code (same run); memory: XLA temp bytes of the T=10,000 gradient; QRE: wall seconds, 1 timing; "
                      "qre: 64 temperatures as one program, tolerance 1e-5 on log-probabilities. "
-                     "Measured on a CPU shared with other jobs: timings are noisy.",
-      "game": args.game, "unrolled": unrolled, "gradient_memory_T10000_bytes": memory, "qre": qre})
+                     "Measured on a CPU shared with other jobs: timings are noisy."),
+      configuration={"game": args.game, "dtype": "float32", "repeats": args.repeats},
+      results={"unrolled": unrolled, "gradient_memory_T10000_bytes": memory, "qre": qre})
   return 0
 
 

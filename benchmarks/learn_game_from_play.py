@@ -227,16 +227,17 @@ def main(argv=None) -> int:
   rng = np.random.default_rng(0)
   rows = [row for name in names for row in run_task(name, sizes, args.restarts, args.steps, rng)]
   figure(rows, Path(args.out).with_suffix(".png"))
-  write_record(args.out, {
-      "description": "Recovering hidden game parameters from sampled play of the logit QRE by maximum likelihood "
+  write_record(args.out, benchmark="learn_game_from_play", description=(
+      "Recovering hidden game parameters from sampled play of the logit QRE by maximum likelihood "
                      f"through jaxcfr.diff.qre: one_card_poker(num_cards={CARDS})'s card weights (temperature "
                      f"{TEMPERATURE}) and Leduc's (ante, bet) (temperature {LEDUC_TEMPERATURE}, true (1, 2)). Adam "
                      f"(lr 0.1, {args.steps} steps) on the mean negative log-likelihood, {args.restarts} restarts batched "
                      "by vmap (theta ~ N(0, 1) for one_card's card logits, N(0, 0.7^2) for Leduc's log (ante, bet)), best restart by likelihood. "
                      "Observations: actions at their infosets, not the deals or the payoffs. Float64; CPU shared with "
-                     "other jobs.",
-      "temperatures": {"one_card": TEMPERATURE, "leduc": LEDUC_TEMPERATURE}, "rows": rows,
-      "figure": Path(args.out).with_suffix(".png").name})
+                     "other jobs."),
+      configuration={"temperatures": {"one_card": TEMPERATURE, "leduc": LEDUC_TEMPERATURE}, "steps": args.steps,
+                     "restarts": args.restarts, "figure": Path(args.out).with_suffix(".png").name},
+      results={"rows": rows})
   return 0
 
 

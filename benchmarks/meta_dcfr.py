@@ -45,7 +45,7 @@ def figure(record: dict, out) -> None:
   import matplotlib  # pylint: disable=import-outside-toplevel
   matplotlib.use("Agg")
   import matplotlib.pyplot as plt  # pylint: disable=import-outside-toplevel
-  results, path = record["results"], record["path"]
+  results, path = record["results"]["rows"], record["results"]["path"]
   fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
   steps = [p["step"] for p in path]
   for k in range(len(path[0]["train_exploitability"])):
@@ -56,14 +56,14 @@ def figure(record: dict, out) -> None:
     left.axhline(results[name]["train"], color="k", ls=style, lw=1,
                  label=f"{name} {tuple(round(x, 1) for x in results[name]['alpha_beta_gamma'])}")
   left.set(xlabel="gradient steps", ylabel="mean exploitability (train games)",
-           title=f"DCFR tuned by gradient, T = {record['iterations']}")
+           title=f"DCFR tuned by gradient, T = {record['configuration']['iterations']}")
   left.legend(fontsize=6)
   names = list(results)
   right.bar(range(len(names)), [results[n]["test"] for n in names], color=["C0", "C1", "C2"])
   right.set_xticks(range(len(names)), [f"{n}\n{tuple(round(x, 2) for x in results[n]['alpha_beta_gamma'])}" for n in names],
                    fontsize=7)
   right.set(ylabel="mean exploitability (held-out games)",
-            title=f"tuned vs best of a {record['grid_points']}-point grid")
+            title=f"tuned vs best of a {record['results']['grid_points']}-point grid")
   fig.tight_layout()
   fig.savefig(out, dpi=120)
   plt.close(fig)
@@ -125,15 +125,16 @@ def main(argv=None) -> int:
                  "test": float(score(point, test))}
           for name, point in (("gradient", abg), ("grid_best", best), ("dcfr_default", jnp.array([1.5, 0.0, 2.0])))}
   print(rows, flush=True)
-  write_record(args.out, {
-      "description": f"Meta-learning DCFR (alpha, beta, gamma) on {args.games} perturbed {args.game} games (utilities + "
+  write_record(args.out, benchmark="meta_dcfr", description=(
+      f"Meta-learning DCFR (alpha, beta, gamma) on {args.games} perturbed {args.game} games (utilities + "
                      f"N(0, 0.3^2)), loss = mean exploitability (NashConv/2) of the average strategy after {args.iters} "
                      f"iterations; Adam (lr {args.lr}) on the log loss through jaxcfr.diff.unrolled (chunk 10), {args.steps} "
                      f"steps from 4 starts batched (the best on the training games kept); grid of {grid.shape[1]} points as one batch; scores on {args.games} held-out games. "
-                     "float32; CPU shared with other jobs.",
-      "iterations": args.iters, "games": args.games, "gradient_seconds": gradient_seconds,
-      "grid_points": int(grid.shape[1]), "grid_seconds_incl_compile": grid_seconds, "grid": grid_values,
-      "results": rows, "path": path, "figure": Path(args.out).with_suffix(".png").name})
+                     "float32; CPU shared with other jobs."),
+      configuration={"game": args.game, "iterations": args.iters, "games": args.games, "lr": args.lr,
+                     "steps": args.steps, "grid": grid_values, "figure": Path(args.out).with_suffix(".png").name},
+      results={"gradient_seconds": gradient_seconds, "grid_points": int(grid.shape[1]),
+               "grid_seconds_incl_compile": grid_seconds, "rows": rows, "path": path})
   figure(json.loads(Path(args.out).read_text()), Path(args.out).with_suffix(".png"))
   return 0
 

@@ -121,14 +121,15 @@ def main(argv=None) -> int:
           f"{time.perf_counter() - start:.0f}s", flush=True)
   references = {name: cfr_reference(tensors, name, checkpoints) for name in ("cfr", "cfr+")}
   print(references, flush=True)
-  write_record(args.out, {
-      "description": f"MMD schedules as Nash solvers on {args.game} (float64): for each schedule the best point of a "
+  write_record(args.out, benchmark="mmd_schedules", description=(
+      f"MMD schedules as Nash solvers on {args.game} (float64): for each schedule the best point of a "
                      "small (alpha, eta) grid run as one batch, exploitability (NashConv/2) of the current and of the "
                      "average strategy; eta is absolute (OpenSpiel's default alpha / max|A|^2 is about 85 alpha on "
                      "Leduc); CFR and CFR+ (average) as references. See the module docstring for the schedules. "
-                     "CPU shared with other jobs.",
-      "game": args.game, "checkpoints": checkpoints, "grids": {k: {"alpha": v[1], "eta": v[2]} for k, v in schedules.items()},
-      "rows": rows, "references": references})
+                     "CPU shared with other jobs."),
+      configuration={"game": args.game, "checkpoints": checkpoints,
+                     "grids": {k: {"alpha": v[1], "eta": v[2]} for k, v in schedules.items()}},
+      results={"rows": rows, "references": references})
   return 0
 
 

@@ -84,16 +84,16 @@ def main(argv=None) -> int:
   qre = jax.jit(lambda t: diff.qre(t, temperature=args.temperature))
   profile = jax.block_until_ready(qre(tensors))
   rows = nash_comparison(tensors)
-  write_record(args.out, {
-      "description": "MMD (dilated entropy, float64, simultaneous updates) per-iteration time on "
+  write_record(args.out, benchmark="mmd_speed", description=(
+      "MMD (dilated entropy, float64, simultaneous updates) per-iteration time on "
                      f"{args.game}: jaxcfr vs OpenSpiel's NumPy mmd_dilated.MMDDilatedEnt at temperature "
                      f"{args.temperature}, same process; then annealed MMD vs CFR+ exploitability (NashConv/2). "
-                     "Measured on a CPU shared with other jobs: timings are noisy.",
-      "game": args.game, "temperature": args.temperature,
-      "openspiel_ms_per_iteration": peer, "jaxcfr_ms_per_iteration": mine, "ratio": peer / mine, "goal_ratio": 100,
-      "qre_gap": float(diff.qre_gap(tensors, profile, temperature=args.temperature)),
-      "qre_exploitability": float(jaxcfr.exploitability(tensors, profile)),
-      "nash_comparison": rows})
+                     "Measured on a CPU shared with other jobs: timings are noisy."),
+      configuration={"game": args.game, "temperature": args.temperature, "dtype": "float64", "goal_ratio": 100},
+      results={"openspiel_ms_per_iteration": peer, "jaxcfr_ms_per_iteration": mine, "ratio": peer / mine,
+               "qre_gap": float(diff.qre_gap(tensors, profile, temperature=args.temperature)),
+               "qre_exploitability": float(jaxcfr.exploitability(tensors, profile)),
+               "nash_comparison": rows})
   return 0
 
 
