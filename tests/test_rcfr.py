@@ -213,6 +213,10 @@ def test_the_command_line_reports_the_sizes(tmp_path):
   assert record["options"]["regressor"] == "tree:0.5" and record["hyperparameters"] == {}
   assert 2 <= record["regressor_size"] <= 24 and record["relative_size"] == record["regressor_size"] / 24
   assert cli.main(["solve", "kuhn_poker", "--algo", "rcfr", "--regressor", "forest", "--iters", "3"]) == 2
+  assert cli.main(["solve", "kuhn_poker", "--algo", "rcfr", "--regressor", "table", "--reservoir", "50", "--iters", "3",
+                   "--json", str(out), "--no-progress"]) == 0
+  record = json.loads(out.read_text())
+  assert record["options"]["reservoir"] == 50 and record["hyperparameters"] == {"seed": 0}
 
 
 def test_reservoir_sampling_keeps_every_point_with_equal_probability():
