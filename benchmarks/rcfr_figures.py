@@ -114,7 +114,8 @@ def main(argv=None) -> None:
 
   # threshold 0 against unabstracted CFR on the tree's own checkpoints
   reference, _, _ = run_curve(tensors, cfr, cfr.init(tensors), args.rcfr_iters)
-  ratios = [(i, tree_value / cfr_value) for (i, cfr_value), (_, tree_value) in zip(reference, record["curves"]["tree-0"])]
+  ratios = [(i, tree_value / cfr_value)
+            for (i, cfr_value), (_, tree_value) in zip(reference, record["curves"]["tree-0"])]
   record["tree0_vs_cfr"] = {"checkpoints": [i for i, _ in ratios], "cfr": [v for _, v in reference],
                             "ratio": [r for _, r in ratios], "worst_ratio": max(r for _, r in ratios)}
   print(f"tree-0 over CFR: worst ratio {record['tree0_vs_cfr']['worst_ratio']:.3f}", flush=True)

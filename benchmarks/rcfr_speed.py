@@ -137,7 +137,8 @@ def main(argv=None) -> None:
     ours = ours_ms(game, iterations=args.ours_iters, batch=args.batch, **settings)
     ratio = theirs["ms_per_iteration"] / ours["ms_per_iteration"]
     rows.append({"game": game, "openspiel": theirs, "jaxcfr": ours, "speedup": ratio,
-                 "speedup_per_run_in_batch": theirs["ms_per_iteration"] / ours[f"batch{args.batch}_ms_per_run_iteration"]})
+                 "speedup_per_run_in_batch":
+                     theirs["ms_per_iteration"] / ours[f"batch{args.batch}_ms_per_run_iteration"]})
     print(f"{game:>12}: OpenSpiel {theirs['ms_per_iteration']:9.1f} ms/it, jaxcfr {ours['ms_per_iteration']:7.2f} "
           f"ms/it ({ratio:6.0f}x; in a batch of {args.batch}: {rows[-1]['speedup_per_run_in_batch']:6.0f}x per run)",
           flush=True)
