@@ -14,12 +14,19 @@ both relative sizes are recorded. Table 1's entries are exact expected values in
 milli-chips per hand (mb/h), averaged over both seats, where the paper played 30M sampled
 hands per pair (its 95% intervals of about +-1.3 mb/h do not arise here).
 
-    python benchmarks/rcfr_figures.py [--rcfr-iters 1000] [--cfr-iters 10000]
+The MLPs sized like the abstractions are RCFR+ (targets floored at zero: what moved their
+curve most, benchmarks/rcfr_tuning.py), the one with half the table's parameters plain RCFR.
+The record's ``goals`` compare, at each abstraction's size, the least exploitable tree and MLP
+no larger than it; ``tree0_vs_cfr`` is the threshold-0 tree over unabstracted CFR at every
+checkpoint of the tree's grid.
+
+    python -m benchmarks rcfr_figures [--rcfr-iters 1000] [--mlp-iters 10000] [--cfr-iters 10000]
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from pathlib import Path
 
@@ -31,7 +38,8 @@ import jaxcfr
 from jaxcfr import solvers
 from jaxcfr.solvers import rcfr
 
-from record import write_record
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
 
 RESULTS = Path(__file__).resolve().parent / "results"
 ABSTRACTIONS = ("JQK", "J.QK", "JQ.K", "J.Q.K")
@@ -56,21 +64,23 @@ def run_curve(tensors, solver, state, total, average=None):
   return curve, state, time.perf_counter() - start
 
 
-def main() -> None:
+def main(argv=None) -> None:
   parser = argparse.ArgumentParser()
   parser.add_argument("--rcfr-iters", type=int, default=1000)
   parser.add_argument("--cfr-iters", type=int, default=10000)
-  parser.add_argument("--thresholds", default="0,1e-4,1e-3,3e-3,1e-2,3e-2,1e-1")
+  parser.add_argument("--mlp-iters", type=int, default=10000)
+  parser.add_argument("--thresholds", default="0,1e-3,1e-2,3e-2,1e-1,3e-1,1")
   parser.add_argument("--mlp-steps", type=int, default=30)
   parser.add_argument("--dtype", default="float32")
   parser.add_argument("--out", default=str(RESULTS / "rcfr_figures.json"))
-  args = parser.parse_args()
+  args = parser.parse_args(argv)
   if args.dtype == "float64":
     jax.config.update("jax_enable_x64", True)
   game = jaxcfr.load("leduc_poker", dtype=args.dtype)
   tensors = game.tensors
   table = 2184
-  agents, record = {}, {"rcfr_iters": args.rcfr_iters, "cfr_iters": args.cfr_iters, "dtype": args.dtype,
+  agents, record = {}, {"rcfr_iters": args.rcfr_iters, "mlp_iters": args.mlp_iters, "cfr_iters": args.cfr_iters,
+                        "dtype": args.dtype, "mlp_steps": args.mlp_steps,
                         "table_size": table, "paper_unit": PAPER_UNIT, "curves": {}, "sizes": {}, "seconds": {}}
 
   def add(name, profile, size, curve, seconds, paper_size=None):
@@ -102,12 +112,25 @@ def main() -> None:
         [(i, v[b]) for i, v in curve], seconds)
     record["sizes"][f"tree-{threshold:g}"]["threshold"] = threshold
 
-  # MLPs 8 -> hidden -> 1 sized like the abstractions (about 7, 14, 21% of the table) and half the table
-  for hidden in ((7,), (14,), (21,), (20, 16)):
-    solver = solvers.get("rcfr", regressor="mlp", hidden=hidden, steps=args.mlp_steps)
-    curve, state, seconds = run_curve(tensors, solver, solver.init(tensors, seed=0), args.rcfr_iters)
-    add(f"mlp-{'x'.join(map(str, hidden))}", solver.average_strategy(tensors, state),
-        int(solver.counters(state)["regressor_size"]), curve, seconds)
+  # threshold 0 against unabstracted CFR on the tree's own checkpoints
+  reference, _, _ = run_curve(tensors, cfr, cfr.init(tensors), args.rcfr_iters)
+  ratios = [(i, tree_value / cfr_value)
+            for (i, cfr_value), (_, tree_value) in zip(reference, record["curves"]["tree-0"])]
+  record["tree0_vs_cfr"] = {"checkpoints": [i for i, _ in ratios], "cfr": [v for _, v in reference],
+                            "ratio": [r for _, r in ratios], "worst_ratio": max(r for _, r in ratios)}
+  print(f"tree-0 over CFR: worst ratio {record['tree0_vs_cfr']['worst_ratio']:.3f}", flush=True)
+
+  # MLPs 8 -> hidden -> 1 sized like the abstractions (RCFR+) and with half the table's parameters (RCFR)
+  for hidden, plus in (((7,), True), ((14,), True), ((21,), True), ((20, 16), False)):
+    solver = solvers.get("rcfr", regressor="mlp", hidden=hidden, steps=args.mlp_steps, plus=plus)
+    curve, state, seconds = run_curve(tensors, solver, solver.init(tensors, seed=0), args.mlp_iters)
+    name = f"mlp{'+' if plus else ''}-{'x'.join(map(str, hidden))}"
+    add(name, solver.average_strategy(tensors, state), int(solver.counters(state)["regressor_size"]), curve, seconds)
+    record["sizes"][name] |= {"hidden": list(hidden), "plus": plus}
+
+  record["goals"] = goals(record)
+  for row in record["goals"]:
+    print(row, flush=True)
 
   names = list(agents)
   ev = jax.jit(jaxcfr.expected_value)
@@ -122,10 +145,28 @@ def main() -> None:
   record["description"] = (
       "Waugh et al. 2015 Figures 1-2 and Table 1 on Leduc (exploitability = NashConv / 2, in chips; "
       "the figures plot milli-chips per hand). Iterations reduced from the paper's 100000: CFR and the "
-      "abstractions run cfr_iters, RCFR runs rcfr_iters, to fit the CPU budget. Timings measured while "
-      "the 2-core CPU was shared with other jobs.")
+      "abstractions run cfr_iters, the trees rcfr_iters and the MLPs mlp_iters, to fit the CPU budget. "
+      "goals: at each abstraction's size, the least exploitable tree and MLP no larger, final values. "
+      "Timings measured while the 2-core CPU was shared with other jobs.")
   write_record(args.out, record)
   plot(record, Path(args.out).with_suffix(""))
+
+
+def goals(record) -> list[dict]:
+  """At each abstraction's size: the least exploitable tree and MLP no larger, against it."""
+  rows = []
+  final = {n: c[-1][1] for n, c in record["curves"].items()}
+  for name in ABSTRACTIONS:
+    size = record["sizes"][name]["parameters"]
+    row = {"abstraction": name, "parameters": size, "exploitability": final[name]}
+    for kind in ("tree", "mlp"):
+      fits = [n for n, s in record["sizes"].items() if n.startswith(kind) and s["parameters"] <= size]
+      best = min(fits, key=final.get) if fits else None
+      row[kind] = best and {"agent": best, "parameters": record["sizes"][best]["parameters"],
+                            "exploitability": final[best], "iterations": record["curves"][best][-1][0],
+                            "less_exploitable": final[best] < final[name]}
+    rows.append(row)
+  return rows
 
 
 def plot(record, stem: Path) -> None:
@@ -164,4 +205,4 @@ def plot(record, stem: Path) -> None:
 
 
 if __name__ == "__main__":
-  main()
+  main(sys.argv[1:])

@@ -139,6 +139,8 @@ def _parser() -> argparse.ArgumentParser:
   regression.add_argument("--plus", action="store_true", default=None, help="RCFR+: regrets floored at zero")
   regression.add_argument("--bootstrap", action="store_true", default=None,
                           help="targets: the previous prediction plus the new regret")
+  regression.add_argument("--reservoir", type=_positive, metavar="K",
+                          help="fit on a reservoir of K sampled regrets per player (default: all data)")
   regression.add_argument("--averaging", help="the average strategy's weights: rcfr uniform or linear; mccfr-os "
                                               "stochastic or optimistic")
   solve.add_argument("--strategy-out", metavar="FILE", help="write the average strategy as .npz")
@@ -229,6 +231,7 @@ def _solve(args) -> int:
   options = {"updates": args.updates, "trajectories": args.trajectories, "smooth": args.smooth or None,
              "final": args.final, "backup": args.backup, "regressor": args.regressor, "features": args.features,
              "steps": args.steps, "plus": args.plus, "bootstrap": args.bootstrap, "averaging": args.averaging,
+             "reservoir": args.reservoir,
              "anneal": True if args.anneal else None}
   options = {k: v for k, v in options.items() if v is not None}
   allowed = solvers.option_names(args.algo)

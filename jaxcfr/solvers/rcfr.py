@@ -15,6 +15,9 @@ targets ``R^t / t`` with weights ``t`` are the sufficient statistics of Algorith
 set of all past instantaneous regrets (every row has ``t`` points with that mean), so
 keeping "all the data" costs one table; ``bootstrap`` replaces ``R^{t-1}`` by the previous
 estimate ``t-1 * f_{t-1}`` (prediction plus the new regret, as OpenSpiel's RCFR offers).
+With ``reservoir=K`` the data set is instead a uniform sample of ``K`` past points per player
+(jaxcfr.solvers.reservoir: rows, instantaneous regrets, iterations; Algorithm R keyed by the
+run's seed and the iteration), and the regressor is fit on it.
 The average strategy is accumulated exactly per infoset, as in the paper (uniform, or
 linear with ``averaging="linear"``).
 
@@ -39,7 +42,7 @@ import numpy as np
 
 from jaxcfr.core import evaluation, regret
 from jaxcfr.game.tensors import GameTensors
-from jaxcfr.solvers import cfr, rcfr_features, regressors, registry
+from jaxcfr.solvers import cfr, rcfr_features, regressors, registry, reservoir as reservoirs
 
 __all__ = ["RCFRState", "solver", "parse_regressor", "abstract_average_strategy", "REGRESSORS"]
 
@@ -56,6 +59,8 @@ class RCFRState(NamedTuple):
     regressor_size: [] int32 parameters or leaves of both players' regressors.
     relative_size: [] float, regressor_size over the full regret table.
     learning_rate, threshold: [] float, the regressors' batchable hyperparameters.
+    buffers: () for all data, else (buffer0, buffer1) the players' reservoirs.
+    seed: [] uint32 the run's seed (the reservoir's draws).
   """
 
   cfr: cfr.CFRState
@@ -64,6 +69,8 @@ class RCFRState(NamedTuple):
   relative_size: jax.Array
   learning_rate: jax.Array
   threshold: jax.Array
+  buffers: tuple = ()
+  seed: jax.Array = None
 
   @property
   def iteration(self) -> jax.Array:
@@ -101,7 +108,7 @@ def _rows(game_name: str, features: str, abstraction) -> tuple:
 def solver(*, regressor: str = "mlp", features: str = "auto", updates: str = "alternating", plus: bool = False,
            bootstrap: bool = False, averaging: str = "uniform", abstraction=None, hidden: tuple = (24, 24),
            steps: int = 100, loss: str = "mse", optimizer: str = "adam", normalise: bool = True,
-           max_depth: int = 32) -> registry.Solver:
+           max_depth: int = 32, reservoir: int | None = None) -> registry.Solver:
   """The registered ``rcfr`` solver (``jaxcfr.solvers.get("rcfr", regressor="tree:0.01")``).
 
   Options (static):
@@ -114,7 +121,11 @@ def solver(*, regressor: str = "mlp", features: str = "auto", updates: str = "al
     abstraction: for "abstraction:map", a tuple of (infoset key, label) pairs.
     hidden, steps, loss, optimizer, normalise: the MLP's (jaxcfr.solvers.regressors.mlp).
     max_depth: the tree's most levels.
-  Hyperparameters of ``init`` (batchable): seed (mlp), learning_rate (mlp), threshold (tree).
+    reservoir: None (all data: targets R^t / t) or K >= 1, the points (instantaneous regrets)
+      each player's reservoir keeps; the regressor is fit on their per-row means, weighted
+      by their counts. Not with plus or bootstrap (they change the cumulative targets).
+  Hyperparameters of ``init`` (batchable): seed (mlp, or a reservoir), learning_rate (mlp),
+  threshold (tree).
   """
   made, abstraction_name, defaults = parse_regressor(regressor, hidden=hidden, steps=steps, loss=loss,
                                                      optimizer=optimizer, normalise=normalise, max_depth=max_depth)
@@ -130,7 +141,13 @@ def solver(*, regressor: str = "mlp", features: str = "auto", updates: str = "al
     raise ValueError(f"averaging must be 'uniform' or 'linear', got {averaging!r}")
   if features not in rcfr_features.FEATURE_SETS:
     raise ValueError(f"unknown features {features!r}; choose one of {list(rcfr_features.FEATURE_SETS)}")
-  hyperparameters = ({"seed": 0} if made.uses_seed else {}) | defaults
+  if reservoir is not None:
+    if isinstance(reservoir, bool) or not isinstance(reservoir, (int, np.integer)) or reservoir < 1:
+      raise ValueError(f"reservoir must be an integer >= 1 (points kept per player) or None, got {reservoir!r}")
+    if plus or bootstrap:
+      raise ValueError("reservoir keeps instantaneous regrets: it does not combine with plus or bootstrap")
+    reservoir = int(reservoir)
+  hyperparameters = ({"seed": 0} if made.uses_seed or reservoir else {}) | defaults
   alternating = updates == "alternating"
 
   def rows_of(tensors):
@@ -158,10 +175,12 @@ def solver(*, regressor: str = "mlp", features: str = "auto", updates: str = "al
     inner = cfr.init(tensors, alpha=cfr.INF, beta=-cfr.INF if plus else cfr.INF,
                      gamma=1.0 if averaging == "linear" else 0.0)
     size = sum(made.size(p, r) for p, r in zip(params, rows))
+    buffers = tuple(reservoirs.empty(reservoir, dtype) for _ in rows) if reservoir else ()
     return RCFRState(cfr=inner, params=params, regressor_size=size,
                      relative_size=size.astype(dtype) / rcfr_features.table_size(tensors.name),
                      learning_rate=jnp.asarray(values.get("learning_rate", 1.0), dtype),
-                     threshold=jnp.asarray(values.get("threshold", 0.0), dtype))
+                     threshold=jnp.asarray(values.get("threshold", 0.0), dtype), buffers=buffers,
+                     seed=jnp.asarray(values.get("seed", 0), jnp.uint32))
 
   def step(tensors: GameTensors, state: RCFRState) -> RCFRState:
     rows = rows_of(tensors)
@@ -171,14 +190,22 @@ def solver(*, regressor: str = "mlp", features: str = "auto", updates: str = "al
     weight_ratio = cfr._next_weight_ratio(inner, t)  # pylint: disable=protected-access
     current, new = list(inner.strategy), list(inner.strategy)
     cumulative, average, params = list(inner.regrets), list(inner.average), list(state.params)
+    buffers = list(state.buffers)
     plans = [evaluation.realization_plan(tp, s) for tp, s in zip(tensors.players, current)]
     for player in (0, 1):
       treeplex = tensors.players[player]
-      cumulative[player], average[player], _, _ = cfr._update_player(  # pylint: disable=protected-access
+      cumulative[player], average[player], instant, _ = cfr._update_player(  # pylint: disable=protected-access
           tensors, inner, player, current, plans[1 - player], plans[player], t, weight_ratio, False)
-      legal = treeplex.legal.reshape(-1)
-      weights = jnp.where(legal, t, 0).astype(t.dtype)
-      params[player] = made.fit(params[player], rows[player], cumulative[player].reshape(-1) / t, weights, hyper)
+      if buffers:
+        legal_rows = np.flatnonzero(rows[player].legal)
+        key = jax.random.fold_in(jax.random.fold_in(jax.random.key(state.seed), player), inner.iteration)
+        buffers[player] = reservoirs.add(buffers[player], legal_rows, instant.reshape(-1)[legal_rows],
+                                         inner.iteration + 1, key)
+        targets, weights = reservoirs.statistics(buffers[player], len(rows[player].legal))
+      else:
+        targets = cumulative[player].reshape(-1) / t
+        weights = jnp.where(treeplex.legal.reshape(-1), t, 0).astype(t.dtype)
+      params[player] = made.fit(params[player], rows[player], targets, weights, hyper)
       estimate = made.predict(params[player], rows[player]).reshape(treeplex.legal.shape)
       if bootstrap:
         cumulative[player] = jnp.where(treeplex.legal, t * estimate, 0)
@@ -189,7 +216,7 @@ def solver(*, regressor: str = "mlp", features: str = "auto", updates: str = "al
     size = sum(made.size(p, r) for p, r in zip(params, rows))
     inner = inner._replace(regrets=tuple(cumulative), strategy=tuple(new), average=tuple(average),
                            iteration=inner.iteration + 1, weight_ratio=weight_ratio)
-    return state._replace(cfr=inner, params=tuple(params), regressor_size=size,
+    return state._replace(cfr=inner, params=tuple(params), regressor_size=size, buffers=tuple(buffers),
                           relative_size=size.astype(t.dtype) / rcfr_features.table_size(tensors.name))
 
   def average_strategy(tensors, state):
@@ -201,7 +228,7 @@ def solver(*, regressor: str = "mlp", features: str = "auto", updates: str = "al
 
   options = dict(regressor=regressor, features=features, updates=updates, plus=plus, bootstrap=bootstrap,
                  averaging=averaging, abstraction=abstraction, hidden=tuple(hidden), steps=steps, loss=loss,
-                 optimizer=optimizer, normalise=normalise, max_depth=max_depth)
+                 optimizer=optimizer, normalise=normalise, max_depth=max_depth, reservoir=reservoir)
   return registry.Solver(name="rcfr", hyperparameters=hyperparameters, options=options, counters=counters,
                          **registry.per_run(init, hyperparameters, check=check, step=step,
                                             average_strategy=average_strategy, current_strategy=current_strategy))
