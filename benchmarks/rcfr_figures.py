@@ -142,13 +142,17 @@ def main(argv=None) -> None:
       cross[i, j] = 1000 * (seat0 + seat1) / 2
   record["crosstable_mbh"] = {"agents": names, "rows": cross.tolist(),
                               "mean": {n: float(np.delete(cross[i], i).mean()) for i, n in enumerate(names)}}
-  record["description"] = (
+  description = (
       "Waugh et al. 2015 Figures 1-2 and Table 1 on Leduc (exploitability = NashConv / 2, in chips; "
       "the figures plot milli-chips per hand). Iterations reduced from the paper's 100000: CFR and the "
       "abstractions run cfr_iters, the trees rcfr_iters and the MLPs mlp_iters, to fit the CPU budget. "
       "goals: at each abstraction's size, the least exploitable tree and MLP no larger, final values. "
       "Timings measured while the 2-core CPU was shared with other jobs.")
-  write_record(args.out, record)
+  configuration = {key: record.pop(key) for key in
+                   ("rcfr_iters", "mlp_iters", "cfr_iters", "dtype", "mlp_steps", "table_size", "paper_unit")}
+  configuration["thresholds"] = args.thresholds
+  write_record(args.out, benchmark="rcfr_figures", description=description, configuration=configuration,
+               results=record)
   plot(record, Path(args.out).with_suffix(""))
 
 

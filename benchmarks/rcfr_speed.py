@@ -142,15 +142,16 @@ def main(argv=None) -> None:
     print(f"{game:>12}: OpenSpiel {theirs['ms_per_iteration']:9.1f} ms/it, jaxcfr {ours['ms_per_iteration']:7.2f} "
           f"ms/it ({ratio:6.0f}x; in a batch of {args.batch}: {rows[-1]['speedup_per_run_in_batch']:6.0f}x per run)",
           flush=True)
-  record = {"settings": {**settings, "hidden_layers": 2, "optimizer": "adam", "loss": "squared error",
-                         "dtype": "float32", "batch": args.batch},
-            "rows": rows,
-            "description": (
+  path = write_record(
+      args.out, benchmark="rcfr_speed",
+      configuration={**settings, "hidden_layers": 2, "optimizer": "adam", "loss": "squared error",
+                     "dtype": "float32", "batch": args.batch, "games": args.games.split(",")},
+      results={"rows": rows},
+      description=(
                 "Milliseconds per RCFR iteration (both players) with an MLP regressor, jaxcfr's rcfr against "
                 "OpenSpiel's JAX RcfrSolver side by side, same network, steps, learning rate and full batch; "
                 "OpenSpiel's training loop is one jitted fori_loop (its best case). Measured while the 2-core CPU "
-                "was shared with other jobs: the ratio, taken in one run, is the figure to quote.")}
-  path = write_record(args.out, record)
+                "was shared with other jobs: the ratio, taken in one run, is the figure to quote."))
   print(f"wrote {path}")
 
 

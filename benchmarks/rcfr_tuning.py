@@ -68,13 +68,15 @@ def main(argv=None) -> None:
                  float(np.median(final)), "seconds": time.perf_counter() - start})
     print(f"{name:>28}: final exploitability {', '.join(f'{v:.3f}' for v in final)} (learning rates "
           f"{', '.join(map(str, rates))})", flush=True)
-  record = {"iterations": args.iters, "learning_rates": rates, "seed": 0, "rows": rows,
-            "description": ("Exploitability (NashConv / 2) of RCFR's average strategy on Leduc with an 8 -> 15 -> 1 "
+  path = write_record(
+      args.out, benchmark="rcfr_tuning",
+      configuration={"iterations": args.iters, "learning_rates": rates, "seed": 0, "base": BASE},
+      results={"rows": rows},
+      description=("Exploitability (NashConv / 2) of RCFR's average strategy on Leduc with an 8 -> 15 -> 1 "
                             "MLP per player (302 parameters), one change per row against the baseline, three "
                             "learning rates each; the abstraction of the same size JQ.K reaches 0.51 and J.QK 0.74 "
                             "(benchmarks/results/rcfr_figures.json). float32; the 2-core CPU was shared with "
-                            "other jobs (seconds are indicative only).")}
-  path = write_record(args.out, record)
+                            "other jobs (seconds are indicative only)."))
   print(f"wrote {path}")
 
 

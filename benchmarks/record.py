@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import datetime
 import json
-import warnings
 from pathlib import Path
 
 __all__ = ["KEYS", "read_record", "validate", "write_record"]
@@ -54,8 +53,7 @@ def read_record(path: str | Path) -> dict:
   return validate(record, str(path))
 
 
-def write_record(out: str | Path, _legacy: dict | None = None, /, *, benchmark: str | None = None,
-                 description: str | None = None, configuration: dict | None = None, results=None,
+def write_record(out: str | Path, *, benchmark: str, description: str, configuration: dict, results,
                  **unexpected) -> Path:
   """Writes one record to ``out`` (JSON), adding ``date``, ``git_commit`` and ``hardware``.
 
@@ -65,18 +63,13 @@ def write_record(out: str | Path, _legacy: dict | None = None, /, *, benchmark: 
   """
   from jaxcfr.run import hardware  # pylint: disable=import-outside-toplevel
   out = Path(out)
-  if _legacy is not None:  # TODO(schema): remove once every script passes the keywords
-    warnings.warn(f"write_record({out.name!r}, record) writes the old free-form record; pass benchmark=, "
-                  "description=, configuration= and results=", DeprecationWarning, stacklevel=2)
-    record = {"date": _now(), "hardware": hardware.hardware(), "git_commit": hardware.git_commit(), **_legacy}
-  else:
-    if unexpected:
-      raise TypeError(f"write_record: unexpected keywords {sorted(unexpected)}; a record has only benchmark, "
-                      "description, configuration (what was run) and results (what was measured)")
-    record = {"benchmark": benchmark, "description": description, "date": _now(),
-              "git_commit": hardware.git_commit(), "hardware": hardware.hardware(),
-              "configuration": configuration, "results": results}
-    validate(record, f"write_record({str(out)!r})")
+  if unexpected:
+    raise TypeError(f"write_record: unexpected keywords {sorted(unexpected)}; a record has only benchmark, "
+                    "description, configuration (what was run) and results (what was measured)")
+  record = {"benchmark": benchmark, "description": description, "date": _now(),
+            "git_commit": hardware.git_commit(), "hardware": hardware.hardware(),
+            "configuration": configuration, "results": results}
+  validate(record, f"write_record({str(out)!r})")
   text = json.dumps(record, indent=2) + "\n"  # fails before the file is touched if not JSON
   out.parent.mkdir(parents=True, exist_ok=True)
   out.write_text(text)

@@ -16,11 +16,6 @@ sys.path.insert(0, str(BENCHMARKS))
 
 import record  # noqa: E402  pylint: disable=wrong-import-position
 
-# Results files (stems) and scripts still in the old free-form layout: they were being edited
-# elsewhere when the schema came in. Empty this list as each one is converted.
-NOT_YET_CONVERTED = {"rcfr_figures"}
-
-
 def _run(*argv):
   return subprocess.run([sys.executable, "-m", "benchmarks", *argv], capture_output=True, text=True, cwd=ROOT,
                         timeout=300)
@@ -46,13 +41,7 @@ def test_lists_every_benchmark_and_runs_one_by_name():
 def test_every_results_file_follows_the_record_schema():
   paths = sorted((BENCHMARKS / "results").glob("*.json"))
   assert paths
-  stems = {p.stem for p in paths}
-  assert NOT_YET_CONVERTED <= stems | set(_scripts()), "a name in NOT_YET_CONVERTED is stale"
   for path in paths:
-    if path.stem in NOT_YET_CONVERTED:
-      with pytest.raises(ValueError, match="exactly the keys"):  # once it passes, take it off the list
-        record.read_record(path)
-      continue
     loaded = record.read_record(path)
     assert list(loaded) == list(record.KEYS), path.name
     assert loaded["benchmark"] in _scripts(), f"{path.name}: no script named {loaded['benchmark']!r}"
@@ -60,8 +49,6 @@ def test_every_results_file_follows_the_record_schema():
 
 def test_every_script_writes_its_record_with_the_schema_keywords():
   for name, tree in _scripts().items():
-    if name in NOT_YET_CONVERTED:
-      continue
     main = next(node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == "main")
     calls = [node for node in ast.walk(main) if isinstance(node, ast.Call)
              and getattr(node.func, "id", getattr(node.func, "attr", None)) == "write_record"]
