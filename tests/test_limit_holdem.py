@@ -1,0 +1,81 @@
+"""Heads-up limit hold'em: the JAX hand evaluator against phevaluator, the betting rules on
+hand-written hands, the card abstraction's monotonicity, and the sampled solver path."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from jaxcfr.game import hand_eval
+from jaxcfr.games import limit_holdem as rules
+
+
+def _cards(text: str) -> list[int]:
+  """'As Kd' -> card ids (rank * 4 + suit, suits c d h s)."""
+  ranks, suits = "23456789TJQKA", "cdhs"
+  return [ranks.index(t[0]) * 4 + suits.index(t[1]) for t in text.split()]
+
+
+def random_hands(rng: np.random.Generator, n: int) -> np.ndarray:
+  """[n, 7] int32 uniformly random hands of distinct cards (redrawing rows with repeats)."""
+  hands = rng.integers(0, 52, (n, 7))
+  while True:
+    ordered = np.sort(hands, 1)
+    bad = (np.diff(ordered, axis=1) == 0).any(1)
+    if not bad.any():
+      return hands.astype(np.int32)
+    hands[bad] = rng.integers(0, 52, (int(bad.sum()), 7))
+
+
+def test_hand_rank_agrees_with_phevaluator_on_a_million_hands():
+  phevaluator = pytest.importorskip("phevaluator")
+  n = 1_000_000
+  hands = random_hands(np.random.default_rng(0), n)
+  ours = np.asarray(hand_eval.hand_rank(jnp.asarray(hands))).astype(np.int64)
+  ref = np.fromiter((phevaluator.evaluate_cards(*h) for h in hands.tolist()), np.int64, n)  # lower is better
+  pairs = np.unique(ours * 8192 + (8191 - ref))  # sorted by ours, then by the reference's strength
+  # the same order and the same ties: along our order the reference's strength never drops,
+  # and each of our ranks is one reference rank and vice versa
+  assert (np.diff(pairs % 8192) >= 0).all()
+  assert len(pairs) == len(np.unique(ours)) == len(np.unique(ref)) > 4000
+
+
+def test_hand_rank_categories_and_ties():
+  rank = lambda text: int(hand_eval.hand_rank(jnp.asarray([_cards(text)]))[0])
+  assert hand_eval.CATEGORIES[rank("As Ks Qs Js Ts 2c 3d") >> 26] == "straight flush"
+  assert hand_eval.CATEGORIES[rank("Ah 2d 3c 4s 5h 9c Kd") >> 26] == "straight"  # the wheel
+  assert rank("Ah 2d 3c 4s 5h 9c Kd") < rank("2h 3d 4c 5s 6h 9c Kd")
+  assert rank("Ah Ad Ac Kh Kd Qc Qd") == rank("As Ad Ac Ks Kd 2c 3d")  # full house, the board plays
+  assert rank("Ah Ad Kc Kh Qd Qc 2d") > rank("Ah Ad Kc Kh Jd Jc Td")  # two pair, queen kicker
+  assert hand_eval.CATEGORIES[rank("2h 4h 6h 8h Th Ah Ad") >> 26] == "flush"
+
+
+def test_betting_tree_rules():
+  tree = rules.betting_tree()
+  assert tree.num_nodes == 16584 and (tree.terminal == rules.NOT_TERMINAL).sum() == 6378
+  root = tree.node("")
+  assert tree.player[root] == 0 and tuple(tree.contribution[root]) == (1, 2)  # the button acts first
+  assert tuple(tree.child[root] >= 0) == (True, True, True)  # facing the big blind: fold, call, raise
+  limp = tree.node("c")
+  assert tree.player[limp] == 1 and tree.child[limp, rules.FOLD] == -1  # the big blind's option: no fold
+  flop = tree.node("cc/")
+  assert tree.player[flop] == 1 and tree.round[flop] == 1 and tuple(tree.contribution[flop]) == (2, 2)
+  capped = tree.node("rrr")  # blind + three raises = four bets: no more raising
+  assert tuple(tree.contribution[capped]) == (8, 6) and tree.child[capped, rules.RAISE] == -1
+  turn_bet = tree.node("cc/cc/cr")  # big bets on the turn
+  assert tuple(tree.contribution[turn_bet]) == (6, 2)
+  river_cap = tree.node("cc/cc/cc/rrrr")
+  assert tree.child[river_cap, rules.RAISE] == -1 and tuple(tree.contribution[river_cap]) == (2 + 16, 2 + 12)
+  showdown = tree.node("rrrc/rrrrc/rrrrc/rrrrc")
+  assert tree.terminal[showdown] == rules.SHOWDOWN and tuple(tree.contribution[showdown]) == (48, 48)
+  fold = tree.node("cc/rf")
+  assert tree.terminal[fold] == rules.FOLDED and tree.folder[fold] == 0 and tuple(tree.contribution[fold]) == (2, 4)
+
+
+def test_preflop_classes():
+  classes = np.array([[rules.preflop_class(np.array([a, b])) for b in range(52)] for a in range(52)])
+  off = classes[~np.eye(52, dtype=bool)]
+  assert set(off.tolist()) == set(range(169))
+  assert np.bincount(off).tolist().count(12) == 13  # each pair: 6 combinations, both orders
