@@ -79,3 +79,52 @@ def test_preflop_classes():
   off = classes[~np.eye(52, dtype=bool)]
   assert set(off.tolist()) == set(range(169))
   assert np.bincount(off).tolist().count(12) == 13  # each pair: 6 combinations, both orders
+
+
+# The sampled game: a small abstraction (3 buckets, 8 rollouts) built once for these tests.
+@pytest.fixture(scope="module")
+def game():
+  from jaxcfr.game import limit_holdem
+  return limit_holdem.make(buckets=3, rollouts=8)
+
+
+def test_device_payoffs_on_hand_written_hands(game):
+  from jaxcfr.game import limit_holdem
+  deal = jnp.asarray([_cards("As Ah Kd Kc 2s 7h 9c Jd 3s")])  # aces beat kings
+  sign = limit_holdem.showdown_sign(deal)
+  assert int(sign[0]) == 1
+  tree = game.tree
+  for history, expected in (("rrrc/rrrrc/rrrrc/rrrrc", 48), ("f", -1), ("rf", 2), ("cc/rf", -2), ("cc/cc/cc/crrf", -6)):
+    node = jnp.asarray([tree.node(history)])
+    assert float(limit_holdem.terminal_utility(game.arrays, node, sign)[0]) == expected, history
+  split = jnp.asarray([_cards("2c 3d 2h 3s As Ks Qd Jc Th")])  # both play the board's straight
+  assert int(limit_holdem.showdown_sign(split)[0]) == 0
+
+
+def test_buckets_are_monotone_in_strength(game):
+  """A hand that beats or ties another on every completion never gets a lower bucket."""
+  from jaxcfr.game import limit_holdem
+  key = jax.random.PRNGKey(5)
+  deals = limit_holdem.sample_deals(key, 1000)
+  a, b, board = deals[:, 0:2], deals[:, 2:4], deals[:, 4:]
+  # on the river, against the same opponent hands (each other's cards dead): a better
+  # seven-card hand has at least the strength and at least the bucket
+  strength = jax.jit(lambda h, d: limit_holdem.expected_strength(h, board, 5, key, 32, dead=d, by_view=False))
+  sa, sb = strength(a, b), strength(b, a)
+  ra = hand_eval.hand_rank(jnp.concatenate([a, board], 1))
+  rb = hand_eval.hand_rank(jnp.concatenate([b, board], 1))
+  ba = limit_holdem._bucket_of(sa, game.cuts[3], "percentile", game.buckets)
+  bb = limit_holdem._bucket_of(sb, game.cuts[3], "percentile", game.buckets)
+  assert bool(jnp.all(jnp.where(ra > rb, (sa >= sb) & (ba >= bb), True)))
+  assert bool(jnp.all(jnp.where(ra == rb, ba == bb, True)))
+  assert int((ba > bb).sum()) > 50  # the test has teeth: buckets differ often
+  # every round's buckets are monotone in E[HS]
+  values = jnp.linspace(0, 1, 101)
+  for r in range(4):
+    buckets = limit_holdem._bucket_of(values, game.cuts[r], "percentile", game.buckets)
+    assert bool(jnp.all(jnp.diff(buckets) >= 0)) and int(buckets[0]) == 0 and int(buckets[-1]) == game.buckets - 1
+  pf = np.asarray(game.preflop_strength)
+  aces, seven_deuce = int(rules.preflop_class(np.array(_cards("As Ah")))), int(rules.preflop_class(np.array(_cards("7c 2d"))))
+  assert pf[aces] == pf.max() and pf[seven_deuce] < np.quantile(pf, 0.05)
+  buckets = np.asarray(limit_holdem.deal_buckets(game, deals[:200]))
+  assert buckets.min() == 0 and buckets.max() == game.buckets - 1
