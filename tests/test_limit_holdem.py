@@ -128,3 +128,39 @@ def test_buckets_are_monotone_in_strength(game):
   assert pf[aces] == pf.max() and pf[seven_deuce] < np.quantile(pf, 0.05)
   buckets = np.asarray(limit_holdem.deal_buckets(game, deals[:200]))
   assert buckets.min() == 0 and buckets.max() == game.buckets - 1
+
+
+def test_chance_sampled_cfr_improves_against_the_rule_bot(game):
+  from jaxcfr.evaluate import holdem_match
+  from jaxcfr.solvers import sampled_games
+  solver = sampled_games.get("cfr-cs")
+  bot = holdem_match.rule_bot(game)
+  state = solver.init(game, seed=0)
+  early = solver.run(game, state, 5)
+  late = solver.run(game, early, 295)
+  key = jax.random.PRNGKey(11)  # the same duplicate deals for both
+  before = holdem_match.match(game, solver.average_strategy(game, early), bot, key, 512)
+  after = holdem_match.match(game, solver.average_strategy(game, late), bot, key, 512)
+  assert after["sb_per_hand"] - before["sb_per_hand"] > 0.3, (before, after)
+
+
+def test_outcome_sampling_runs_batched_and_beats_uniform(game):
+  from jaxcfr.evaluate import holdem_match
+  from jaxcfr.solvers import sampled_games
+  solver = sampled_games.get("mccfr-os")
+  state = solver.run(game, solver.init(game, seed=jnp.array([0, 1])), 2000)
+  assert state.regret[0].shape == (game.num_infosets[0], 3, 2) and state.iteration.tolist() == [2000, 2000]
+  average = solver.average_strategy(game, state)
+  assert not np.allclose(average[0][..., 0], average[0][..., 1])  # the seeds differ
+  legal = np.asarray(game.arrays.legal)[np.flatnonzero(game.tree.player == 0)].repeat(game.buckets, 0)
+  np.testing.assert_allclose(np.asarray(average[0][..., 0]).sum(1), 1, atol=1e-5)
+  assert (np.asarray(average[0][..., 0])[~legal] == 0).all()
+  run0 = tuple(t[..., 0] for t in average)
+  result = holdem_match.match(game, run0, holdem_match.uniform(game), jax.random.PRNGKey(3), 256)
+  assert result["sb_per_hand"] > 2 * result["ci95"] > 0, result
+
+
+def test_algorithms_that_need_the_tree_are_refused():
+  from jaxcfr.solvers import sampled_games
+  with pytest.raises(ValueError, match="needs the whole game tree"):
+    sampled_games.get("cfr+")

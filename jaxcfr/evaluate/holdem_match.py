@@ -59,16 +59,6 @@ def uniform(game: holdem.HoldemGame) -> tuple:
   return tuple(profile)
 
 
-@functools.lru_cache(maxsize=None)
-def _levels(game: holdem.HoldemGame) -> list[np.ndarray]:
-  """Decision nodes grouped by depth, deepest first."""
-  tree = game.tree
-  depth = np.array([len(h.replace("/", "")) for h in tree.history.tolist()])
-  decisions = tree.terminal == rules.NOT_TERMINAL
-  return [np.flatnonzero(decisions & (depth == d)) for d in range(depth.max(), -1, -1)
-          if (decisions & (depth == d)).any()]
-
-
 @functools.partial(jax.jit, static_argnums=0)
 def deal_values(game: holdem.HoldemGame, profile: tuple, deals: jax.Array) -> jax.Array:
   """[n] player 0's expected chips on ``deals`` [n, 9] when both play ``profile``."""
@@ -80,7 +70,7 @@ def deal_values(game: holdem.HoldemGame, profile: tuple, deals: jax.Array) -> ja
   all_nodes = jnp.arange(num)
   value = jax.vmap(lambda s: holdem.terminal_utility(arrays, all_nodes, jnp.broadcast_to(s, (num,))), out_axes=1)(sign)
   value = jnp.where((arrays.terminal != 0)[:, None], value, 0.0)  # [N, n]
-  for nodes in _levels(game):
+  for nodes in reversed(holdem.decision_levels(game)):
     player = game.tree.player[nodes]
     rnd = jnp.asarray(game.tree.round[nodes])
     probs = []

@@ -51,7 +51,7 @@ from jaxcfr.game import integrity
 from jaxcfr.game.hand_eval import hand_rank
 
 __all__ = ["BettingArrays", "HoldemGame", "make", "sample_deals", "expected_strength", "deal_buckets",
-           "terminal_utility", "preflop_class"]
+           "terminal_utility", "showdown_sign", "preflop_class", "decision_levels"]
 
 PREFLOP_ROLLOUTS = 4096  # per class, at rollouts=64 (scaled with the rollouts)
 CUT_DEALS = 8192  # at rollouts=64 (scaled with the rollouts)
@@ -260,10 +260,10 @@ def _fingerprint() -> str:
   return digest.hexdigest()[:16]
 
 
-def _abstraction_tables(buckets: int, rollouts: int, use_cache: bool) -> tuple[np.ndarray, np.ndarray]:
-  """(preflop E[HS] [169], cuts [4, buckets - 1]), from the cache when intact."""
-  from jaxcfr.game.loading import cache_dir  # pylint: disable=import-outside-toplevel
-  path = cache_dir() / f"limit_holdem_abstraction-b{buckets}-r{rollouts}-{_fingerprint()}.npz"
+def _abstraction_tables(buckets: int, rollouts: int, cache: str | None) -> tuple[np.ndarray, np.ndarray]:
+  """(preflop E[HS] [169], cuts [4, buckets - 1]), from the cache folder ``cache`` when intact."""
+  use_cache = cache is not None
+  path = Path(cache or ".") / f"limit_holdem_abstraction-b{buckets}-r{rollouts}-{_fingerprint()}.npz"
   if use_cache and path.exists():
     try:
       data = integrity.verify_checksum(arrays_module.read_npz(path), path)
@@ -296,8 +296,10 @@ def betting_arrays(tree: rules.BettingTree) -> BettingArrays:
 
 
 @functools.lru_cache(maxsize=None)
-def make(buckets: int = 10, bucketing: str = "percentile", rollouts: int = 64, use_cache: bool = True) -> HoldemGame:
-  """``limit_holdem(buckets=B, bucketing=..., rollouts=R)``: the abstract game (see module doc)."""
+def make(buckets: int = 10, bucketing: str = "percentile", rollouts: int = 64, cache: str | None = None) -> HoldemGame:
+  """``limit_holdem(buckets=B, bucketing=..., rollouts=R)``: the abstract game (see module
+  doc); its abstraction tables are read from and written to the folder ``cache`` if given
+  (``jaxcfr.load`` passes the game cache, jaxcfr.game.loading.cache_dir)."""
   if not isinstance(buckets, int) or not 2 <= buckets <= 1000:
     raise ValueError(f"limit_holdem: buckets must be an integer in 2..1000, got {buckets!r}")
   if bucketing not in BUCKETINGS:
@@ -305,7 +307,7 @@ def make(buckets: int = 10, bucketing: str = "percentile", rollouts: int = 64, u
   if not isinstance(rollouts, int) or not 1 <= rollouts <= 4096:
     raise ValueError(f"limit_holdem: rollouts must be an integer in 1..4096, got {rollouts!r}")
   tree = rules.betting_tree()
-  preflop, cuts = _abstraction_tables(buckets, rollouts, use_cache)
+  preflop, cuts = _abstraction_tables(buckets, rollouts, None if cache is None else str(cache))
   arrays = betting_arrays(tree)
   counts = tuple(int((tree.player == p).sum()) * buckets for p in (0, 1))
   params = {"buckets": buckets, "bucketing": bucketing, "rollouts": rollouts}
@@ -313,3 +315,12 @@ def make(buckets: int = 10, bucketing: str = "percentile", rollouts: int = 64, u
   return HoldemGame(name=name, buckets=buckets, bucketing=bucketing, rollouts=rollouts, tree=tree, arrays=arrays,
                     preflop_strength=jnp.asarray(preflop, jnp.float32), cuts=jnp.asarray(cuts, jnp.float32),
                     num_infosets=counts)
+
+
+@functools.lru_cache(maxsize=None)
+def decision_levels(game: HoldemGame) -> tuple:
+  """The decision nodes grouped by depth (actions from the root), shallowest first: host
+  int arrays, the static levels of the top-down and bottom-up passes over the betting tree."""
+  depth = np.array([len(h.replace("/", "")) for h in game.tree.history.tolist()])
+  decisions = game.tree.terminal == rules.NOT_TERMINAL
+  return tuple(np.flatnonzero(decisions & (depth == d)) for d in range(depth.max() + 1) if (decisions & (depth == d)).any())

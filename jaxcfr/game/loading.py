@@ -249,8 +249,8 @@ def _sampled_game(game_string: str, use_cache: bool):
   if name not in SAMPLED_GAMES:
     return None
   from jaxcfr.game import limit_holdem  # pylint: disable=import-outside-toplevel
-  allowed = [k for k in inspect.signature(limit_holdem.make).parameters if k != "use_cache"]
+  allowed = [k for k in inspect.signature(limit_holdem.make).parameters if k != "cache"]
   unknown = sorted(set(params) - set(allowed))
   if unknown:
     raise GameError(f"unknown parameter for {name}: {unknown}; its parameters are {allowed}")
-  return limit_holdem.make(**params, use_cache=use_cache)
+  return limit_holdem.make(**params, cache=str(cache_dir()) if use_cache else None)

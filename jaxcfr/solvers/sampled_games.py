@@ -37,6 +37,7 @@ from typing import Callable, NamedTuple
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from jaxcfr.core import regret
 from jaxcfr.core import sampling as sampling_lib
@@ -204,3 +205,78 @@ def get(name: str) -> registry.Solver:
     raise ValueError(f"--algo {name} {_NEED_TREE if name in registry.names() else 'is unknown'}; on a sampled "
                      f"game such as limit_holdem use one of: {', '.join(names())}")
   return _FACTORIES[name]()
+
+
+def chance_sampled_update(game: holdem.HoldemGame, regrets, deals: jax.Array):
+  """Chance-sampled CFR on the betting tree for ``deals`` [D, 9] (Lanctot et al. 2009,
+  section 3; Zinkevich et al.'s poker CFR): both players' whole betting trees are walked
+  for each deal, top-down for the reach probabilities and bottom-up for the values, one
+  depth level at a time for all deals at once. Returns per player ``(rows [L, D], regret
+  [L, D, 3], average [L, D, 3])`` over the decision nodes (rows past the table off the
+  player's nodes): ``pi_-p(h) (q(h, a) - v(h))`` and ``pi_p(h) sigma(h, .)``."""
+  arrays = game.arrays
+  levels = holdem.decision_levels(game)
+  nodes = np.concatenate(levels)
+  num = arrays.player.shape[0]
+  buckets = holdem.deal_buckets(game, deals)  # [D, 2, 4]
+  sign = holdem.showdown_sign(deals)
+  player = arrays.player[nodes]  # [L]
+  bucket = jnp.where(player[:, None] == 0, buckets[:, 0, :][:, arrays.round[nodes]].T,
+                     buckets[:, 1, :][:, arrays.round[nodes]].T)  # [L, D]
+  rows = arrays.decision[nodes][:, None] * game.buckets + bucket
+  legal = arrays.legal[nodes][:, None, :]
+  sigma = jnp.where(player[:, None, None] == 0,
+                    regret.regret_matching(regrets[0][jnp.clip(rows, 0, regrets[0].shape[0] - 1)], legal, axis=-1),
+                    regret.regret_matching(regrets[1][jnp.clip(rows, 0, regrets[1].shape[0] - 1)], legal, axis=-1))
+  position = np.full(num, -1)
+  position[nodes] = np.arange(nodes.size)
+  d = deals.shape[0]
+  reach = jnp.ones((num, d, 2), sigma.dtype)
+  for level in levels:  # top-down: the children's reach
+    at = position[level]
+    child = arrays.child[level]  # [l, 3]
+    acting = jax.nn.one_hot(arrays.player[level], 2, dtype=sigma.dtype)  # [l, 2]
+    factor = 1 - acting[:, None, None, :] + acting[:, None, None, :] * sigma[at][:, :, :, None]  # [l, D, 3, 2]
+    child_reach = reach[level][:, :, None, :] * factor
+    target = jnp.where(child >= 0, child, num)
+    reach = reach.at[target.T].set(jnp.moveaxis(child_reach, 2, 0), mode="drop")
+  terminal_value = jax.vmap(lambda s: holdem.terminal_utility(arrays, jnp.arange(num), jnp.broadcast_to(s, (num,))),
+                            out_axes=1)(sign) / SMALL_BET  # [N, D]
+  value = jnp.where((arrays.terminal != 0)[:, None], terminal_value, 0.0).astype(sigma.dtype)
+  q_all = jnp.zeros((nodes.size, d, 3), sigma.dtype)
+  for level in reversed(levels):  # bottom-up: player 0's values
+    at = position[level]
+    child = arrays.child[level]
+    q = jnp.where((child >= 0)[:, None, :], jnp.moveaxis(value[jnp.maximum(child, 0)], 1, 2), 0.0)  # [l, D, 3]
+    value = value.at[level].set((sigma[at] * q).sum(-1))
+    q_all = q_all.at[at].set(q)
+  v = (sigma * q_all).sum(-1, keepdims=True)
+  out = []
+  for p in (0, 1):
+    own_sign = 1.0 if p == 0 else -1.0
+    opp_reach = reach[nodes][:, :, 1 - p][..., None]
+    own_reach = reach[nodes][:, :, p][..., None]
+    size = regrets[p].shape[0]
+    p_rows = jnp.where((player == p)[:, None], rows, size)
+    out.append((p_rows, own_sign * opp_reach * (q_all - v) * legal, own_reach * sigma))
+  return out
+
+
+def _cs_step(game: holdem.HoldemGame, state: HoldemState, *, deals: int) -> HoldemState:
+  keys = sampling_lib.split_key(state.key, 2)
+  sampled = holdem.sample_deals(jax.random.wrap_key_data(keys[1]), deals)
+  updates = chance_sampled_update(game, state.regret, sampled)
+  regrets = tuple(state.regret[p].at[updates[p][0]].add(updates[p][1] / deals, mode="drop") for p in (0, 1))
+  average = tuple(state.average[p].at[updates[p][0]].add(updates[p][2] / deals, mode="drop") for p in (0, 1))
+  return HoldemState(regret=regrets, average=average, key=keys[0], epsilon=state.epsilon,
+                     iteration=state.iteration + 1)
+
+
+def _cfr_cs(deals: int = 8) -> registry.Solver:
+  functions = registry.per_run(_init, ("seed",), step=functools.partial(_cs_step, deals=deals),
+                               average_strategy=_average, current_strategy=_current)
+  return registry.Solver(name="cfr-cs", hyperparameters={"seed": 0}, options={"game": "sampled", "deals": deals},
+                         **functions)
+
+
+_FACTORIES["cfr-cs"] = _cfr_cs
