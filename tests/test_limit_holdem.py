@@ -164,3 +164,20 @@ def test_algorithms_that_need_the_tree_are_refused():
   from jaxcfr.solvers import sampled_games
   with pytest.raises(ValueError, match="needs the whole game tree"):
     sampled_games.get("cfr+")
+
+
+def test_mcts_and_mcrnr_run_on_the_abstraction(game):
+  from jaxcfr.evaluate import holdem_match
+  from jaxcfr.solvers import sampled_games
+  mcts = sampled_games.get("mcts")
+  state = mcts.run(game, mcts.init(game, seed=0), 200)
+  assert int(state.visits[0].sum() + state.visits[1].sum()) >= 200 * 2  # both players act in every hand
+  policy = mcts.average_strategy(game, state)
+  np.testing.assert_allclose(np.asarray(policy[1]).sum(1), 1, atol=1e-6)
+  bot = holdem_match.rule_bot(game)
+  mcrnr = sampled_games.get("mcrnr")
+  state = mcrnr.run(game, mcrnr.init(game, model=bot, seed=0, p=0.75, restricted=1), 100)
+  counter = mcrnr.counter_profile(game, state)
+  np.testing.assert_array_equal(np.asarray(counter[1]), np.asarray(bot[1]))  # the restricted seat is the model
+  mixed = mcrnr.average_strategy(game, state)[1]
+  assert float(jnp.min(jnp.where(bot[1] > 0, mixed, 1.0))) >= 0.75 - 1e-6  # pConf of the model's action at least

@@ -45,7 +45,8 @@ from jaxcfr.game import limit_holdem as holdem
 from jaxcfr.games import limit_holdem as rules
 from jaxcfr.solvers import registry
 
-__all__ = ["HoldemState", "register", "get", "names", "trajectory_update", "SMALL_BET"]
+__all__ = ["HoldemState", "Fixed", "register", "get", "names", "trajectory_update", "chance_sampled_update",
+           "legal_table", "SMALL_BET"]
 
 SMALL_BET = float(rules.SMALL_BET)
 DEFAULT_EPSILON = 0.6
@@ -74,7 +75,17 @@ def max_depth(tree: rules.BettingTree) -> int:
   return max(len(h.replace("/", "")) for h in tree.history.tolist())
 
 
-def _walk(game: holdem.HoldemGame, tables, buckets, u, *, player: int, epsilon, matched: bool):
+class Fixed(NamedTuple):
+  """MCRNR's restriction: ``player`` acts by ``p * tables[player] + (1 - p) * sigma``
+  (Ponsen et al. 2011, section 4.3.2's constant pConf); tables ([I0, 3], [I1, 3])."""
+
+  tables: tuple
+  player: jax.Array
+  p: jax.Array
+
+
+def _walk(game: holdem.HoldemGame, tables, buckets, u, *, player: int, epsilon, matched: bool,
+          fixed: Fixed | None = None):
   """One trajectory from the root; ``tables`` are regrets (``matched``) or strategies.
   Returns per step (alive, acting player, row, action, sigma(a), sample(a), sigma row [3])
   and the final node."""
@@ -91,6 +102,10 @@ def _walk(game: holdem.HoldemGame, tables, buckets, u, *, player: int, epsilon, 
     rows = [t[jnp.clip(row, 0, t.shape[0] - 1)] for t in tables]
     values = jnp.where(pc == 0, rows[0], rows[1])
     sigma = regret.regret_matching(values, legal, axis=-1) if matched else regret.normalise(values, legal, -1)
+    if fixed is not None:
+      model = jnp.where(pc == 0, fixed.tables[0][jnp.clip(row, 0, fixed.tables[0].shape[0] - 1)],
+                        fixed.tables[1][jnp.clip(row, 0, fixed.tables[1].shape[0] - 1)])
+      sigma = jnp.where(p == fixed.player, fixed.p * model + (1 - fixed.p) * sigma, sigma)
     count = legal.sum()
     explore = epsilon * legal / count + (1 - epsilon) * sigma
     sample = jnp.where(p == player, explore, sigma)
@@ -109,13 +124,14 @@ def _exclusive_cumprod(x: jax.Array) -> jax.Array:
   return jnp.concatenate([jnp.ones_like(x[:1]), jnp.cumprod(x)[:-1]])
 
 
-def trajectory_update(game: holdem.HoldemGame, regrets, buckets, sign, key, *, player: int, epsilon):
+def trajectory_update(game: holdem.HoldemGame, regrets, buckets, sign, key, *, player: int, epsilon,
+                      fixed: Fixed | None = None):
   """One outcome-sampling update of ``player``: (regret increments, average increments),
   each ``(rows [D], values [D, 3])`` with rows ``I_player`` (dropped) off own steps."""
   depth = max_depth(game.tree)
   u = jax.random.uniform(key, (depth,))
   last, (alive, p, row, a, sig_a, samp_a, sigma, legal) = _walk(game, regrets, buckets, u, player=player,
-                                                        epsilon=epsilon, matched=True)
+                                                                 epsilon=epsilon, matched=True, fixed=fixed)
   u0 = holdem.terminal_utility(game.arrays, last[None], sign[None])[0] / SMALL_BET
   ui = u0 if player == 0 else -u0
   own = alive & (p == player)
@@ -145,7 +161,7 @@ def _init(game: holdem.HoldemGame, *, seed=0, epsilon=DEFAULT_EPSILON) -> Holdem
                      iteration=jnp.zeros((), jnp.int32))
 
 
-def _step(game: holdem.HoldemGame, state: HoldemState) -> HoldemState:
+def _step(game: holdem.HoldemGame, state: HoldemState, fixed: Fixed | None = None) -> HoldemState:
   keys = sampling_lib.split_key(state.key, 4)
   deal = holdem.sample_deals(jax.random.wrap_key_data(keys[1]), 1)
   buckets = holdem.deal_buckets(game, deal)[0]
@@ -154,25 +170,25 @@ def _step(game: holdem.HoldemGame, state: HoldemState) -> HoldemState:
   for player in (0, 1):
     (rows, r_inc), (_, a_inc) = trajectory_update(game, tuple(regrets), buckets, sign,
                                                   jax.random.wrap_key_data(keys[2 + player]), player=player,
-                                                  epsilon=state.epsilon)
+                                                  epsilon=state.epsilon, fixed=fixed)
     regrets[player] = regrets[player].at[rows].add(r_inc, mode="drop")
     average[player] = average[player].at[rows].add(a_inc, mode="drop")
   return HoldemState(regret=tuple(regrets), average=tuple(average), key=keys[0], epsilon=state.epsilon,
                      iteration=state.iteration + 1)
 
 
-def _legal_table(game: holdem.HoldemGame, player: int) -> jax.Array:
+def legal_table(game: holdem.HoldemGame, player: int) -> jax.Array:
   """[I_p, 3] legal actions of player ``p``'s infosets."""
   nodes = jnp.asarray((game.tree.player == player).nonzero()[0])
   return jnp.repeat(game.arrays.legal[nodes], game.buckets, axis=0)
 
 
 def _average(game, state):
-  return tuple(regret.normalise(state.average[p], _legal_table(game, p), axis=-1) for p in (0, 1))
+  return tuple(regret.normalise(state.average[p], legal_table(game, p), axis=-1) for p in (0, 1))
 
 
 def _current(game, state):
-  return tuple(regret.regret_matching(state.regret[p], _legal_table(game, p), axis=-1) for p in (0, 1))
+  return tuple(regret.regret_matching(state.regret[p], legal_table(game, p), axis=-1) for p in (0, 1))
 
 
 def _mccfr_os() -> registry.Solver:
