@@ -158,10 +158,15 @@ def test_outcome_sampling_runs_batched_and_beats_uniform(game):
   assert result["sb_per_hand"] > 2 * result["ci95"] > 0, result
 
 
-def test_algorithms_that_need_the_tree_are_refused():
+def test_algorithms_that_need_the_tree_are_refused(capsys):
+  from jaxcfr.run import cli
   from jaxcfr.solvers import sampled_games
   with pytest.raises(ValueError, match="needs the whole game tree"):
     sampled_games.get("cfr+")
+  assert cli.main(["solve", "limit_holdem(buckets=10)", "--algo", "cfr+", "--iters", "5"]) == 2
+  assert "needs the whole game tree" in capsys.readouterr().err
+  assert cli.main(["solve", "limit_holdem(buckets=10)", "--algo", "mccfr-os", "--checkpoint", "x.npz"]) == 2
+  assert "not supported on sampled games" in capsys.readouterr().err
 
 
 def test_mcts_and_mcrnr_run_on_the_abstraction(game):

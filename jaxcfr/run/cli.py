@@ -302,17 +302,20 @@ def _solve_sampled(args, started: float) -> int:
   for flag in ("checkpoint", "resume", "batch", "strategy_out", "distributed", "coordinator"):
     if getattr(args, flag, None):
       raise ValueError(f"--{flag.replace('_', '-')} is not supported on sampled games such as {args.game}")
-  if args.epsilon is not None and len(args.epsilon) > 1:
-    raise ValueError("--epsilon takes one value on sampled games (batch over --seed)")
+  for flag in ("epsilon", "uct_c"):
+    if getattr(args, flag) is not None and len(getattr(args, flag)) > 1:
+      raise ValueError(f"--{flag.replace('_', '-')} takes one value on sampled games (batch over --seed)")
   from jaxcfr.game.loading import load  # pylint: disable=import-outside-toplevel
   from jaxcfr.run.sampled import solve_sampled  # pylint: disable=import-outside-toplevel
   game = load(args.game)
+  scalars = {k: getattr(args, k)[0] for k in ("epsilon", "uct_c") if getattr(args, k) is not None}
   record = solve_sampled(game, args.algo, args.iters, seeds=args.seed, eval_every=args.eval_every,
-                         epsilon=args.epsilon[0] if args.epsilon else None, progress=args.progress)
+                         progress=args.progress, **scalars)
   del record["average_strategy"]
   last = record["history"][-1]
   print(f"game            {record['game']}")
-  print(f"algorithm       {record['algo']} (epsilon={record['epsilon']}, seeds {record['seeds']})")
+  settings = ", ".join(f"{k}={v}" for k, v in record["hyperparameters"].items())
+  print(f"algorithm       {record['algo']} ({settings + ', ' if settings else ''}seeds {record['seeds']})")
   print(f"iterations      {record['iters']}")
   rate = record["iterations_per_second"]
   print(f"iterations/s    {rate:.1f}   (all runs, after compiling)" if rate else "iterations/s    -")

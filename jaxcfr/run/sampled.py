@@ -23,16 +23,21 @@ def _run_slice(profile, b):
   return tuple(t[..., b] for t in profile)
 
 
-def solve_sampled(game, algorithm: str, iterations: int, *, seeds=(0,), epsilon: float | None = None,
-                  eval_every: int | None = None, eval_deals: int = 512, progress: bool | None = None) -> dict:
-  """``iterations`` of ``algorithm`` on ``game`` for each of ``seeds`` (one batch); returns the
+def solve_sampled(game, algorithm: str, iterations: int, *, seeds=(0,), eval_every: int | None = None,
+                  eval_deals: int = 512, progress: bool | None = None, **hyperparameters) -> dict:
+  """``iterations`` of ``algorithm`` on ``game`` for each of ``seeds`` (one batch), with scalar
+  ``hyperparameters`` (``epsilon``, ``uct_c``; None = the solver's default); returns the
   JSON-ready record: iterations per second (the batch's runs count once each), and per
   evaluation each run's sb/h against the rule bot with a 95% interval."""
   solver = sampled_games.get(algorithm)
   seeds = [int(s) for s in seeds]
   hyper = {"seed": jnp.asarray(seeds, jnp.uint32)}
-  if epsilon is not None:
-    hyper["epsilon"] = jnp.full((len(seeds),), epsilon, jnp.float32)
+  for name, value in hyperparameters.items():
+    if value is None:
+      continue
+    if name not in solver.hyperparameters:
+      raise ValueError(f"--{name.replace('_', '-')} does not apply to --algo {algorithm} on {game.name}")
+    hyper[name] = jnp.full((len(seeds),), value, jnp.float32)
   eval_every = eval_every or max(iterations // 10, 1)
   bot = holdem_match.rule_bot(game)
   started = time.perf_counter()
@@ -54,7 +59,8 @@ def solve_sampled(game, algorithm: str, iterations: int, *, seeds=(0,), epsilon:
   bar.close()
   timed = iterations - min(eval_every, iterations)
   return {"game": game.name, "algo": algorithm, "iters": iterations, "seeds": seeds,
-          "epsilon": epsilon if epsilon is not None else sampled_games.DEFAULT_EPSILON,
+          "hyperparameters": {k: (hyperparameters[k] if hyperparameters.get(k) is not None else v)
+                              for k, v in solver.hyperparameters.items() if k not in ("seed", "restricted")},
           "iterations_per_second": (timed * len(seeds) / run_seconds) if timed and run_seconds else None,
           "seconds": time.perf_counter() - started, "eval_deals": eval_deals,
           "opponent": "rule bot (a stand-in for the paper's commercial bots)", "history": history,
