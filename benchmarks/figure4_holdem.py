@@ -115,7 +115,7 @@ def main(argv=None) -> dict:
       "description": "Ponsen et al. 2011 Figure 4 (right) and Tables 1-2 in spirit, limit hold'em with the "
                      "imperfect-recall E[HS] percentile abstraction; sb/h of the row agent, duplicate deals, "
                      "expected payoff over actions, 95% intervals over deals. The rule bot stands in for the "
-                     "paper's commercial bots. The CPU was shared with other jobs (2 cores, several sessions), "
+                     "paper's commercial bots. The CPU was shared with other jobs (2 cores, several concurrent jobs), "
                      "so the rates are lower bounds.",
       "settings": vars(args), "iterations_per_second": rates, "figure4_right": curves, "crosstable": table,
   }
