@@ -184,3 +184,27 @@ def test_mcts_and_mcrnr_run_on_the_abstraction(game):
   np.testing.assert_array_equal(np.asarray(counter[1]), np.asarray(bot[1]))  # the restricted seat is the model
   mixed = mcrnr.average_strategy(game, state)[1]
   assert float(jnp.min(jnp.where(bot[1] > 0, mixed, 1.0))) >= 0.75 - 1e-6  # pConf of the model's action at least
+
+
+def test_outcome_sampling_regrets_are_unbiased_against_chance_sampling(game):
+  """On one deal, at uniform play, the mean of outcome sampling's regret estimates at an
+  infoset equals the exact counterfactual regret that chance-sampled CFR computes over the
+  whole betting tree (Lanctot et al. 2009, Lemma 1): the two solvers check each other."""
+  from jaxcfr.game import limit_holdem
+  from jaxcfr.solvers import sampled_games
+  deal = limit_holdem.sample_deals(jax.random.PRNGKey(3), 1)
+  regrets = tuple(jnp.zeros((n, 3), jnp.float32) for n in game.num_infosets)
+  exact = jax.jit(sampled_games.chance_sampled_update, static_argnums=0)(game, regrets, deal)
+  buckets, sign = limit_holdem.deal_buckets(game, deal)[0], jax.jit(limit_holdem.showdown_sign)(deal)[0]
+  order = list(np.concatenate(limit_holdem.decision_levels(game)))
+  for player, history in ((1, "r"),):  # the opponent's reach (1/3) enters the exact regret
+    position = order.index(game.tree.node(history))
+    rows, regret_exact, _ = exact[player]
+    row = int(rows[position, 0])
+    estimate = jax.jit(jax.vmap(lambda k: sampled_games.trajectory_update(
+        game, regrets, buckets, sign, k, player=player, epsilon=0.6)[0]))
+    keys = jax.random.split(jax.random.PRNGKey(0), 40_000)
+    hit_rows, increments = estimate(keys)
+    mean = jnp.where((hit_rows == row)[..., None], increments, 0).sum((0, 1)) / keys.shape[0]
+    np.testing.assert_allclose(np.asarray(mean), np.asarray(regret_exact[position, 0]), atol=0.03)
+    assert float(jnp.abs(regret_exact[position, 0]).max()) > 0.05  # not trivially zero
