@@ -185,23 +185,45 @@ def _bucket_of(strength: jax.Array, cuts: jax.Array, bucketing: str, buckets: in
   return jnp.searchsorted(cuts, strength, side="right").astype(jnp.int32)
 
 
-def _strengths(game_or_table, deals: jax.Array, key: jax.Array, rollouts: int, preflop_strength) -> jax.Array:
+def _strength_rows(hole: jax.Array, board: jax.Array, visible: jax.Array, key: jax.Array, rollouts: int) -> jax.Array:
+  """``expected_strength`` for rows that see different numbers of board cards (``visible``
+  [M] int), in one call: the same draws (the first ``7 - visible`` of one top-7 draw of the
+  same uniforms) and so the same values, with one copy of the evaluator in the program."""
+  zob = jnp.asarray(_ZOBRIST, jnp.uint32)
+  j = jnp.arange(5)
+
+  def one(h2, b5, k):
+    shown = j < k
+    hashed = jnp.bitwise_xor.reduce(jnp.concatenate([zob[h2], jnp.where(shown, zob[b5], jnp.uint32(0))]))
+    rng = jax.random.fold_in(jax.random.fold_in(key, k), hashed)
+    u = jax.random.uniform(rng, (rollouts, rules.NUM_CARDS))
+    u = u.at[:, jnp.concatenate([h2, jnp.where(shown, b5, h2[0])])].set(-1.0)
+    draws = jax.lax.top_k(u, 7)[1].astype(jnp.int32)  # [R, 7]
+    later = jnp.take_along_axis(draws, jnp.clip(2 + j - k, 2, 6)[None].repeat(rollouts, 0), 1)
+    full = jnp.where(shown, b5, later)  # [R, 5]
+    own = hand_rank(jnp.concatenate([jnp.broadcast_to(h2, (rollouts, 2)), full], -1))
+    opp = hand_rank(jnp.concatenate([draws[:, :2], full], -1))
+    return ((own > opp) + 0.5 * (own == opp)).mean()
+
+  return jax.vmap(one)(hole, board, visible)
+
+
+def _strengths(deals: jax.Array, key: jax.Array, rollouts: int, preflop_strength) -> jax.Array:
   """[n, 2, 4] E[HS] of each player in each round."""
-  out = []
-  for p in range(2):
-    hole = deals[:, 2 * p:2 * p + 2]
-    board = deals[:, 4:]
-    rounds = [preflop_strength[preflop_class(hole)]]
-    for r in (1, 2, 3):
-      rounds.append(expected_strength(hole, board, rules.BOARD_CARDS[r], key, rollouts))
-    out.append(jnp.stack(rounds, -1))
-  return jnp.stack(out, 1)
+  n = deals.shape[0]
+  hole = jnp.stack([deals[:, 0:2], deals[:, 2:4]], 1)  # [n, 2, 2]
+  rows_hole = jnp.broadcast_to(hole[:, :, None], (n, 2, 3, 2)).reshape(-1, 2)
+  rows_board = jnp.broadcast_to(deals[:, None, None, 4:], (n, 2, 3, 5)).reshape(-1, 5)
+  visible = jnp.broadcast_to(jnp.asarray(rules.BOARD_CARDS[1:]), (n, 2, 3)).reshape(-1)
+  later = _strength_rows(rows_hole, rows_board, visible, key, rollouts).reshape(n, 2, 3)
+  preflop = preflop_strength[preflop_class(hole)]  # [n, 2]
+  return jnp.concatenate([preflop[..., None].astype(later.dtype), later], -1)
 
 
 @functools.partial(jax.jit, static_argnums=0)
 def deal_buckets(game: HoldemGame, deals: jax.Array) -> jax.Array:
   """[n, 2, 4] int32 bucket of each player in each round of ``deals`` [n, 9]."""
-  strength = _strengths(game, deals, jax.random.PRNGKey(_ROLLOUT_SEED), game.rollouts, game.preflop_strength)
+  strength = _strengths(deals, jax.random.PRNGKey(_ROLLOUT_SEED), game.rollouts, game.preflop_strength)
   return jax.vmap(lambda s, c: _bucket_of(s, c, game.bucketing, game.buckets), in_axes=(-1, 0), out_axes=-1)(
       strength, game.cuts)
 
@@ -243,7 +265,7 @@ def _cuts(buckets: int, rollouts: int, preflop_strength: np.ndarray, num_deals: 
   """[4, buckets - 1] quantiles of E[HS] per round over ``num_deals`` sampled deals."""
   strengths = []
   chunk = min(512, num_deals)
-  run = jax.jit(lambda d: _strengths(None, d, jax.random.PRNGKey(_ROLLOUT_SEED), rollouts, jnp.asarray(preflop_strength)))
+  run = jax.jit(lambda d: _strengths(d, jax.random.PRNGKey(_ROLLOUT_SEED), rollouts, jnp.asarray(preflop_strength)))
   for start in tqdm.trange(0, num_deals, chunk, desc="E[HS] percentiles", leave=False):
     deals = sample_deals(jax.random.PRNGKey(1000 + start), chunk)
     strengths.append(np.asarray(run(deals)).transpose(0, 1, 2).reshape(-1, 4))  # [2 chunk, 4]
