@@ -230,5 +230,27 @@ def load(game_string: str, *, dtype=None, use_cache: bool = True) -> Game:
     dtype: float dtype of the tensors (default: jax's default float).
     use_cache: read and write the on-disk cache of built arrays.
   """
+  sampled = _sampled_game(game_string, use_cache)
+  if sampled is not None:
+    return sampled
   arrays, twin = build_arrays(game_string, use_cache=use_cache)
   return Game(name=arrays.name, arrays=arrays, tensors=to_tensors(arrays, dtype), openspiel_name=twin)
+
+
+# Games played by sampling, without sequence-form tensors (too big to build): their loader
+# returns the sampled game (jaxcfr.game.limit_holdem.HoldemGame) in place of a Game.
+SAMPLED_GAMES = ("limit_holdem",)
+
+
+def _sampled_game(game_string: str, use_cache: bool):
+  if game_string.strip().startswith("openspiel:"):
+    return None
+  name, params = parse_game_string(game_string)
+  if name not in SAMPLED_GAMES:
+    return None
+  from jaxcfr.game import limit_holdem  # pylint: disable=import-outside-toplevel
+  allowed = [k for k in inspect.signature(limit_holdem.make).parameters if k != "cache"]
+  unknown = sorted(set(params) - set(allowed))
+  if unknown:
+    raise GameError(f"unknown parameter for {name}: {unknown}; its parameters are {allowed}")
+  return limit_holdem.make(**params, cache=str(cache_dir()) if use_cache else None)

@@ -225,6 +225,9 @@ def _info(args) -> int:
 
 def _solve(args) -> int:
   started = time.perf_counter()
+  from jaxcfr.game.loading import SAMPLED_GAMES, parse_game_string  # pylint: disable=import-outside-toplevel
+  if parse_game_string(args.game)[0] in SAMPLED_GAMES:
+    return _solve_sampled(args, started)
   _check_outputs((args.json, "--json"), (args.strategy_out, "--strategy-out"))
   if args.resume and not args.checkpoint:
     raise ValueError("--resume needs --checkpoint FILE")
@@ -290,6 +293,40 @@ def _solve(args) -> int:
     _write_json(args.json, _described(summary, args, started=started))
   if args.strategy_out:
     save_strategy(args.strategy_out, game, result.average_strategy)
+  return 0
+
+
+def _solve_sampled(args, started: float) -> int:
+  """``solve`` on a sampled game (limit hold'em): no tensors, so no exact metrics; each run's
+  average strategy is scored against the rule bot in small bets per hand."""
+  from jaxcfr.solvers import sampled_games  # pylint: disable=import-outside-toplevel
+  _check_outputs((args.json, "--json"), (args.strategy_out, "--strategy-out"))
+  sampled_games.get(args.algo)  # a clear error for the algorithms that need the tree, before loading
+  for flag in ("checkpoint", "resume", "batch", "strategy_out", "distributed", "coordinator"):
+    if getattr(args, flag, None):
+      raise ValueError(f"--{flag.replace('_', '-')} is not supported on sampled games such as {args.game}")
+  for flag in ("epsilon", "uct_c"):
+    if getattr(args, flag) is not None and len(getattr(args, flag)) > 1:
+      raise ValueError(f"--{flag.replace('_', '-')} takes one value on sampled games (batch over --seed)")
+  from jaxcfr.game.loading import load  # pylint: disable=import-outside-toplevel
+  from jaxcfr.run.sampled import solve_sampled  # pylint: disable=import-outside-toplevel
+  game = load(args.game)
+  scalars = {k: getattr(args, k)[0] for k in ("epsilon", "uct_c") if getattr(args, k) is not None}
+  record = solve_sampled(game, args.algo, args.iters, seeds=args.seed, eval_every=args.eval_every,
+                         progress=args.progress, **scalars)
+  del record["average_strategy"]
+  last = record["history"][-1]
+  print(f"game            {record['game']}")
+  settings = ", ".join(f"{k}={v}" for k, v in record["hyperparameters"].items())
+  print(f"algorithm       {record['algo']} ({settings + ', ' if settings else ''}seeds {record['seeds']})")
+  print(f"iterations      {record['iters']}")
+  rate = record["iterations_per_second"]
+  print(f"iterations/s    {rate:.1f}   (all runs, after compiling)" if rate else "iterations/s    -")
+  for seed, value, ci in zip(record["seeds"], last["sb_per_hand_vs_bot"], last["ci95"]):
+    print(f"vs rule bot     {value:+.3f} +- {ci:.3f} sb/h   (seed {seed}, average strategy, {record['eval_deals']} duplicate deals)")
+  print(f"seconds         {record['seconds']:.3f}")
+  if args.json:
+    _write_json(args.json, _described(record, args, started=started))
   return 0
 
 

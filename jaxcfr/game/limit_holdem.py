@@ -1,0 +1,348 @@
+"""Heads-up limit Texas hold'em as a sampled game: the betting tree on the device, deals
+drawn in JAX, and the imperfect-recall card abstraction of Ponsen et al. 2011.
+
+The game is too big for sequence-form tensors (about 10^17 histories), so it is played by
+sampling: a batch of deals (``[n, 9]`` cards: player 0's two, player 1's two, five board
+cards) and a batch of betting states (nodes of jaxcfr.games.limit_holdem's betting tree,
+16,584 nodes of which 6,378 decisions) advanced with gathers. Payoffs are in chips (small
+blind 1, big blind 2, small bet 2).
+
+**The card abstraction** (Ponsen et al. 2011, sections 3.3.2 and 4.3.2; Billings 2006):
+in each round a player sees only the bucket of their cards (imperfect recall: earlier
+rounds' buckets are forgotten). The bucket is the percentile of the hand's *expected hand
+strength* E[HS] among all hands of that round: the probability of beating a uniformly
+random opponent hand at the showdown, ties counting one half, over a uniformly random
+completion of the board. We use E[HS], not its square, because the paper's buckets are
+of Billings' effective hand strength, a winning probability; the square (E[HS^2]) would
+favour drawing hands, which the paper does not do. The paper cuts [0, 1] into equal-width
+intervals (``bucketing="width"``); percentiles (``"percentile"``, the default) put equally
+many hands in every bucket, so that 10 buckets carry more information.
+
+- Preflop: the 169 classes of two cards (pairs, suited, offsuit) are exact; their E[HS]
+  is estimated once by Monte Carlo (``PREFLOP_ROLLOUTS`` per class at ``rollouts=64``) and cached.
+- Flop, turn, river: E[HS] from ``rollouts`` Monte Carlo completions (opponent hand and
+  remaining board, drawn among the cards the player cannot see) computed on the fly for
+  each sampled deal. The draws are keyed by a Zobrist hash of the player's visible cards,
+  so the estimate, and so the bucket, is a fixed function of what the player sees: the
+  abstraction is deterministic, with a small estimation error in place of the exact E[HS].
+- The percentile cuts of each round are quantiles of E[HS] over ``CUT_DEALS`` sampled
+  deals (at ``rollouts=64``; both counts scale with ``rollouts``), computed once and cached with the preflop table (a checksummed ``.npz`` in the
+  game cache, jaxcfr.game.loading.cache_dir).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import hashlib
+import inspect
+import os
+from pathlib import Path
+from typing import NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import tqdm
+
+from jaxcfr.games import limit_holdem as rules
+from jaxcfr.game import arrays as arrays_module
+from jaxcfr.game import integrity
+from jaxcfr.game.hand_eval import hand_rank
+
+__all__ = ["BettingArrays", "HoldemGame", "make", "sample_deals", "expected_strength", "deal_buckets",
+           "terminal_utility", "showdown_sign", "preflop_class", "decision_levels"]
+
+PREFLOP_ROLLOUTS = 4096  # per class, at rollouts=64 (scaled with the rollouts)
+CUT_DEALS = 8192  # at rollouts=64 (scaled with the rollouts)
+BUCKETINGS = ("percentile", "width")
+_ROLLOUT_SEED = 7  # the abstraction's fixed Monte Carlo draws
+
+
+class BettingArrays(NamedTuple):
+  """The betting tree on the device (see jaxcfr.games.limit_holdem.BettingTree); ``N`` nodes.
+
+  Attributes:
+    player, round, terminal, folder: [N] int32.
+    contribution: [N, 2] int32 chips.
+    child: [N, 3] int32 (-1 illegal).
+    legal: [N, 3] bool.
+    decision: [N] int32, the node's index among its player's decision nodes (-1 at terminals).
+  """
+
+  player: jax.Array
+  round: jax.Array
+  terminal: jax.Array
+  folder: jax.Array
+  contribution: jax.Array
+  child: jax.Array
+  legal: jax.Array
+  decision: jax.Array
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class HoldemGame:
+  """A loaded limit hold'em abstraction (what ``jaxcfr.load('limit_holdem(...)')`` returns).
+
+  Infosets of player ``p`` are ``(decision node of p, current-round bucket)``: the row
+  ``decision[node] * buckets + bucket`` of a ``[I_p, 3]`` table, ``I_p = (decision nodes
+  of p) * buckets``. The betting node determines the round and the betting sequence.
+
+  Attributes:
+    name: the canonical game string.
+    buckets, bucketing, rollouts: the abstraction's settings.
+    tree: host BettingTree; arrays: BettingArrays on the device.
+    preflop_strength: [169] E[HS] of the preflop classes.
+    cuts: [4, buckets - 1] E[HS] cut points of each round (bucket = cuts below the value).
+    num_infosets: (I_0, I_1).
+  """
+
+  name: str
+  buckets: int
+  bucketing: str
+  rollouts: int
+  tree: rules.BettingTree
+  arrays: BettingArrays
+  preflop_strength: jax.Array
+  cuts: jax.Array
+  num_infosets: tuple
+
+  sampled = True  # no sequence-form tensors: solvers of the full tree do not apply
+
+  @property
+  def tensors(self) -> "HoldemGame":
+    """The game itself stands in for the tensors the sampled solvers take."""
+    return self
+
+  def statistics(self) -> dict:
+    t = self.tree
+    return {"game": self.name, "betting_nodes": t.num_nodes, "decision_nodes": int((t.terminal == 0).sum()),
+            "terminal_nodes": int((t.terminal != 0).sum()), "buckets": self.buckets,
+            "infosets": list(self.num_infosets), "max_actions": 3}
+
+  def __hash__(self):
+    return hash(self.name)
+
+  def __eq__(self, other):
+    return isinstance(other, HoldemGame) and other.name == self.name
+
+
+jax.tree_util.register_static(HoldemGame)
+
+
+def preflop_class(cards: jax.Array) -> jax.Array:
+  """[...] class 0..168 of two hole cards [..., 2] (jaxcfr.games.limit_holdem.preflop_class in JAX)."""
+  r0, r1 = cards[..., 0] // 4, cards[..., 1] // 4
+  high, low = jnp.maximum(r0, r1), jnp.minimum(r0, r1)
+  suited = (cards[..., 0] % 4) == (cards[..., 1] % 4)
+  index = high * (high - 1) // 2 + low
+  return jnp.where(high == low, high, jnp.where(suited, 13 + index, 91 + index)).astype(jnp.int32)
+
+
+def sample_deals(key: jax.Array, num: int) -> jax.Array:
+  """[num, 9] int32 deals (player 0's two cards, player 1's two, the five board cards),
+  uniform without replacement."""
+  u = jax.random.uniform(key, (num, rules.NUM_CARDS))
+  return jax.lax.top_k(u, 9)[1].astype(jnp.int32)
+
+
+_ZOBRIST = np.random.default_rng(20111).integers(0, 2 ** 31 - 1, size=(rules.NUM_CARDS,), dtype=np.int64)
+
+
+def expected_strength(hole: jax.Array, board: jax.Array, visible: int, key: jax.Array, rollouts: int,
+                      dead: jax.Array | None = None, by_view: bool = True) -> jax.Array:
+  """[n] Monte Carlo E[HS] of ``hole`` [n, 2] seeing ``board[:, :visible]`` ([n, 5]; later
+  cards ignored): the mean over ``rollouts`` completions (opponent's two cards and the
+  unseen board, drawn among the cards not seen) of win + tie / 2.
+
+  The draws are keyed by ``key`` folded with a Zobrist hash of the visible cards (order
+  free), so equal views give equal estimates. ``dead`` [n, k], if given, are further cards
+  excluded from the draws; with ``by_view=False`` the draws depend on ``key`` alone (tests
+  compare two hands against the same completions).
+  """
+  seen = jnp.concatenate([hole, board[:, :visible]] + ([dead] if dead is not None else []), 1)
+  zob = jnp.asarray(_ZOBRIST, jnp.uint32)
+  hashed = jax.vmap(lambda row: jnp.bitwise_xor.reduce(zob[row]))(seen[:, :2 + visible])
+
+  def one(row_seen, h):
+    k = jax.random.fold_in(key, visible)
+    k = jax.random.fold_in(k, h) if by_view else k
+    u = jax.random.uniform(k, (rollouts, rules.NUM_CARDS))
+    u = u.at[:, row_seen].set(-1.0)
+    return jax.lax.top_k(u, 7 - visible)[1]  # [R, 2 + 5 - visible]
+
+  draws = jax.vmap(one)(seen, hashed).astype(jnp.int32)  # [n, R, 7 - visible]
+  full_board = jnp.concatenate([jnp.broadcast_to(board[:, None, :visible], draws.shape[:2] + (visible,)),
+                                draws[..., 2:]], -1)  # [n, R, 5]
+  own = hand_rank(jnp.concatenate([jnp.broadcast_to(hole[:, None], draws.shape[:2] + (2,)), full_board], -1))
+  opp = hand_rank(jnp.concatenate([draws[..., :2], full_board], -1))
+  return ((own > opp) + 0.5 * (own == opp)).mean(-1)
+
+
+def _bucket_of(strength: jax.Array, cuts: jax.Array, bucketing: str, buckets: int) -> jax.Array:
+  if bucketing == "width":
+    return jnp.clip((strength * buckets).astype(jnp.int32), 0, buckets - 1)
+  return jnp.searchsorted(cuts, strength, side="right").astype(jnp.int32)
+
+
+def _strength_rows(hole: jax.Array, board: jax.Array, visible: jax.Array, key: jax.Array, rollouts: int) -> jax.Array:
+  """``expected_strength`` for rows that see different numbers of board cards (``visible``
+  [M] int), in one call: the same draws (the first ``7 - visible`` of one top-7 draw of the
+  same uniforms) and so the same values, with one copy of the evaluator in the program."""
+  zob = jnp.asarray(_ZOBRIST, jnp.uint32)
+  j = jnp.arange(5)
+
+  def one(h2, b5, k):
+    shown = j < k
+    hashed = jnp.bitwise_xor.reduce(jnp.concatenate([zob[h2], jnp.where(shown, zob[b5], jnp.uint32(0))]))
+    rng = jax.random.fold_in(jax.random.fold_in(key, k), hashed)
+    u = jax.random.uniform(rng, (rollouts, rules.NUM_CARDS))
+    u = u.at[:, jnp.concatenate([h2, jnp.where(shown, b5, h2[0])])].set(-1.0)
+    draws = jax.lax.top_k(u, 7)[1].astype(jnp.int32)  # [R, 7]
+    later = jnp.take_along_axis(draws, jnp.clip(2 + j - k, 2, 6)[None].repeat(rollouts, 0), 1)
+    full = jnp.where(shown, b5, later)  # [R, 5]
+    own = hand_rank(jnp.concatenate([jnp.broadcast_to(h2, (rollouts, 2)), full], -1))
+    opp = hand_rank(jnp.concatenate([draws[:, :2], full], -1))
+    return ((own > opp) + 0.5 * (own == opp)).mean()
+
+  return jax.vmap(one)(hole, board, visible)
+
+
+def _strengths(deals: jax.Array, key: jax.Array, rollouts: int, preflop_strength) -> jax.Array:
+  """[n, 2, 4] E[HS] of each player in each round."""
+  n = deals.shape[0]
+  hole = jnp.stack([deals[:, 0:2], deals[:, 2:4]], 1)  # [n, 2, 2]
+  rows_hole = jnp.broadcast_to(hole[:, :, None], (n, 2, 3, 2)).reshape(-1, 2)
+  rows_board = jnp.broadcast_to(deals[:, None, None, 4:], (n, 2, 3, 5)).reshape(-1, 5)
+  visible = jnp.broadcast_to(jnp.asarray(rules.BOARD_CARDS[1:]), (n, 2, 3)).reshape(-1)
+  later = _strength_rows(rows_hole, rows_board, visible, key, rollouts).reshape(n, 2, 3)
+  preflop = preflop_strength[preflop_class(hole)]  # [n, 2]
+  return jnp.concatenate([preflop[..., None].astype(later.dtype), later], -1)
+
+
+@functools.partial(jax.jit, static_argnums=0)
+def deal_buckets(game: HoldemGame, deals: jax.Array) -> jax.Array:
+  """[n, 2, 4] int32 bucket of each player in each round of ``deals`` [n, 9]."""
+  strength = _strengths(deals, jax.random.PRNGKey(_ROLLOUT_SEED), game.rollouts, game.preflop_strength)
+  return jax.vmap(lambda s, c: _bucket_of(s, c, game.bucketing, game.buckets), in_axes=(-1, 0), out_axes=-1)(
+      strength, game.cuts)
+
+
+def terminal_utility(arrays: BettingArrays, node: jax.Array, showdown_sign: jax.Array) -> jax.Array:
+  """[n] player 0's chips at terminal ``node`` [n]: a fold loses the folder's contribution;
+  a showdown wins the opponent's (``showdown_sign`` [n] = sign(rank0 - rank1))."""
+  c = arrays.contribution[node]
+  folded = arrays.terminal[node] == rules.FOLDED
+  fold_value = jnp.where(arrays.folder[node] == 0, -c[:, 0], c[:, 1])
+  return jnp.where(folded, fold_value, showdown_sign * c[:, 1]).astype(jnp.float32)
+
+
+def showdown_sign(deals: jax.Array) -> jax.Array:
+  """[n] sign(rank of player 0's hand - player 1's) for deals [n, 9]."""
+  board = deals[:, 4:]
+  r0 = hand_rank(jnp.concatenate([deals[:, :2], board], -1))
+  r1 = hand_rank(jnp.concatenate([deals[:, 2:4], board], -1))
+  return jnp.sign(r0 - r1)
+
+
+def _preflop_table(rollouts: int) -> np.ndarray:
+  """[169] E[HS] of one representative hand of each preflop class."""
+  reps = {}
+  for a in range(rules.NUM_CARDS):
+    for b in range(a + 1, rules.NUM_CARDS):
+      reps.setdefault(int(rules.preflop_class(np.array([a, b]))), (a, b))
+  hole = jnp.asarray([reps[c] for c in range(169)], jnp.int32)
+  board = jnp.zeros((169, 5), jnp.int32)
+  out = []
+  step = max(1, rollouts // 8)
+  for start in tqdm.trange(0, rollouts, step, desc="preflop E[HS]", leave=False):
+    key = jax.random.PRNGKey(start)
+    out.append(np.asarray(expected_strength(hole, board, 0, key, min(step, rollouts - start))))
+  return np.mean(out, 0)
+
+
+def _cuts(buckets: int, rollouts: int, preflop_strength: np.ndarray, num_deals: int) -> np.ndarray:
+  """[4, buckets - 1] quantiles of E[HS] per round over ``num_deals`` sampled deals."""
+  strengths = []
+  chunk = min(512, num_deals)
+  run = jax.jit(lambda d: _strengths(d, jax.random.PRNGKey(_ROLLOUT_SEED), rollouts, jnp.asarray(preflop_strength)))
+  for start in tqdm.trange(0, num_deals, chunk, desc="E[HS] percentiles", leave=False):
+    deals = sample_deals(jax.random.PRNGKey(1000 + start), chunk)
+    strengths.append(np.asarray(run(deals)).transpose(0, 1, 2).reshape(-1, 4))  # [2 chunk, 4]
+  values = np.concatenate(strengths)
+  q = np.arange(1, buckets) / buckets
+  return np.quantile(values, q, axis=0).T.astype(np.float32)
+
+
+def _fingerprint() -> str:
+  from jaxcfr.game import hand_eval  # pylint: disable=import-outside-toplevel
+  digest = hashlib.sha256()
+  for module in (rules, hand_eval, _preflop_table):
+    digest.update(Path(inspect.getsourcefile(module)).read_bytes())
+  return digest.hexdigest()[:16]
+
+
+def _abstraction_tables(buckets: int, rollouts: int, cache: str | None) -> tuple[np.ndarray, np.ndarray]:
+  """(preflop E[HS] [169], cuts [4, buckets - 1]), from the cache folder ``cache`` when intact."""
+  use_cache = cache is not None
+  path = Path(cache or ".") / f"limit_holdem_abstraction-b{buckets}-r{rollouts}-{_fingerprint()}.npz"
+  if use_cache and path.exists():
+    try:
+      data = integrity.verify_checksum(arrays_module.read_npz(path), path)
+      return np.asarray(data["preflop"]), np.asarray(data["cuts"])
+    except integrity.READ_ERRORS:
+      pass  # damaged: rebuilt below
+  preflop = _preflop_table(PREFLOP_ROLLOUTS * rollouts // 64)
+  cuts = _cuts(buckets, rollouts, preflop, CUT_DEALS * rollouts // 64)
+  if use_cache:
+    try:
+      path.parent.mkdir(parents=True, exist_ok=True)
+      tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
+      np.savez(tmp, **integrity.with_checksum({"preflop": preflop, "cuts": cuts}))
+      os.replace(tmp, path)
+    except OSError:
+      pass
+  return preflop, cuts
+
+
+def betting_arrays(tree: rules.BettingTree) -> BettingArrays:
+  """The device copy of the betting tree."""
+  decision = np.full(tree.num_nodes, -1, np.int32)
+  for p in (0, 1):
+    nodes = np.flatnonzero(tree.player == p)
+    decision[nodes] = np.arange(nodes.size)
+  return BettingArrays(player=jnp.asarray(tree.player), round=jnp.asarray(tree.round),
+                       terminal=jnp.asarray(tree.terminal), folder=jnp.asarray(tree.folder),
+                       contribution=jnp.asarray(tree.contribution), child=jnp.asarray(tree.child),
+                       legal=jnp.asarray(tree.child >= 0), decision=jnp.asarray(decision))
+
+
+@functools.lru_cache(maxsize=None)
+def make(buckets: int = 10, bucketing: str = "percentile", rollouts: int = 64, cache: str | None = None) -> HoldemGame:
+  """``limit_holdem(buckets=B, bucketing=..., rollouts=R)``: the abstract game (see module
+  doc); its abstraction tables are read from and written to the folder ``cache`` if given
+  (``jaxcfr.load`` passes the game cache, jaxcfr.game.loading.cache_dir)."""
+  if not isinstance(buckets, int) or not 2 <= buckets <= 1000:
+    raise ValueError(f"limit_holdem: buckets must be an integer in 2..1000, got {buckets!r}")
+  if bucketing not in BUCKETINGS:
+    raise ValueError(f"limit_holdem: bucketing must be one of {', '.join(BUCKETINGS)}, got {bucketing!r}")
+  if not isinstance(rollouts, int) or not 1 <= rollouts <= 4096:
+    raise ValueError(f"limit_holdem: rollouts must be an integer in 1..4096, got {rollouts!r}")
+  tree = rules.betting_tree()
+  preflop, cuts = _abstraction_tables(buckets, rollouts, None if cache is None else str(cache))
+  arrays = betting_arrays(tree)
+  counts = tuple(int((tree.player == p).sum()) * buckets for p in (0, 1))
+  params = {"buckets": buckets, "bucketing": bucketing, "rollouts": rollouts}
+  name = "limit_holdem(" + ",".join(f"{k}={params[k]}" for k in sorted(params)) + ")"
+  return HoldemGame(name=name, buckets=buckets, bucketing=bucketing, rollouts=rollouts, tree=tree, arrays=arrays,
+                    preflop_strength=jnp.asarray(preflop, jnp.float32), cuts=jnp.asarray(cuts, jnp.float32),
+                    num_infosets=counts)
+
+
+@functools.lru_cache(maxsize=None)
+def decision_levels(game: HoldemGame) -> tuple:
+  """The decision nodes grouped by depth (actions from the root), shallowest first: host
+  int arrays, the static levels of the top-down and bottom-up passes over the betting tree."""
+  depth = np.array([len(h.replace("/", "")) for h in game.tree.history.tolist()])
+  decisions = game.tree.terminal == rules.NOT_TERMINAL
+  return tuple(np.flatnonzero(decisions & (depth == d)) for d in range(depth.max() + 1) if (decisions & (depth == d)).any())
