@@ -111,15 +111,14 @@ def main(argv=None) -> dict:
       table.setdefault(b, {})[a] = {**result, "sb_per_hand": -result["sb_per_hand"]}
       print(a, "vs", b, result, flush=True)
 
-  record = {
-      "description": "Ponsen et al. 2011 Figure 4 (right) and Tables 1-2 in spirit, limit hold'em with the "
+  description = (
+      "Ponsen et al. 2011 Figure 4 (right) and Tables 1-2 in spirit, limit hold'em with the "
                      "imperfect-recall E[HS] percentile abstraction; sb/h of the row agent, duplicate deals, "
                      "expected payoff over actions, 95% intervals over deals. The rule bot stands in for the "
                      "paper's commercial bots. The CPU was shared with other jobs (2 cores, several concurrent jobs), "
-                     "so the rates are lower bounds.",
-      "settings": vars(args), "iterations_per_second": rates, "figure4_right": curves, "crosstable": table,
-  }
-  write_record(f"{args.out}.json", record)
+                     "so the rates are lower bounds.")
+  write_record(f"{args.out}.json", benchmark="figure4_holdem", description=description, configuration=vars(args),
+               results={"iterations_per_second": rates, "figure4_right": curves, "crosstable": table})
   import matplotlib  # pylint: disable=import-outside-toplevel
   matplotlib.use("Agg")
   import matplotlib.pyplot as plt  # pylint: disable=import-outside-toplevel

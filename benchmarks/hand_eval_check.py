@@ -58,14 +58,15 @@ def main(argv=None) -> dict:
   ours_sorted = sorted(mapping)
   refs = [mapping[o] for o in ours_sorted]
   ordered = all(a > b for a, b in zip(refs, refs[1:]))  # phevaluator: lower is better; distinct classes
-  record = {"description": "jaxcfr.game.hand_eval.hand_rank against phevaluator.evaluate_cards on uniformly "
-                           "random 7-card hands; the CPU was shared with other jobs",
-            "hands": done, "distinct_ranks": len(mapping), "tie_mismatches": mismatches, "same_order": ordered,
-            "agree": bool(ordered and mismatches == 0),
-            "ours_hands_per_second": done / ours_seconds, "phevaluator_hands_per_second": done / ref_seconds}
-  write_record(args.out, record)
-  print(record)
-  return record
+  results = {"hands": done, "distinct_ranks": len(mapping), "tie_mismatches": mismatches, "same_order": ordered,
+             "agree": bool(ordered and mismatches == 0),
+             "ours_hands_per_second": done / ours_seconds, "phevaluator_hands_per_second": done / ref_seconds}
+  write_record(args.out, benchmark="hand_eval_check",
+                        description="jaxcfr.game.hand_eval.hand_rank against phevaluator.evaluate_cards on uniformly "
+                                    "random 7-card hands; the CPU was shared with other jobs",
+                        configuration=vars(args), results=results)
+  print(results)
+  return results
 
 
 if __name__ == "__main__":
