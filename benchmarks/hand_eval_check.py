@@ -62,9 +62,9 @@ def main(argv=None) -> dict:
              "agree": bool(ordered and mismatches == 0),
              "ours_hands_per_second": done / ours_seconds, "phevaluator_hands_per_second": done / ref_seconds}
   write_record(args.out, benchmark="hand_eval_check",
-                        description="jaxcfr.game.hand_eval.hand_rank against phevaluator.evaluate_cards on uniformly "
-                                    "random 7-card hands; the CPU was shared with other jobs",
-                        configuration=vars(args), results=results)
+               description="jaxcfr.game.hand_eval.hand_rank against phevaluator.evaluate_cards on uniformly "
+                           "random 7-card hands; the CPU was shared with other jobs",
+               configuration=vars(args), results=results)
   print(results)
   return results
 
