@@ -98,10 +98,13 @@ def _parser() -> argparse.ArgumentParser:
   info.add_argument("--json", action="store_true", help="print JSON")
 
   free = [n for n in solvers.names() if not solvers.get(n).requires]
+  from jaxcfr.solvers import sampled_games  # pylint: disable=import-outside-toplevel
+  sampled_only = [n for n in sampled_games.names() if n not in free]  # mcrnr on limit hold'em
   solve = commands.add_parser("solve", help="solve a game with any registered solver", formatter_class=formatter)
   _common(solve, "leduc_poker")
-  solve.add_argument("--algo", choices=free, default="cfr+",
-                     help="the solver; mccfr-os: outcome sampling, mccfr-es: external sampling, cfr-cs: chance sampling")
+  solve.add_argument("--algo", choices=free + sampled_only, default="cfr+",
+                     help="the solver; mccfr-os: outcome sampling, mccfr-es: external sampling, cfr-cs: chance "
+                          "sampling; mcrnr only on limit_holdem (modelling the rule bot; elsewhere use 'rnr')")
   solve.add_argument("--updates", choices=("alternating", "simultaneous"),
                      help="CFR family: update order (default: the preset's)")
   for name in ("alpha", "beta", "gamma"):
@@ -229,6 +232,8 @@ def _solve(args) -> int:
   if parse_game_string(args.game)[0] in SAMPLED_GAMES:
     return _solve_sampled(args, started)
   _check_outputs((args.json, "--json"), (args.strategy_out, "--strategy-out"))
+  if solvers.get(args.algo).requires:
+    raise ValueError(f"--algo {args.algo} needs an opponent model; use 'jaxcfr rnr {args.game} --algo {args.algo}'")
   if args.resume and not args.checkpoint:
     raise ValueError("--resume needs --checkpoint FILE")
   options = {"updates": args.updates, "trajectories": args.trajectories, "smooth": args.smooth or None,

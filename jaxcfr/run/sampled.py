@@ -28,7 +28,9 @@ def solve_sampled(game, algorithm: str, iterations: int, *, seeds=(0,), eval_eve
   """``iterations`` of ``algorithm`` on ``game`` for each of ``seeds`` (one batch), with scalar
   ``hyperparameters`` (``epsilon``, ``uct_c``; None = the solver's default); returns the
   JSON-ready record: iterations per second (the batch's runs count once each), and per
-  evaluation each run's sb/h against the rule bot with a 95% interval."""
+  evaluation each run's sb/h against the rule bot with a 95% interval. ``mcrnr`` models the
+  rule bot itself (pConf 0.75, restricted seat 1, Ponsen et al. 2011 section 4.3.2) and is
+  scored by its counter-profile (the counter-strategy in seat 0, the model in seat 1)."""
   solver = sampled_games.get(algorithm)
   seeds = [int(s) for s in seeds]
   hyper = {"seed": jnp.asarray(seeds, jnp.uint32)}
@@ -40,6 +42,9 @@ def solve_sampled(game, algorithm: str, iterations: int, *, seeds=(0,), eval_eve
     hyper[name] = jnp.full((len(seeds),), value, jnp.float32)
   eval_every = eval_every or max(iterations // 10, 1)
   bot = holdem_match.rule_bot(game)
+  if "model" in solver.requires:
+    hyper["model"] = bot
+  scored = solver.counter_profile or solver.average_strategy
   started = time.perf_counter()
   state = solver.init(game, **hyper)
   history, done, run_seconds = [], 0, 0.0
@@ -51,7 +56,7 @@ def solve_sampled(game, algorithm: str, iterations: int, *, seeds=(0,), eval_eve
     run_seconds += time.perf_counter() - t if done else 0.0  # the first chunk includes compiling
     done += n
     bar.update(n)
-    average = solver.average_strategy(game, state)
+    average = scored(game, state)
     rows = [holdem_match.match(game, _run_slice(average, b), bot, jax.random.PRNGKey(10_000 + done), eval_deals)
             for b in range(len(seeds))]
     history.append({"iteration": done, "seconds": time.perf_counter() - started,
