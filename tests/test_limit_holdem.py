@@ -169,6 +169,19 @@ def test_algorithms_that_need_the_tree_are_refused(capsys):
   assert "not supported on sampled games" in capsys.readouterr().err
 
 
+def test_mcrnr_runs_from_the_command_line(game, tmp_path):
+  """'jaxcfr solve limit_holdem(...) --algo mcrnr': the rule bot as the model, seeds batched,
+  the counter-profile scored against the bot."""
+  import json
+  from jaxcfr.run import cli
+  out = tmp_path / "mcrnr.json"
+  assert cli.main(["solve", "limit_holdem(buckets=3,rollouts=4)", "--algo", "mcrnr", "--iters", "20",
+                   "--seed", "0,1", "--eval-every", "20", "--no-progress", "--json", str(out)]) == 0
+  record = json.loads(out.read_text())
+  assert record["scored"] == "counter-profile" and record["hyperparameters"]["p"] == pytest.approx(0.75)
+  assert len(record["history"][-1]["sb_per_hand_vs_bot"]) == 2
+
+
 def test_mcts_and_mcrnr_run_on_the_abstraction(game):
   from jaxcfr.evaluate import holdem_match
   from jaxcfr.solvers import sampled_games

@@ -328,7 +328,7 @@ def _solve_sampled(args, started: float) -> int:
   rate = record["iterations_per_second"]
   print(f"iterations/s    {rate:.1f}   (all runs, after compiling)" if rate else "iterations/s    -")
   for seed, value, ci in zip(record["seeds"], last["sb_per_hand_vs_bot"], last["ci95"]):
-    print(f"vs rule bot     {value:+.3f} +- {ci:.3f} sb/h   (seed {seed}, average strategy, {record['eval_deals']} duplicate deals)")
+    print(f"vs rule bot     {value:+.3f} +- {ci:.3f} sb/h   (seed {seed}, {record['scored']}, {record['eval_deals']} duplicate deals)")
   print(f"seconds         {record['seconds']:.3f}")
   if args.json:
     _write_json(args.json, _described(record, args, started=started))

@@ -68,5 +68,6 @@ def solve_sampled(game, algorithm: str, iterations: int, *, seeds=(0,), eval_eve
                               for k, v in solver.hyperparameters.items() if k not in ("seed", "restricted")},
           "iterations_per_second": (timed * len(seeds) / run_seconds) if timed and run_seconds else None,
           "seconds": time.perf_counter() - started, "eval_deals": eval_deals,
-          "opponent": "rule bot (a stand-in for the paper's commercial bots)", "history": history,
+          "opponent": "rule bot (a stand-in for the paper's commercial bots)",
+          "scored": "counter-profile" if solver.counter_profile else "average strategy", "history": history,
           "average_strategy": solver.average_strategy(game, state)}
