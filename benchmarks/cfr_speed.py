@@ -137,7 +137,7 @@ def main(argv=None) -> int:
                            "process; jitted fori_loop chunks of ~0.1 s, timed for >= 1 s after compilation) next "
                            "to the peers (each in its own process), as ratios; then the cost of batches of runs "
                            "on batch_game: trailing batch axes with a user's fori_loop of solver.step ('trailing') or "
-                           "the solver's own run, which runs more than 64 runs chunk by chunk ('library'); each "
+                           "the solver's own run ('library'); each "
                            "with the trailing axis sharded over one host device per core ('sharded', "
                            "'library_sharded'); and jax.vmap's leading axis ('vmap'). The CPU may be shared "
                            "with other jobs.",

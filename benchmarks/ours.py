@@ -25,7 +25,7 @@ def cfr_ms_per_iteration(game: jaxcfr.Game, algorithm: str = "cfr+", *, batch: i
   ``jax.vmap`` (leading batch axis) instead of the solver's trailing batch axes;
   ``shard=True`` splits the trailing batch axis over the local devices. The loop is a
   ``fori_loop`` of ``solver.step`` written here (as a user would), or with ``library=True``
-  the solver's own ``run`` (which runs batches of more than 64 runs chunk by chunk).
+  the solver's own ``run``.
   """
   solver = solvers.get(algorithm)
   tensors = game.tensors

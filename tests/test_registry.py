@@ -118,17 +118,3 @@ def test_unknown_solvers_and_options_get_one_line_errors():
   with pytest.raises(ValueError, match="epsilon must lie in"):
     solvers.get("mccfr-os").init(helpers.load("kuhn_poker").tensors, seed=jnp.arange(3), epsilon=jnp.array([0.1, 2.0, 0.5]))
 
-
-def test_large_batches_run_in_chunks_with_the_same_results():
-  """A batch of more than ``CHUNK_RUNS`` runs (here 2 x 67 = 134: three chunks of 45, the
-  last run repeated once) runs chunk by chunk, with the results of one loop over it all (to
-  rounding: XLA vectorises a narrower batch axis differently)."""
-  tensors = helpers.load("kuhn_poker").tensors
-  solver = solvers.get("dcfr")
-  state = solver.init(tensors, alpha=jnp.array([1.0, 2.0])[:, None], gamma=jnp.linspace(0.0, 3.0, 67))
-  assert solvers.batch_shape(state) == (2, 67) and 2 * 67 > solvers.registry.CHUNK_RUNS
-  whole = jax.jit(lambda s: jax.lax.fori_loop(0, 7, lambda _, x: solver.step(tensors, x), s))(state)
-  chunked = solver.run(tensors, state, 7)
-  for a, b in zip(jax.tree_util.tree_leaves(whole), jax.tree_util.tree_leaves(chunked)):
-    assert a.shape == b.shape
-    np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-15)

@@ -38,7 +38,7 @@ _SCRIPT = textwrap.dedent("""
     np.testing.assert_allclose(np.asarray(sampled.state.regrets[0])[..., 2], np.asarray(alone.regrets[0]), rtol=1e-12)
     collectives = ("all-reduce", "all-gather", "all-to-all", "collective-permute", "reduce-scatter")
     cases = (("dcfr", {"alpha": np.array([1.0, 1.5, 2.0, 3.0])}), ("mccfr-os", {"seed": np.arange(4)}),
-             ("dcfr", {"alpha": np.linspace(1.0, 3.0, 128)}))  # 128 runs: two chunks of 64 (registry.in_chunks)
+             ("dcfr", {"alpha": np.linspace(1.0, 3.0, 128)}))  # a larger batch as well
     for name, kwargs in cases:
       solver = jaxcfr.solvers.get(name)
       size = len(next(iter(kwargs.values())))

@@ -91,47 +91,7 @@ class Solver:
 def _run(solver: Solver, tensors, state, num_iterations):
   if solver.loop is not None:
     return solver.loop(tensors, state, num_iterations)
-  loop = lambda runs: jax.lax.fori_loop(0, num_iterations, lambda _, s: solver.step(tensors, s), runs)
-  return in_chunks(loop, state)
-
-
-# Runs per chunk of a large batch: the per-run cost of a Leduc CFR+ iteration on a CPU is
-# lowest near this batch size, and grows past it as the state outgrows the caches
-# (benchmarks/cfr_speed.py's batch rows).
-CHUNK_RUNS = 64
-
-
-def in_chunks(loop: Callable, state, chunk_runs: int = CHUNK_RUNS):
-  """``loop(state)`` on a batch of more than ``chunk_runs`` runs, one chunk of at most
-  ``chunk_runs`` runs at a time (``lax.map``): runs never interact, so each chunk runs the
-  whole loop while its state stays in the caches. Chunk ``c`` of ``C`` holds runs ``c, c + C,
-  c + 2 C, ...``: a batch split over devices by its trailing axis keeps every chunk split
-  the same way, with no communication (when ``C`` divides the batch; otherwise the last
-  run is repeated to fill the chunks). The results equal one loop over the whole batch,
-  to rounding."""
-  shape = batch_shape(state)
-  size = math.prod(shape)
-  if size <= chunk_runs:
-    return loop(state)
-  chunks = -(-size // chunk_runs)
-  divisor = next(c for c in range(chunks, size + 1) if size % c == 0)
-  if size // divisor >= chunk_runs // 2:  # equal chunks without padding
-    chunks = divisor
-  per_chunk = -(-size // chunks)
-  padded = chunks * per_chunk  # else the last run repeats to fill the chunks; dropped after
-  k = len(shape)
-
-  def split(x):  # [..., *B] -> [C, ..., B / C]
-    x = x.reshape(x.shape[:x.ndim - k] + (size,))
-    if padded > size:
-      x = jnp.concatenate([x, jnp.repeat(x[..., -1:], padded - size, axis=-1)], axis=-1)
-    return jnp.moveaxis(x.reshape(x.shape[:-1] + (per_chunk, chunks)), -1, 0)
-
-  def merge(x):  # [C, ..., B / C] -> [..., *B]
-    x = jnp.moveaxis(x, 0, -1).reshape(x.shape[1:-1] + (padded,))[..., :size]
-    return x.reshape(x.shape[:-1] + shape)
-
-  return jax.tree_util.tree_map(merge, jax.lax.map(loop, jax.tree_util.tree_map(split, state)))
+  return jax.lax.fori_loop(0, num_iterations, lambda _, s: solver.step(tensors, s), state)
 
 
 def batch_shape(state) -> tuple:
