@@ -44,12 +44,12 @@ from jaxcfr.core import sampling as sampling_lib
 from jaxcfr.game import limit_holdem as holdem
 from jaxcfr.games import limit_holdem as rules
 from jaxcfr.solvers import registry
+from jaxcfr.solvers.mccfr_state import DEFAULT_EPSILON  # 0.6, as Lanctot et al. 2009 and Ponsen et al. 2011
 
 __all__ = ["HoldemState", "Fixed", "register", "get", "names", "trajectory_update", "chance_sampled_update",
            "legal_table", "SMALL_BET"]
 
 SMALL_BET = float(rules.SMALL_BET)
-DEFAULT_EPSILON = 0.6
 
 
 class HoldemState(NamedTuple):
