@@ -48,10 +48,11 @@ def _reduce_actions(x: jax.Array, combine, reduce, keepdims: bool) -> jax.Array:
 
 def sum_actions(x: jax.Array, keepdims: bool = False) -> jax.Array:
   """Sum over the action axis (1) of [I, A, *B]. Unrolled for short action axes: XLA's CPU
-  reduction over a short non-minor axis is several times slower than fused adds. Use it
-  where the result is consumed as is (scattered, stored); where it is broadcast back over
-  the actions, XLA fuses the adds into the consumer and recomputes them per action, and a
-  plain ``x.sum(1)`` is faster."""
+  reduction over a short non-minor axis (a YNNPACK library call in recent jaxlib) is several times
+  slower than fused adds on batches (the infoset values of ``counterfactual_values``: a
+  quarter of a CFR+ iteration at B = 64 on Leduc). Where the sum is divided into every
+  action (``regret.normalise``), XLA recomputes the fused adds per action and a plain
+  ``x.sum(axis)`` measured faster (benchmarks/profile_iteration.py)."""
   return _reduce_actions(x, jnp.add, jnp.sum, keepdims)
 
 
@@ -213,9 +214,7 @@ def _counterfactual_forward_pass(level_slices, legal, parent_seq, seq_values, st
   masked = jnp.where(legal, strategy, 0)
   total = _bottom_up(treeplex, seq_values, lambda q, lo, hi: sum_actions(masked[lo:hi] * q))
   q = jnp.where(legal, action_table(treeplex, total), 0)
-  # A plain reduction here: its result is broadcast back over actions by the callers, and
-  # an unrolled sum would be fused into those consumers and recomputed per action.
-  return q, (masked * q).sum(1)
+  return q, sum_actions(masked * q)
 
 
 class _LevelView:

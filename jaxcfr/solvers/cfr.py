@@ -137,7 +137,7 @@ def _update_player(tensors: GameTensors, state: CFRState, player: int, strategie
     q, v = evaluation.counterfactual_values(treeplex, seq_values, strategies[player])
   else:
     q, _ = evaluation.counterfactual_values(treeplex, seq_values, behaviour)
-    v = (q * strategies[player]).sum(1)
+    v = evaluation.sum_actions(q * strategies[player])
   instant = jnp.where(evaluation.expand_to(treeplex.legal, q.ndim), q - jnp.expand_dims(v, 1), 0)
   regrets = state.regrets[player] + instant
   factor = jnp.where(regrets >= 0, _discount(t, state.alpha), _discount(t, state.beta))
