@@ -3,7 +3,8 @@ outcome-sampling and external-sampling MCCFR (and chance-sampled CFR).
 
 Instances: ``kuhn_poker``, ``one_card_poker(num_cards=13)``, ``leduc_poker`` and the paper's
 own OCP(500), ``one_card_poker(num_cards=500)`` (2.2M histories; the paper's Goofspiel(7),
-Latent Tic-Tac-Toe and Princess and Monster are larger still). OCP(500) runs one seed and
+Latent Tic-Tac-Toe and Princess and Monster are larger still: each runs on request, with
+one seed, to the paper's budget, and is merged into the results file). OCP(500) runs one seed and
 a budget of 2e7 nodes touched, about five CFR iterations, to stay within about ten minutes
 on two CPU cores: a sampled iteration there costs tens of microseconds (external sampling's
 frontier walk) to a few hundred (outcome sampling, float64), a CFR iteration about 30 ms.
@@ -28,6 +29,7 @@ Writes benchmarks/results/figure1_nodes_touched.json and .png (needs matplotlib:
 from __future__ import annotations
 
 import argparse
+import datetime
 from pathlib import Path
 
 import jax
@@ -40,6 +42,7 @@ import numpy as np  # pylint: disable=wrong-import-position
 import jaxcfr  # pylint: disable=wrong-import-position
 from jaxcfr import solvers  # pylint: disable=wrong-import-position
 from jaxcfr.core import evaluation  # pylint: disable=wrong-import-position
+from jaxcfr.run.hardware import git_commit  # pylint: disable=wrong-import-position
 from jaxcfr.solvers import mccfr, mccfr_state  # pylint: disable=wrong-import-position
 from record import read_record, write_record  # noqa: E402  pylint: disable=wrong-import-position
 from timing import timed  # noqa: E402  pylint: disable=wrong-import-position
@@ -51,7 +54,14 @@ GAMES = {
     "leduc_poker": 1.5e7,
     "one_card_poker(num_cards=500)": 2e7,
 }
-SEEDS = {"one_card_poker(num_cards=500)": 1}  # game -> seeds, overriding --seeds
+# The paper's own budgets (the x range of its Figure 1) for the games run on request:
+# ``--games 'princess_and_monster(rows=3,cols=3,horizon=11);'`` (merged into the results file).
+PAPER_BUDGETS = {
+    "goofspiel(num_cards=7)": 5e9,
+    "latent_tic_tac_toe": 6e8,
+    "princess_and_monster(cols=3,horizon=11,rows=3)": 5e8,
+}
+SEEDS = {"one_card_poker(num_cards=500)": 1, **{g: 1 for g in PAPER_BUDGETS}}  # game -> seeds, overriding --seeds
 SAMPLED = ("mccfr-os", "mccfr-es", "cfr-cs")
 LABELS = {"cfr": "CFR", "cfr-pruning": "CFR with pruning", "mccfr-os": "MCCFR-outcome",
           "mccfr-es": "MCCFR-external", "cfr-cs": "CFR chance-sampled"}
@@ -68,8 +78,10 @@ def run_cfr(game, budget: float) -> dict:
   solver = solvers.get("cfr")
   histories = game.arrays.num_histories
 
+  # The tensors are arguments, not closed-over constants: a full-size game's would be copied
+  # into the program (gigabytes).
   @jax.jit
-  def chunk(state, pruned, n):  # n is traced: one compilation for every checkpoint
+  def chunk(tensors, state, pruned, n):  # n is traced: one compilation for every checkpoint
     def body(_, carry):
       state, pruned = carry
       first = mccfr.cfr_nodes_touched(tensors, state.strategy[1], 0, pruning=True)
@@ -78,14 +90,14 @@ def run_cfr(game, budget: float) -> dict:
       return state, pruned + first.astype(jnp.int64) + second.astype(jnp.int64)
     return jax.lax.fori_loop(0, n, body, (state, pruned))
 
-  exploit = jax.jit(lambda s: evaluation.nash_conv(tensors, solver.average_strategy(tensors, s)))
+  exploit = jax.jit(lambda t, s: evaluation.nash_conv(t, solver.average_strategy(t, s)))
   state, pruned, done, seconds = solver.init(tensors), jnp.zeros((), jnp.int64), 0, 0.0
   full_rows, pruned_rows = [], []
   for target in _checkpoints(int(budget / (2 * histories))):
-    elapsed, (state, pruned) = timed(lambda: chunk(state, pruned, target - done))  # pylint: disable=cell-var-from-loop
+    elapsed, (state, pruned) = timed(lambda: chunk(tensors, state, pruned, target - done))  # pylint: disable=cell-var-from-loop
     seconds += elapsed
     done = target
-    value = float(exploit(state))
+    value = float(exploit(tensors, state))
     full_rows.append({"iteration": done, "nodes_touched": 2 * histories * done, "nash_conv": value,
                       "seconds": seconds})
     pruned_rows.append({"iteration": done, "nodes_touched": int(pruned), "nash_conv": value, "seconds": seconds})
@@ -96,7 +108,7 @@ def run_sampled(game, algorithm: str, budget: float, seeds: int) -> list[dict]:
   tensors = game.tensors
   solver = solvers.get(algorithm)
   chunk = lambda state, n: solver.run(tensors, state, n)  # jitted, n traced: one compilation
-  exploit = jax.jit(lambda s: evaluation.nash_conv(tensors, solver.average_strategy(tensors, s)))  # [seeds]
+  exploit = jax.jit(lambda t, s: evaluation.nash_conv(t, solver.average_strategy(t, s)))  # [seeds]
   state = solver.init(tensors, seed=jnp.arange(seeds))  # a batch of seeds on trailing axes
   probe = jax.block_until_ready(chunk(state, 50))
   per_iteration = float(np.mean(mccfr_state.nodes_touched(probe))) / 50
@@ -105,7 +117,7 @@ def run_sampled(game, algorithm: str, budget: float, seeds: int) -> list[dict]:
     elapsed, state = timed(lambda: chunk(state, target - done))  # pylint: disable=cell-var-from-loop
     seconds += elapsed
     done = target
-    values = np.asarray(exploit(state))
+    values = np.asarray(exploit(tensors, state))
     nodes = mccfr_state.nodes_touched(state)
     rows.append({"iteration": done, "nodes_touched": float(np.mean(nodes)), "nash_conv": float(np.mean(values)),
                  "nash_conv_per_seed": values.tolist(), "nodes_touched_per_seed": nodes.tolist(),
@@ -150,15 +162,16 @@ def _report(name: str, algorithms: dict) -> None:
 
 def main(argv=None) -> dict:
   parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-  parser.add_argument("--games", default=",".join(GAMES), help="comma-separated game strings")
+  parser.add_argument("--games", default=",".join(GAMES),
+                      help="comma-separated game strings (';'-separated when a string has commas)")
   parser.add_argument("--scale", type=float, default=1.0, help="multiplies every node budget")
   parser.add_argument("--seeds", type=int, default=3)
   parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "figure1_nodes_touched.json"))
   args = parser.parse_args(argv)
   result = {"games": {}}
-  for name in args.games.split(";" if ";" in args.games else ","):
+  for name in [g.strip() for g in args.games.split(";" if ";" in args.games else ",") if g.strip()]:
     game = jaxcfr.load(name, dtype=jnp.float64)
-    budget = GAMES.get(game.name, 1e7) * args.scale
+    budget = {**GAMES, **PAPER_BUDGETS}.get(game.name, 1e7) * args.scale
     entry = {"histories": game.arrays.num_histories, "node_budget": budget,
              "seeds": SEEDS.get(game.name, args.seeds), "algorithms": {}}
     entry["algorithms"].update(run_cfr(game, budget))
@@ -166,10 +179,20 @@ def main(argv=None) -> dict:
     for algorithm in SAMPLED:
       entry["algorithms"][algorithm] = run_sampled(game, algorithm, budget, SEEDS.get(game.name, args.seeds))
       _report(game.name, {algorithm: entry["algorithms"][algorithm]})
+    entry["measured"] = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+                         "git_commit": git_commit(), "scale": args.scale}
     result["games"][game.name] = entry
   out = Path(args.out)
+  if out.exists():  # a run over some games keeps the other games of an earlier run
+    earlier = read_record(out)
+    kept = {g: e for g, e in earlier["results"]["games"].items() if g not in result["games"]}
+    for entry in kept.values():
+      entry.setdefault("measured", {"date": earlier["date"], "git_commit": earlier["git_commit"],
+                                    "scale": earlier["configuration"].get("scale")})
+    result["games"] = {**kept, **result["games"]}
   write_record(out, benchmark="figure1_nodes_touched", description=__doc__.split("\n\n")[1].strip(),
                configuration={"games": list(result["games"]), "scale": args.scale, "seeds": args.seeds,
+                              "paper_budgets": PAPER_BUDGETS,
                               "seeds_per_game": {g: SEEDS.get(g, args.seeds) for g in result["games"]},
                               "epsilon": mccfr_state.DEFAULT_EPSILON, "dtype": "float64",
                               "algorithms": ["cfr", "cfr-pruning", *SAMPLED]},

@@ -260,13 +260,20 @@ def test_a_reservoir_holding_every_point_is_the_all_data_path(regressor):
 def test_a_small_reservoir_is_keyed_by_the_seed_and_still_converges():
   """200 of Kuhn's 12 points per player and iteration: a batch of seeds equals its runs
   alone, seeds differ, the run differs from all data, and the table regressor on the sample
-  still converges (uniform play is 0.46 exploitable)."""
+  still converges (uniform play is 0.46 exploitable).
+
+  The batch and the run alone agree to rounding (about 1e-14 after 100 iterations), not
+  bit for bit: XLA fuses the two shapes differently. Kuhn's regrets sit at exact ties, so
+  over hundreds of iterations a rounding difference can tip one regret-matching choice
+  (it did at iteration 210); the equality is checked after 100."""
   tensors = helpers.load("kuhn_poker").tensors
   solver = solvers.get("rcfr", regressor="table", reservoir=200)
-  batch = solver.run(tensors, solver.init(tensors, seed=jnp.arange(2)), 300)
-  alone = solver.run(tensors, solver.init(tensors, seed=1), 300)
+  batch = solver.run(tensors, solver.init(tensors, seed=jnp.arange(2)), 100)
+  alone = solver.run(tensors, solver.init(tensors, seed=1), 100)
   for x, y in zip(jax.tree_util.tree_leaves(alone), jax.tree_util.tree_leaves(batch)):
     np.testing.assert_allclose(np.asarray(y)[..., 1], np.asarray(x), rtol=1e-9, atol=1e-12)
+  batch = solver.run(tensors, batch, 200)
+  alone = solver.run(tensors, alone, 200)
   average = solver.average_strategy(tensors, batch)
   values = [float(helpers.exploitability(tensors, tuple(p[..., b] for p in average))) for b in (0, 1)]
   assert values[0] != values[1] and max(values) < 0.15
