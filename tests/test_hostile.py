@@ -272,9 +272,14 @@ def test_ctrl_c_saves_a_checkpoint_and_exits_cleanly(tmp_path):
   process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              env={**os.environ, "PYTHONUNBUFFERED": "1"})
   deadline = time.time() + 120
-  time.sleep(12)  # past start-up and compilation
-  process.send_signal(signal.SIGINT)
-  out, err = process.communicate(timeout=max(10, deadline - time.time()))
+  try:
+    time.sleep(12)  # past start-up and compilation
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=max(10, deadline - time.time()))
+  finally:  # a failed or timed-out test leaves no solver running
+    if process.poll() is None:
+      process.kill()
+      process.communicate()
   assert process.returncode == 130, err[-2000:]
   assert "Traceback" not in err and len(err.strip().splitlines()) == 1
   assert "checkpoint saved to" in err
