@@ -269,8 +269,11 @@ def test_ctrl_c_saves_a_checkpoint_and_exits_cleanly(tmp_path):
   path = tmp_path / "run.npz"
   command = [sys.executable, "-m", "jaxcfr.run.cli", "solve", "leduc_poker", "--iters", "100000000", "--eval-every",
              "100000000", "--checkpoint", str(path), "--no-progress"]
+  # The child starts with SIGINT at its default disposition, whatever the test process
+  # (or a library it loaded) left it at: a child that inherits "ignored" never sees Ctrl-C.
   process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                             env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                             env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
   deadline = time.time() + 120
   try:
     time.sleep(12)  # past start-up and compilation
