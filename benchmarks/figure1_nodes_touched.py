@@ -29,7 +29,6 @@ Writes benchmarks/results/figure1_nodes_touched.json and .png (needs matplotlib:
 from __future__ import annotations
 
 import argparse
-import datetime
 from pathlib import Path
 
 import jax
@@ -42,9 +41,8 @@ import numpy as np  # pylint: disable=wrong-import-position
 import jaxcfr  # pylint: disable=wrong-import-position
 from jaxcfr import solvers  # pylint: disable=wrong-import-position
 from jaxcfr.core import evaluation  # pylint: disable=wrong-import-position
-from jaxcfr.run.hardware import git_commit  # pylint: disable=wrong-import-position
 from jaxcfr.solvers import mccfr, mccfr_state  # pylint: disable=wrong-import-position
-from record import read_record, write_record  # noqa: E402  pylint: disable=wrong-import-position
+from record import read_record, stamp, write_record  # noqa: E402  pylint: disable=wrong-import-position
 from timing import timed  # noqa: E402  pylint: disable=wrong-import-position
 
 # game -> budget of nodes touched per algorithm (times --scale)
@@ -179,8 +177,7 @@ def main(argv=None) -> dict:
     for algorithm in SAMPLED:
       entry["algorithms"][algorithm] = run_sampled(game, algorithm, budget, SEEDS.get(game.name, args.seeds))
       _report(game.name, {algorithm: entry["algorithms"][algorithm]})
-    entry["measured"] = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-                         "git_commit": git_commit(), "scale": args.scale}
+    entry["measured"] = {**stamp(), "scale": args.scale}
     result["games"][game.name] = entry
   out = Path(args.out)
   if out.exists():  # a run over some games keeps the other games of an earlier run

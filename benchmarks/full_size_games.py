@@ -22,7 +22,6 @@ Not part of CI: the full builds take minutes and up to ~16 GB.
 from __future__ import annotations
 
 import argparse
-import datetime
 import gc
 import json
 import os
@@ -165,8 +164,7 @@ def main(argv=None) -> dict:
     print(json.dumps(measure(args.child)))
     return {}
 
-  from record import read_record, write_record  # pylint: disable=import-outside-toplevel
-  from jaxcfr.run.hardware import git_commit  # pylint: disable=import-outside-toplevel
+  from record import read_record, stamp, write_record  # pylint: disable=import-outside-toplevel
   rows = []
   for short in args.games.split(","):
     game_string, paper = GAMES[short]
@@ -182,8 +180,7 @@ def main(argv=None) -> dict:
     row = json.loads(done.stdout.strip().splitlines()[-1])
     row["paper_002_table_1"] = paper
     # a partial run keeps the other games' rows of an earlier run: each row says when and at which commit
-    row["measured"] = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-                       "git_commit": git_commit()}
+    row["measured"] = stamp()
     if paper:  # the paper's seconds per iteration over ours (> 1: we are faster)
       row["speedup_over_paper"] = {key: paper[f"t_{short_key}_s"] / row[f"{key}_iteration_s"]
                                    for key, short_key in (("vanilla_cfr", "vc"), ("outcome_sampling", "os"),

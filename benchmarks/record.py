@@ -16,7 +16,7 @@ import datetime
 import json
 from pathlib import Path
 
-__all__ = ["KEYS", "read_record", "validate", "write_record"]
+__all__ = ["KEYS", "read_record", "stamp", "validate", "write_record"]
 
 KEYS = ("benchmark", "description", "date", "git_commit", "hardware", "configuration", "results")
 
@@ -66,14 +66,20 @@ def write_record(out: str | Path, *, benchmark: str, description: str, configura
   if unexpected:
     raise TypeError(f"write_record: unexpected keywords {sorted(unexpected)}; a record has only benchmark, "
                     "description, configuration (what was run) and results (what was measured)")
-  record = {"benchmark": benchmark, "description": description, "date": _now(),
-            "git_commit": hardware.git_commit(), "hardware": hardware.hardware(),
+  record = {"benchmark": benchmark, "description": description, **stamp(), "hardware": hardware.hardware(),
             "configuration": configuration, "results": results}
   validate(record, f"write_record({str(out)!r})")
   text = json.dumps(record, indent=2) + "\n"  # fails before the file is touched if not JSON
   out.parent.mkdir(parents=True, exist_ok=True)
   out.write_text(text)
   return out
+
+
+def stamp() -> dict:
+  """{"date", "git_commit"} of now: a record's own, or a row's when a partial run merges its
+  rows into a file measured earlier."""
+  from jaxcfr.run import hardware  # pylint: disable=import-outside-toplevel
+  return {"date": _now(), "git_commit": hardware.git_commit()}
 
 
 def _now() -> str:
