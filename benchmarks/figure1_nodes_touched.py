@@ -21,7 +21,10 @@ The y axis is the paper's exploitability ``epsilon_sigma = b1(sigma2) + b2(sigma
 algorithms are averaged over ``--seeds`` seeds (run as one batch, trailing axes); wall time is
 recorded next to nodes touched. Axes are logarithmic (the paper's are linear).
 
-  python benchmarks/figure1_nodes_touched.py [--games kuhn_poker,leduc_poker] [--scale 1]
+  python benchmarks/figure1_nodes_touched.py [--games kuhn_poker,leduc_poker] [--scale 1] [--max-minutes M]
+
+``--max-minutes`` stops each algorithm after about M minutes; the game's ``short_of_budget``
+then lists the algorithms whose curves end before the budget.
 Writes benchmarks/results/figure1_nodes_touched.json and .png (needs matplotlib: the
 ``notebooks`` extra).
 """
@@ -60,6 +63,8 @@ PAPER_BUDGETS = {
     "princess_and_monster(cols=3,horizon=11,rows=3)": 5e8,
 }
 SEEDS = {"one_card_poker(num_cards=500)": 1, **{g: 1 for g in PAPER_BUDGETS}}  # game -> seeds, overriding --seeds
+# Latent tic-tac-toe's float64 tensors and solver states do not fit in 24 GiB.
+DTYPES = {"latent_tic_tac_toe": "float32"}  # game name -> dtype, overriding float64
 SAMPLED = ("mccfr-os", "mccfr-es", "cfr-cs")
 LABELS = {"cfr": "CFR", "cfr-pruning": "CFR with pruning", "mccfr-os": "MCCFR-outcome",
           "mccfr-es": "MCCFR-external", "cfr-cs": "CFR chance-sampled"}
@@ -70,8 +75,11 @@ def _checkpoints(last: int) -> list[int]:
   return sorted({int(round(x)) for x in np.geomspace(1, max(last, 2), CHECKPOINTS)})
 
 
-def run_cfr(game, budget: float) -> dict:
-  """Vanilla CFR (OpenSpiel's preset, alternating); node counts with and without pruning."""
+def run_cfr(game, budget: float, max_seconds: float) -> dict:
+  """Vanilla CFR (OpenSpiel's preset, alternating); node counts with and without pruning.
+  CFR stops when it has touched ``budget`` nodes; CFR with pruning follows the same iterates
+  further, until its own (smaller) count reaches the budget. Both stop early, at the next
+  checkpoint, once ``max_seconds`` have passed."""
   tensors = game.tensors
   solver = solvers.get("cfr")
   histories = game.arrays.num_histories
@@ -91,27 +99,41 @@ def run_cfr(game, budget: float) -> dict:
   exploit = jax.jit(lambda t, s: evaluation.nash_conv(t, solver.average_strategy(t, s)))
   state, pruned, done, seconds = solver.init(tensors), jnp.zeros((), jnp.int64), 0, 0.0
   full_rows, pruned_rows = [], []
-  for target in _checkpoints(int(budget / (2 * histories))):
-    elapsed, (state, pruned) = timed(lambda: chunk(tensors, state, pruned, target - done))  # pylint: disable=cell-var-from-loop
-    seconds += elapsed
-    done = target
-    value = float(exploit(tensors, state))
-    full_rows.append({"iteration": done, "nodes_touched": 2 * histories * done, "nash_conv": value,
-                      "seconds": seconds})
-    pruned_rows.append({"iteration": done, "nodes_touched": int(pruned), "nash_conv": value, "seconds": seconds})
+
+  def advance(targets):
+    nonlocal state, pruned, done, seconds
+    for target in targets:
+      if target <= done or seconds >= max_seconds:
+        continue
+      elapsed, (state, pruned) = timed(lambda: chunk(tensors, state, pruned, target - done))  # pylint: disable=cell-var-from-loop
+      seconds += elapsed
+      done = target
+      row = {"iteration": done, "nash_conv": float(exploit(tensors, state)), "seconds": seconds}
+      if 2 * histories * done <= budget:
+        full_rows.append({**row, "nodes_touched": 2 * histories * done})
+      pruned_rows.append({**row, "nodes_touched": int(pruned)})
+
+  advance(_checkpoints(int(budget / (2 * histories))))
+  if done and int(pruned) < budget:  # pruning touched fewer nodes: go on to its own budget
+    last = int(budget / (int(pruned) / done))
+    advance(sorted({int(round(x)) for x in np.geomspace(done, max(last, done + 1), CHECKPOINTS // 2)}))
   return {"cfr": full_rows, "cfr-pruning": pruned_rows}
 
 
-def run_sampled(game, algorithm: str, budget: float, seeds: int) -> list[dict]:
+def run_sampled(game, algorithm: str, budget: float, seeds: int, max_seconds: float) -> list[dict]:
+  """Average exploitability of ``seeds`` seeds at checkpoints up to ``budget`` nodes touched,
+  or up to about ``max_seconds`` (the probe's speed plans the last checkpoint)."""
   tensors = game.tensors
   solver = solvers.get(algorithm)
   chunk = lambda state, n: solver.run(tensors, state, n)  # jitted, n traced: one compilation
   exploit = jax.jit(lambda t, s: evaluation.nash_conv(t, solver.average_strategy(t, s)))  # [seeds]
   state = solver.init(tensors, seed=jnp.arange(seeds))  # a batch of seeds on trailing axes
-  probe = jax.block_until_ready(chunk(state, 50))
+  jax.block_until_ready(chunk(state, 50))  # compiles
+  probe_seconds, probe = timed(lambda: chunk(state, 50))
   per_iteration = float(np.mean(mccfr_state.nodes_touched(probe))) / 50
+  iterations = min(int(budget / per_iteration), int(max_seconds / max(probe_seconds / 50, 1e-9)))
   rows, done, seconds = [], 0, 0.0
-  for target in _checkpoints(int(budget / per_iteration)):
+  for target in _checkpoints(iterations):
     elapsed, state = timed(lambda: chunk(state, target - done))  # pylint: disable=cell-var-from-loop
     seconds += elapsed
     done = target
@@ -164,20 +186,26 @@ def main(argv=None) -> dict:
                       help="comma-separated game strings (';'-separated when a string has commas)")
   parser.add_argument("--scale", type=float, default=1.0, help="multiplies every node budget")
   parser.add_argument("--seeds", type=int, default=3)
+  parser.add_argument("--max-minutes", type=float, default=float("inf"),
+                      help="stop each algorithm after about this long (the figure then ends short of the budget)")
   parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "figure1_nodes_touched.json"))
   args = parser.parse_args(argv)
+  if not args.max_minutes > 0:
+    parser.error(f"--max-minutes must be positive, got {args.max_minutes}")
+  max_seconds = args.max_minutes * 60
   result = {"games": {}}
   for name in [g.strip() for g in args.games.split(";" if ";" in args.games else ",") if g.strip()]:
-    game = jaxcfr.load(name, dtype=jnp.float64)
+    game = jaxcfr.load(name, dtype=DTYPES.get(name.split("(")[0], "float64"))
     budget = {**GAMES, **PAPER_BUDGETS}.get(game.name, 1e7) * args.scale
-    entry = {"histories": game.arrays.num_histories, "node_budget": budget,
+    entry = {"histories": game.arrays.num_histories, "node_budget": budget, "dtype": str(game.tensors.dtype),
              "seeds": SEEDS.get(game.name, args.seeds), "algorithms": {}}
-    entry["algorithms"].update(run_cfr(game, budget))
+    entry["algorithms"].update(run_cfr(game, budget, max_seconds))
     _report(game.name, entry["algorithms"])
     for algorithm in SAMPLED:
-      entry["algorithms"][algorithm] = run_sampled(game, algorithm, budget, SEEDS.get(game.name, args.seeds))
+      entry["algorithms"][algorithm] = run_sampled(game, algorithm, budget, SEEDS.get(game.name, args.seeds), max_seconds)
       _report(game.name, {algorithm: entry["algorithms"][algorithm]})
-    entry["measured"] = {**stamp(), "scale": args.scale}
+    entry["short_of_budget"] = [a for a, rows in entry["algorithms"].items() if rows[-1]["nodes_touched"] < 0.9 * budget]
+    entry["measured"] = {**stamp(), "scale": args.scale, "max_minutes": args.max_minutes}
     result["games"][game.name] = entry
   out = Path(args.out)
   if out.exists():  # a run over some games keeps the other games of an earlier run
@@ -191,7 +219,7 @@ def main(argv=None) -> dict:
                configuration={"games": list(result["games"]), "scale": args.scale, "seeds": args.seeds,
                               "paper_budgets": PAPER_BUDGETS,
                               "seeds_per_game": {g: SEEDS.get(g, args.seeds) for g in result["games"]},
-                              "epsilon": mccfr_state.DEFAULT_EPSILON, "dtype": "float64",
+                              "epsilon": mccfr_state.DEFAULT_EPSILON, "dtype": "float64", "dtype_per_game": DTYPES,
                               "algorithms": ["cfr", "cfr-pruning", *SAMPLED]},
                results=result)
   if plot(result, out.with_suffix(".png")):
