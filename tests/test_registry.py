@@ -118,3 +118,20 @@ def test_unknown_solvers_and_options_get_one_line_errors():
   with pytest.raises(ValueError, match="epsilon must lie in"):
     solvers.get("mccfr-os").init(helpers.load("kuhn_poker").tensors, seed=jnp.arange(3), epsilon=jnp.array([0.1, 2.0, 0.5]))
 
+
+
+@pytest.mark.parametrize("name", ["cfr+", "mccfr-os"])
+def test_a_donating_run_computes_the_same_state_in_place(name):
+  """``run(..., donate=True)`` (what the driver calls) gives the state of a plain run and
+  consumes its input; a native-batch solver and a ``per_run`` one."""
+  tensors = helpers.load("kuhn_poker").tensors
+  solver = solvers.get(name)
+  _, batched = _arguments(solver, tensors)
+  state = solver.init(tensors, **{batched: jnp.asarray(_BATCHES[batched])})
+  plain = solver.run(tensors, state, 9)
+  given = jax.tree_util.tree_map(jnp.copy, state)
+  donated = solver.run(tensors, given, 9, donate=True)
+  for x, y in zip(jax.tree_util.tree_leaves(plain), jax.tree_util.tree_leaves(donated)):
+    np.testing.assert_array_equal(np.asarray(x), np.asarray(y))
+  assert all(leaf.is_deleted() for leaf in jax.tree_util.tree_leaves(given) if leaf.size)
+  assert not any(leaf.is_deleted() for leaf in jax.tree_util.tree_leaves(state))

@@ -5,10 +5,13 @@ devices, and checkpoint / resume. Nothing here depends on the solver's family.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import itertools
+import signal
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -152,6 +155,37 @@ def _average(solver, tensors, state, distributed: bool):
   return sharding.gather(average) if distributed else average
 
 
+class _HeldInterrupt:
+  """Holds Ctrl-C back for the length of a ``with`` block and raises it (KeyboardInterrupt)
+  when the block ends. A chunk that donates its state hands the old buffers over before the
+  new state arrives; an interrupt in between would leave nothing to checkpoint.
+  ``active`` is False where Python's own SIGINT handler is not installed in the main thread
+  (other threads, custom handlers): nothing is held there, and the caller must not donate."""
+
+  def __init__(self):
+    self.active = (threading.current_thread() is threading.main_thread()
+                   and signal.getsignal(signal.SIGINT) is signal.default_int_handler)
+    self.received = False
+
+  @contextlib.contextmanager
+  def held(self):
+    if not self.active:
+      yield
+      return
+    self.received = False
+    signal.signal(signal.SIGINT, self._record)
+    try:
+      yield
+    finally:
+      signal.signal(signal.SIGINT, signal.default_int_handler)
+    if self.received:
+      raise KeyboardInterrupt
+
+  def _record(self, signum, frame):
+    del signum, frame
+    self.received = True
+
+
 def _stops(done: int, iterations: int, *every: int) -> int:
   """The next iteration after ``done`` that is a multiple of one of ``every`` or the end."""
   return min([iterations] + [(done // e + 1) * e for e in every])
@@ -263,6 +297,9 @@ def solve(game: Game | str, algorithm: str = "cfr+", iterations: int = 1000, *,
                                              "seconds": seconds, "compile_seconds": compile_before + clock.seconds})
 
   chunk = 1  # iterations per call, adapted so that a call takes about half a second
+  interrupt = _HeldInterrupt()
+  if interrupt.active:  # each call computes in place: own buffers, not the caller's or the tensors'
+    state = jax.tree_util.tree_map(jnp.copy, state)
   with clock, bar:
     try:
       while done < iterations or not history:
@@ -270,8 +307,9 @@ def solve(game: Game | str, algorithm: str = "cfr+", iterations: int = 1000, *,
         while done < stop:
           n = min(chunk, stop - done)
           compiled_before, call_start = clock.seconds, time.perf_counter()
-          state = jax.block_until_ready(solver.run(tensors, state, n))
-          done += n
+          with interrupt.held():
+            state = jax.block_until_ready(solver.run(tensors, state, n, donate=interrupt.active))
+            done += n
           bar.update(n)
           took = time.perf_counter() - call_start - (clock.seconds - compiled_before)
           chunk = int(np.clip(n * 0.5 / max(took, 1e-6), 1, 1 << 20))
