@@ -123,13 +123,15 @@ def test_unknown_solvers_and_options_get_one_line_errors():
 @pytest.mark.parametrize("name", ["cfr+", "mccfr-os"])
 def test_a_donating_run_computes_the_same_state_in_place(name):
   """``run(..., donate=True)`` (what the driver calls) gives the state of a plain run and
-  consumes its input; a native-batch solver and a ``per_run`` one."""
+  consumes its input, a fresh state too (CFR's shares one zeros array between two leaves);
+  a native-batch solver and a ``per_run`` one."""
   tensors = helpers.load("kuhn_poker").tensors
   solver = solvers.get(name)
   _, batched = _arguments(solver, tensors)
-  state = solver.init(tensors, **{batched: jnp.asarray(_BATCHES[batched])})
+  fresh = lambda: solver.init(tensors, **{batched: jnp.asarray(_BATCHES[batched])})
+  state = fresh()
   plain = solver.run(tensors, state, 9)
-  given = jax.tree_util.tree_map(jnp.copy, state)
+  given = fresh()
   donated = solver.run(tensors, given, 9, donate=True)
   for x, y in zip(jax.tree_util.tree_leaves(plain), jax.tree_util.tree_leaves(donated)):
     np.testing.assert_array_equal(np.asarray(x), np.asarray(y))

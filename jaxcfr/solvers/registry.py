@@ -86,9 +86,10 @@ class Solver:
     place: ``state`` is deleted and must not be used again (nor may its leaves be arrays
     used elsewhere, such as the tensors'). Without it every call first copies the state; on
     the largest games that is a second or so per call (latent tic-tac-toe's CFR+ state is
-    2 GB)."""
-    loop = _run_donating if donate else _run
-    return loop(self, tensors, state, jnp.asarray(num_iterations, jnp.int32))
+    3 GB)."""
+    if donate:
+      return _run_donating(self, tensors, _distinct_buffers(state), jnp.asarray(num_iterations, jnp.int32))
+    return _run(self, tensors, state, jnp.asarray(num_iterations, jnp.int32))
 
   def __repr__(self):
     options = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
@@ -103,6 +104,23 @@ def _loop(solver: Solver, tensors, state, num_iterations):
 
 _run = jax.jit(_loop, static_argnums=0)
 _run_donating = jax.jit(_loop, static_argnums=0, donate_argnums=2)
+
+
+def _distinct_buffers(state):
+  """``state`` with a copy of every leaf whose buffers an earlier leaf already holds (a fresh
+  CFR state shares its zeros between regrets and average): a buffer is donated once."""
+  seen = set()
+
+  def own(leaf):
+    if not isinstance(leaf, jax.Array) or leaf.size == 0:
+      return leaf
+    buffers = {shard.data.unsafe_buffer_pointer() for shard in leaf.addressable_shards}
+    if buffers & seen:
+      return jnp.copy(leaf)
+    seen.update(buffers)
+    return leaf
+
+  return jax.tree_util.tree_map(own, state)
 
 
 def batch_shape(state) -> tuple:
