@@ -22,9 +22,11 @@ algorithms are averaged over ``--seeds`` seeds (run as one batch, trailing axes)
 recorded next to nodes touched. Axes are logarithmic (the paper's are linear).
 
   python benchmarks/figure1_nodes_touched.py [--games kuhn_poker,leduc_poker] [--scale 1] [--max-minutes M]
+      [--algorithms cfr,mccfr-os,mccfr-es,cfr-cs]
 
 ``--max-minutes`` stops each algorithm after about M minutes; the game's ``short_of_budget``
-then lists the algorithms whose curves end before the budget.
+then lists the algorithms whose curves end before the budget. ``--algorithms`` redraws some
+curves of a game and keeps the others from the results file.
 Writes benchmarks/results/figure1_nodes_touched.json and .png (needs matplotlib: the
 ``notebooks`` extra).
 """
@@ -46,7 +48,7 @@ from jaxcfr import solvers  # pylint: disable=wrong-import-position
 from jaxcfr.core import evaluation  # pylint: disable=wrong-import-position
 from jaxcfr.solvers import mccfr, mccfr_state  # pylint: disable=wrong-import-position
 from record import read_record, stamp, write_record  # noqa: E402  pylint: disable=wrong-import-position
-from timing import timed  # noqa: E402  pylint: disable=wrong-import-position
+from timing import per_iteration, timed  # noqa: E402  pylint: disable=wrong-import-position
 
 # game -> budget of nodes touched per algorithm (times --scale)
 GAMES = {
@@ -66,6 +68,7 @@ SEEDS = {"one_card_poker(num_cards=500)": 1, **{g: 1 for g in PAPER_BUDGETS}}  #
 # Latent tic-tac-toe's float64 tensors and solver states do not fit in 24 GiB.
 DTYPES = {"latent_tic_tac_toe": "float32"}  # game name -> dtype, overriding float64
 SAMPLED = ("mccfr-os", "mccfr-es", "cfr-cs")
+RUNNABLE = ("cfr", *SAMPLED)  # --algorithms; "cfr" draws CFR and CFR with pruning
 LABELS = {"cfr": "CFR", "cfr-pruning": "CFR with pruning", "mccfr-os": "MCCFR-outcome",
           "mccfr-es": "MCCFR-external", "cfr-cs": "CFR chance-sampled"}
 CHECKPOINTS = 24
@@ -122,16 +125,19 @@ def run_cfr(game, budget: float, max_seconds: float) -> dict:
 
 def run_sampled(game, algorithm: str, budget: float, seeds: int, max_seconds: float) -> list[dict]:
   """Average exploitability of ``seeds`` seeds at checkpoints up to ``budget`` nodes touched,
-  or up to about ``max_seconds`` (the probe's speed plans the last checkpoint)."""
+  or up to about ``max_seconds`` (a probe's time per iteration plans the last checkpoint:
+  the slope between calls, without the fixed cost of a call)."""
   tensors = game.tensors
   solver = solvers.get(algorithm)
   chunk = lambda state, n: solver.run(tensors, state, n)  # jitted, n traced: one compilation
   exploit = jax.jit(lambda t, s: evaluation.nash_conv(t, solver.average_strategy(t, s)))  # [seeds]
   state = solver.init(tensors, seed=jnp.arange(seeds))  # a batch of seeds on trailing axes
-  jax.block_until_ready(chunk(state, 50))  # compiles
-  probe_seconds, probe = timed(lambda: chunk(state, 50))
-  per_iteration = float(np.mean(mccfr_state.nodes_touched(probe))) / 50
-  iterations = min(int(budget / per_iteration), int(max_seconds / max(probe_seconds / 50, 1e-9)))
+  probe = jax.block_until_ready(chunk(state, 50))  # compiles
+  nodes_per_iteration = float(np.mean(mccfr_state.nodes_touched(probe))) / 50
+  iterations = int(budget / nodes_per_iteration)
+  if max_seconds < float("inf"):
+    seconds_per_iteration = per_iteration(chunk, probe, seconds=2.0, repeats=1)["iteration_s"]
+    iterations = min(iterations, int(max_seconds / max(seconds_per_iteration, 1e-9)))
   rows, done, seconds = [], 0, 0.0
   for target in _checkpoints(iterations):
     elapsed, state = timed(lambda: chunk(state, target - done))  # pylint: disable=cell-var-from-loop
@@ -180,6 +186,26 @@ def _report(name: str, algorithms: dict) -> None:
           f"NashConv {last['nash_conv']:.4f}  {last['seconds']:.1f}s", flush=True)
 
 
+def _merge_earlier(games: dict, earlier: dict) -> dict:
+  """``games`` (name -> entry, this run's) with the games of the record ``earlier`` that this
+  run left out, and the curves of a game it ran that this run did not redraw (when the
+  budget and dtype agree), in the earlier order. Every curve keeps the date and commit it
+  was measured at."""
+  games = dict(games)
+  for name, old in earlier["results"]["games"].items():
+    old.setdefault("measured", {"date": earlier["date"], "git_commit": earlier["git_commit"],
+                                "scale": earlier["configuration"].get("scale")})
+    old.setdefault("measured_per_algorithm", {a: old["measured"] for a in old["algorithms"]})
+    new = games.get(name)
+    if new is None:
+      games[name] = old
+    elif (old["node_budget"], old.get("dtype", "float64")) == (new["node_budget"], new["dtype"]):
+      new["algorithms"] = {**old["algorithms"], **new["algorithms"]}
+      new["measured_per_algorithm"] = {**old["measured_per_algorithm"], **new["measured_per_algorithm"]}
+  order = [*earlier["results"]["games"], *games]
+  return {name: games[name] for name in dict.fromkeys(order)}
+
+
 def main(argv=None) -> dict:
   parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
   parser.add_argument("--games", default=",".join(GAMES),
@@ -188,33 +214,40 @@ def main(argv=None) -> dict:
   parser.add_argument("--seeds", type=int, default=3)
   parser.add_argument("--max-minutes", type=float, default=float("inf"),
                       help="stop each algorithm after about this long (the figure then ends short of the budget)")
+  parser.add_argument("--algorithms", default=",".join(RUNNABLE),
+                      help="comma-separated, of " + ", ".join(RUNNABLE) + " (a game's other curves are kept from "
+                      "an earlier run at the same budget and dtype)")
   parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "figure1_nodes_touched.json"))
   args = parser.parse_args(argv)
   if not args.max_minutes > 0:
     parser.error(f"--max-minutes must be positive, got {args.max_minutes}")
   max_seconds = args.max_minutes * 60
+  algorithms = [a.strip() for a in args.algorithms.split(",") if a.strip()]
+  if not algorithms or set(algorithms) - set(RUNNABLE):
+    parser.error(f"--algorithms takes {', '.join(RUNNABLE)}; got {args.algorithms!r}")
   result = {"games": {}}
   for name in [g.strip() for g in args.games.split(";" if ";" in args.games else ",") if g.strip()]:
     game = jaxcfr.load(name, dtype=DTYPES.get(name.split("(")[0], "float64"))
     budget = {**GAMES, **PAPER_BUDGETS}.get(game.name, 1e7) * args.scale
     entry = {"histories": game.arrays.num_histories, "node_budget": budget, "dtype": str(game.tensors.dtype),
-             "seeds": SEEDS.get(game.name, args.seeds), "algorithms": {}}
-    entry["algorithms"].update(run_cfr(game, budget, max_seconds))
-    _report(game.name, entry["algorithms"])
-    for algorithm in SAMPLED:
-      entry["algorithms"][algorithm] = run_sampled(game, algorithm, budget, SEEDS.get(game.name, args.seeds), max_seconds)
-      _report(game.name, {algorithm: entry["algorithms"][algorithm]})
-    entry["short_of_budget"] = [a for a, rows in entry["algorithms"].items() if rows[-1]["nodes_touched"] < 0.9 * budget]
-    entry["measured"] = {**stamp(), "scale": args.scale, "max_minutes": args.max_minutes}
+             "seeds": SEEDS.get(game.name, args.seeds), "algorithms": {}, "measured_per_algorithm": {}}
+    measured = {**stamp(), "scale": args.scale, "max_minutes": None if max_seconds == float("inf") else args.max_minutes}
+    for algorithm in algorithms:
+      if algorithm == "cfr":
+        curves = run_cfr(game, budget, max_seconds)
+      else:
+        curves = {algorithm: run_sampled(game, algorithm, budget, SEEDS.get(game.name, args.seeds), max_seconds)}
+      entry["algorithms"].update(curves)
+      entry["measured_per_algorithm"].update({a: measured for a in curves})
+      _report(game.name, curves)
+    entry["measured"] = measured
     result["games"][game.name] = entry
   out = Path(args.out)
-  if out.exists():  # a run over some games keeps the other games of an earlier run
-    earlier = read_record(out)
-    kept = {g: e for g, e in earlier["results"]["games"].items() if g not in result["games"]}
-    for entry in kept.values():
-      entry.setdefault("measured", {"date": earlier["date"], "git_commit": earlier["git_commit"],
-                                    "scale": earlier["configuration"].get("scale")})
-    result["games"] = {**kept, **result["games"]}
+  if out.exists():  # a run over some games (or curves) keeps the others of an earlier run
+    result["games"] = _merge_earlier(result["games"], read_record(out))
+  for entry in result["games"].values():
+    entry["short_of_budget"] = [a for a, rows in entry["algorithms"].items()
+                                if rows[-1]["nodes_touched"] < 0.9 * entry["node_budget"]]
   write_record(out, benchmark="figure1_nodes_touched", description=__doc__.split("\n\n")[1].strip(),
                configuration={"games": list(result["games"]), "scale": args.scale, "seeds": args.seeds,
                               "paper_budgets": PAPER_BUDGETS,
