@@ -19,7 +19,8 @@ Nodes touched are histories visited, as Lanctot et al. 2009 section 5 counts the
 The y axis is the paper's exploitability ``epsilon_sigma = b1(sigma2) + b2(sigma1)``
 (NashConv; OpenSpiel's exploitability is half of it) of the average strategy. Sampled
 algorithms are averaged over ``--seeds`` seeds (run as one batch, trailing axes); wall time is
-recorded next to nodes touched. Axes are logarithmic (the paper's are linear).
+recorded next to nodes touched (CFR's includes counting its pruned nodes, a pass over every
+history per player pass: on the paper's games that costs more than the iteration). Axes are logarithmic (the paper's are linear).
 
   python benchmarks/figure1_nodes_touched.py [--games kuhn_poker,leduc_poker] [--scale 1] [--max-minutes M]
       [--algorithms cfr,mccfr-os,mccfr-es,cfr-cs]
