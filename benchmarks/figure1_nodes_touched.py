@@ -19,8 +19,8 @@ Nodes touched are histories visited, as Lanctot et al. 2009 section 5 counts the
 The y axis is the paper's exploitability ``epsilon_sigma = b1(sigma2) + b2(sigma1)``
 (NashConv; OpenSpiel's exploitability is half of it) of the average strategy. Sampled
 algorithms are averaged over ``--seeds`` seeds (run as one batch, trailing axes); wall time is
-recorded next to nodes touched (CFR's includes counting its pruned nodes, a pass over every
-history per player pass: on the paper's games that costs more than the iteration). Axes are logarithmic (the paper's are linear).
+recorded next to nodes touched (CFR's includes counting its pruned nodes, in sequence form:
+a sum over the opponent's sequences per player pass). Axes are logarithmic (the paper's are linear).
 
   python benchmarks/figure1_nodes_touched.py [--games kuhn_poker,leduc_poker] [--scale 1] [--max-minutes M]
       [--algorithms cfr,mccfr-os,mccfr-es,cfr-cs]
@@ -91,14 +91,18 @@ def run_cfr(game, budget: float, max_seconds: float) -> dict:
   # The tensors are arguments, not closed-over constants: a full-size game's would be copied
   # into the program (gigabytes).
   @jax.jit
-  def chunk(tensors, state, pruned, n):  # n is traced: one compilation for every checkpoint
+  def chunk(tensors, per_sequence, state, pruned, n):  # n is traced: one compilation for every checkpoint
     def body(_, carry):
       state, pruned = carry
-      first = mccfr.cfr_nodes_touched(tensors, state.strategy[1], 0, pruning=True)
+      first = mccfr.cfr_nodes_touched(tensors, state.strategy[1], 0, pruning=True,
+                                      histories_per_sequence=per_sequence[1])
       state = solver.step(tensors, state)
-      second = mccfr.cfr_nodes_touched(tensors, state.strategy[0], 1, pruning=True)
+      second = mccfr.cfr_nodes_touched(tensors, state.strategy[0], 1, pruning=True,
+                                       histories_per_sequence=per_sequence[0])
       return state, pruned + first.astype(jnp.int64) + second.astype(jnp.int64)
     return jax.lax.fori_loop(0, n, body, (state, pruned))
+
+  per_sequence = [jnp.asarray(mccfr.histories_per_sequence(game.arrays, p)) for p in (0, 1)]
 
   exploit = jax.jit(lambda t, s: evaluation.nash_conv(t, solver.average_strategy(t, s)))
   state, pruned, done, seconds = solver.init(tensors), jnp.zeros((), jnp.int64), 0, 0.0
@@ -109,7 +113,7 @@ def run_cfr(game, budget: float, max_seconds: float) -> dict:
     for target in targets:
       if target <= done or seconds >= max_seconds:
         continue
-      elapsed, (state, pruned) = timed(lambda: chunk(tensors, state, pruned, target - done))  # pylint: disable=cell-var-from-loop
+      elapsed, (state, pruned) = timed(lambda: chunk(tensors, per_sequence, state, pruned, target - done))  # pylint: disable=cell-var-from-loop
       seconds += elapsed
       done = target
       row = {"iteration": done, "nash_conv": float(exploit(tensors, state)), "seconds": seconds}

@@ -313,15 +313,22 @@ def test_batch_over_seeds_equals_runs_alone(algorithm, trajectories):
   assert (batched.iteration == 30).all()
 
 
-def test_nodes_touched_of_cfr_with_and_without_pruning():
-  """A pruned CFR pass visits exactly the histories the opponent reaches (brute force)."""
-  game = helpers.load("kuhn_poker")
+@pytest.mark.parametrize("name", ["kuhn_poker", "goofspiel(num_cards=3)"])  # a chance root, a player's root
+def test_nodes_touched_of_cfr_with_and_without_pruning(name):
+  """A pruned CFR pass visits exactly the histories the opponent reaches (brute force), counted
+  over histories and in sequence form."""
+  game = helpers.load(name)
   profile = helpers.random_profile(game.arrays, seed=1, zeros=0.5)
   reach = helpers.history_reach(game.arrays, profile)
   count = jax.jit(mccfr.cfr_nodes_touched, static_argnames=("player", "pruning"))
   for player in (0, 1):
     pruned = count(game.tensors, jnp.asarray(profile[1 - player]), player=player, pruning=True)
     assert int(pruned) == int((reach[1 - player] > 0).sum()) < game.arrays.num_histories
+    per_sequence = mccfr.histories_per_sequence(game.arrays, 1 - player)
+    assert per_sequence.sum() == game.arrays.num_histories
+    by_sequence = count(game.tensors, jnp.asarray(profile[1 - player]), player=player, pruning=True,
+                        histories_per_sequence=jnp.asarray(per_sequence))
+    assert int(by_sequence) == int(pruned)
     full = count(game.tensors, jnp.asarray(profile[1 - player]), player=player, pruning=False)
     assert int(full) == game.arrays.num_histories
   history_reach = jax.jit(sampling.history_reach, static_argnames="player")

@@ -148,8 +148,8 @@ def split_key(key: jax.Array, num: int) -> list[jax.Array]:
 
 def history_reach(tree: Tree, strategy: jax.Array, player: int) -> jax.Array:
   """[H] ``pi_player(h)``: the product of ``player``'s probabilities (``strategy`` [I, A])
-  on the path to each history."""
+  on the path to each history (1 at the root, which no edge enters)."""
   parent = jnp.maximum(tree.parent, 0)
-  acting = tree.kind[parent] == player
+  acting = (tree.kind[parent] == player) & (tree.parent >= 0)
   edge = strategy[jnp.maximum(tree.infoset[parent], 0), tree.action_index]
   return path_product(tree, jnp.where(acting, edge, 1.0).astype(strategy.dtype))

@@ -55,10 +55,12 @@ from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from jaxcfr.core import evaluation
 from jaxcfr.core import sampling as sampling_lib
-from jaxcfr.game.tensors import GameTensors
+from jaxcfr.game.arrays import GameArrays
+from jaxcfr.game.tensors import GameTensors, padded_sequence_ids
 from jaxcfr.solvers import cfr, mccfr_state, outcome_sampling, registry, traversal
 from jaxcfr.solvers.mccfr_state import (DEFAULT_EPSILON, MCCFRState, add_count, average_strategy, current_strategy,
                                         init, nodes_touched)
@@ -89,15 +91,32 @@ class SampledRegret(NamedTuple):
 
 
 def cfr_nodes_touched(tensors: GameTensors, opponent_strategy: jax.Array, player: int, *,
-                      pruning: bool) -> jax.Array:
+                      pruning: bool, histories_per_sequence: jax.Array | None = None) -> jax.Array:
   """Histories one vanilla-CFR pass for ``player`` visits (Lanctot et al. 2009, section 5): all of them, or
   with pruning only those the opponent reaches with positive probability (the walk skips
-  a subtree where the opponent's reach is zero)."""
+  a subtree where the opponent's reach is zero).
+
+  ``histories_per_sequence`` ([S] of the opponent, from ``histories_per_sequence``), if given,
+  counts in sequence form: the opponent's reach of a history is its realization plan at the
+  opponent's last sequence there, so the count is a sum over sequences, not a pass over
+  every history (on the paper's games that pass costs more than the CFR iteration)."""
   tree = tensors.tree
   if not pruning:
     return jnp.asarray(tree.parent.shape[0], jnp.int32)
+  if histories_per_sequence is not None:
+    plan = evaluation.realization_plan(tensors.players[1 - player], opponent_strategy)
+    return jnp.where(plan > 0, histories_per_sequence, 0).sum().astype(jnp.int32)
   reach = sampling_lib.history_reach(tree, opponent_strategy, 1 - player)
   return (reach > 0).sum().astype(jnp.int32)
+
+
+def histories_per_sequence(arrays: GameArrays, player: int) -> np.ndarray:
+  """[S] int32, for each padded sequence of ``player``, the histories whose last sequence of
+  ``player`` it is (host side: one pass over ``arrays.sequence``; for ``cfr_nodes_touched``)."""
+  owner = arrays.players[player]
+  counts = np.zeros(1 + owner.num_infosets * owner.max_actions, np.int32)
+  counts[padded_sequence_ids(owner)] = np.bincount(arrays.sequence[player], minlength=owner.num_sequences)
+  return counts
 
 
 def _dense(tensors: GameTensors, walk: traversal.Traversal, player: int) -> SampledRegret:
