@@ -15,7 +15,9 @@ Nodes touched are histories visited, as Lanctot et al. 2009 section 5 counts the
   * CFR with pruning: the same iterates; a pass for player i skips the subtrees where the
     opponent's reach is zero, so it touches the histories with ``pi_-i(h) > 0``.
   * MCCFR-outcome (epsilon = 0.6, K = 1, the papers' algorithm): the sampled paths.
-  * MCCFR-external, CFR chance-sampled: the histories consistent with the sample.
+  * MCCFR-external, CFR chance-sampled: the histories consistent with the sample (on a game
+    without chance nodes, Goof(7) and latent tic-tac-toe here, chance-sampled CFR is vanilla
+    CFR and is not drawn).
 The y axis is the paper's exploitability ``epsilon_sigma = b1(sigma2) + b2(sigma1)``
 (NashConv; OpenSpiel's exploitability is half of it) of the average strategy. Sampled
 algorithms are averaged over ``--seeds`` seeds (run as one batch, trailing axes); wall time is
@@ -47,6 +49,7 @@ import numpy as np  # pylint: disable=wrong-import-position
 import jaxcfr  # pylint: disable=wrong-import-position
 from jaxcfr import solvers  # pylint: disable=wrong-import-position
 from jaxcfr.core import evaluation  # pylint: disable=wrong-import-position
+from jaxcfr.game.arrays import CHANCE_NODE  # pylint: disable=wrong-import-position
 from jaxcfr.solvers import mccfr, mccfr_state  # pylint: disable=wrong-import-position
 from record import read_record, stamp, write_record  # noqa: E402  pylint: disable=wrong-import-position
 from timing import per_iteration, timed  # noqa: E402  pylint: disable=wrong-import-position
@@ -66,8 +69,9 @@ PAPER_BUDGETS = {
     "princess_and_monster(cols=3,horizon=11,rows=3)": 5e8,
 }
 SEEDS = {"one_card_poker(num_cards=500)": 1, **{g: 1 for g in PAPER_BUDGETS}}  # game -> seeds, overriding --seeds
-# Latent tic-tac-toe's float64 tensors and solver states do not fit in 24 GiB.
-DTYPES = {"latent_tic_tac_toe": "float32"}  # game name -> dtype, overriding float64
+# In float64, latent tic-tac-toe's tensors and solver states and Goof(7)'s chance-sampled CFR
+# need more than this machine's 24 GiB.
+DTYPES = {"latent_tic_tac_toe": "float32", "goofspiel": "float32"}  # game name -> dtype, overriding float64
 SAMPLED = ("mccfr-os", "mccfr-es", "cfr-cs")
 RUNNABLE = ("cfr", *SAMPLED)  # --algorithms; "cfr" draws CFR and CFR with pruning
 LABELS = {"cfr": "CFR", "cfr-pruning": "CFR with pruning", "mccfr-os": "MCCFR-outcome",
@@ -122,8 +126,8 @@ def run_cfr(game, budget: float, max_seconds: float) -> dict:
       pruned_rows.append({**row, "nodes_touched": int(pruned)})
 
   advance(_checkpoints(int(budget / (2 * histories))))
-  if done and int(pruned) < budget:  # pruning touched fewer nodes: go on to its own budget
-    last = int(budget / (int(pruned) / done))
+  while done and int(pruned) < budget and seconds < max_seconds:  # pruning touched fewer: on to its own budget
+    last = int(budget / (int(pruned) / done))  # at the mean rate so far (later iterations may prune more)
     advance(sorted({int(round(x)) for x in np.geomspace(done, max(last, done + 1), CHECKPOINTS // 2)}))
   return {"cfr": full_rows, "cfr-pruning": pruned_rows}
 
@@ -134,15 +138,18 @@ def run_sampled(game, algorithm: str, budget: float, seeds: int, max_seconds: fl
   the slope between calls, without the fixed cost of a call)."""
   tensors = game.tensors
   solver = solvers.get(algorithm)
-  chunk = lambda state, n: solver.run(tensors, state, n)  # jitted, n traced: one compilation
+  # jitted, n traced: one compilation; in place (a copy of a full-size game's state costs a second)
+  chunk = lambda state, n: solver.run(tensors, state, n, donate=True)
   exploit = jax.jit(lambda t, s: evaluation.nash_conv(t, solver.average_strategy(t, s)))  # [seeds]
-  state = solver.init(tensors, seed=jnp.arange(seeds))  # a batch of seeds on trailing axes
-  probe = jax.block_until_ready(chunk(state, 50))  # compiles
+  fresh = lambda: solver.init(tensors, seed=jnp.arange(seeds))  # a batch of seeds on trailing axes
+  probe = jax.block_until_ready(chunk(fresh(), 50))  # compiles
   nodes_per_iteration = float(np.mean(mccfr_state.nodes_touched(probe))) / 50
   iterations = int(budget / nodes_per_iteration)
   if max_seconds < float("inf"):
     seconds_per_iteration = per_iteration(chunk, probe, seconds=2.0, repeats=1)["iteration_s"]
     iterations = min(iterations, int(max_seconds / max(seconds_per_iteration, 1e-9)))
+  del probe
+  state = fresh()
   rows, done, seconds = [], 0, 0.0
   for target in _checkpoints(iterations):
     elapsed, state = timed(lambda: chunk(state, target - done))  # pylint: disable=cell-var-from-loop
@@ -211,6 +218,16 @@ def _merge_earlier(games: dict, earlier: dict) -> dict:
   return {name: games[name] for name in dict.fromkeys(order)}
 
 
+def _merged(out: Path, games: dict) -> dict:
+  """The ``results`` of ``games`` (name -> entry) merged with the earlier games and curves of
+  the results file ``out`` (see ``_merge_earlier``), each with its ``short_of_budget``."""
+  result = {"games": _merge_earlier(games, read_record(out)) if out.exists() else dict(games)}
+  for entry in result["games"].values():  # one more iteration would not have reached the budget either
+    entry["short_of_budget"] = [a for a, rows in entry["algorithms"].items()
+                                if rows[-1]["nodes_touched"] * (1 + 1 / rows[-1]["iteration"]) < 0.95 * entry["node_budget"]]
+  return result
+
+
 def main(argv=None) -> dict:
   parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
   parser.add_argument("--games", default=",".join(GAMES),
@@ -230,14 +247,19 @@ def main(argv=None) -> dict:
   algorithms = [a.strip() for a in args.algorithms.split(",") if a.strip()]
   if not algorithms or set(algorithms) - set(RUNNABLE):
     parser.error(f"--algorithms takes {', '.join(RUNNABLE)}; got {args.algorithms!r}")
-  result = {"games": {}}
+  out = Path(args.out)
   for name in [g.strip() for g in args.games.split(";" if ";" in args.games else ",") if g.strip()]:
     game = jaxcfr.load(name, dtype=DTYPES.get(name.split("(")[0], "float64"))
     budget = {**GAMES, **PAPER_BUDGETS}.get(game.name, 1e7) * args.scale
     entry = {"histories": game.arrays.num_histories, "node_budget": budget, "dtype": str(game.tensors.dtype),
              "seeds": SEEDS.get(game.name, args.seeds), "algorithms": {}, "measured_per_algorithm": {}}
     measured = {**stamp(), "scale": args.scale, "max_minutes": None if max_seconds == float("inf") else args.max_minutes}
+    entry["measured"] = measured
+    has_chance = bool((np.asarray(game.arrays.kind) == CHANCE_NODE).any())
     for algorithm in algorithms:
+      if algorithm == "cfr-cs" and not has_chance:  # and its frontier would hold every history
+        print(f"{game.name}: no chance nodes, so chance-sampled CFR is vanilla CFR; not drawn", flush=True)
+        continue
       if algorithm == "cfr":
         curves = run_cfr(game, budget, max_seconds)
       else:
@@ -245,21 +267,14 @@ def main(argv=None) -> dict:
       entry["algorithms"].update(curves)
       entry["measured_per_algorithm"].update({a: measured for a in curves})
       _report(game.name, curves)
-    entry["measured"] = measured
-    result["games"][game.name] = entry
-  out = Path(args.out)
-  if out.exists():  # a run over some games (or curves) keeps the others of an earlier run
-    result["games"] = _merge_earlier(result["games"], read_record(out))
-  for entry in result["games"].values():  # one more iteration would not have reached the budget either
-    entry["short_of_budget"] = [a for a, rows in entry["algorithms"].items()
-                                if rows[-1]["nodes_touched"] * (1 + 1 / rows[-1]["iteration"]) < 0.95 * entry["node_budget"]]
-  write_record(out, benchmark="figure1_nodes_touched", description=__doc__.split("\n\n")[1].strip(),
-               configuration={"games": list(result["games"]), "scale": args.scale, "seeds": args.seeds,
-                              "paper_budgets": PAPER_BUDGETS,
-                              "seeds_per_game": {g: SEEDS.get(g, args.seeds) for g in result["games"]},
-                              "epsilon": mccfr_state.DEFAULT_EPSILON, "dtype": "float64", "dtype_per_game": DTYPES,
-                              "algorithms": ["cfr", "cfr-pruning", *SAMPLED]},
-               results=result)
+      result = _merged(out, {game.name: entry})  # each curve is written as soon as it is drawn
+      write_record(out, benchmark="figure1_nodes_touched", description=__doc__.split("\n\n")[1].strip(),
+                   configuration={"games": list(result["games"]), "scale": args.scale, "seeds": args.seeds,
+                                  "paper_budgets": PAPER_BUDGETS,
+                                  "seeds_per_game": {g: SEEDS.get(g, args.seeds) for g in result["games"]},
+                                  "epsilon": mccfr_state.DEFAULT_EPSILON, "dtype": "float64", "dtype_per_game": DTYPES,
+                                  "algorithms": ["cfr", "cfr-pruning", *SAMPLED]},
+                   results=result)
   if plot(result, out.with_suffix(".png")):
     print(f"wrote {out} and {out.with_suffix('.png')}")
   else:

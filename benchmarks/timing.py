@@ -63,8 +63,9 @@ def per_iteration(run: Callable[[Any, int], Any], state, *, seconds: float = 2.0
 
   A call of ``n`` iterations costs ``c + n x``: ``c`` is work done once per call (XLA hoists
   passes over the tree's arrays out of the loop), ``x`` the iteration. The count grows until
-  a call takes about ``seconds / 2``; ``x`` is the slope between the best of ``repeats`` calls
-  of ``n`` and of ``2 n`` iterations. The first call (compilation and one iteration) is timed
+  a call takes about ``seconds / 2``, and further while ``n`` more iterations add less than
+  ``seconds / 4`` (a large fixed cost); ``x`` is the slope between the best of ``repeats``
+  calls of ``n`` and of ``2 n`` iterations. The first call (compilation and one iteration) is timed
   apart. Returns {compile_and_first_iteration_s, compile_s, iteration_s, per_call_s,
   iterations_per_call}."""
   first, state = timed(lambda: run(state, 1))
@@ -82,6 +83,9 @@ def per_iteration(run: Callable[[Any, int], Any], state, *, seconds: float = 2.0
     count *= max(2, min(100, int(seconds / 2 / max(once, 1e-6))))
     once = best(count)
   twice = best(2 * count)
+  while twice - once < seconds / 4 and count < 10**7:  # a fixed cost per call hid the iterations
+    count *= max(2, min(100, int(seconds / 4 / max(twice - once, 1e-6))))
+    once, twice = best(count), best(2 * count)
   iteration = (twice - once) / count if twice > once else twice / (2 * count)
   return {"compile_and_first_iteration_s": first, "compile_s": max(first - once / count, 0.0),
           "iteration_s": iteration, "per_call_s": max(once - count * iteration, 0.0),

@@ -95,5 +95,10 @@ def test_per_iteration_separates_the_fixed_cost_from_the_slope(monkeypatch):
   assert measured["per_call_s"] == pytest.approx(0.002, rel=1e-6)
   assert measured["compile_s"] == pytest.approx(5.0, rel=1e-3)
   assert measured["iterations_per_call"] * 1e-4 + 0.002 >= 0.05  # grown to about seconds / 2 per call
+  # A fixed cost as large as the time asked for: the count grows until the iterations show.
+  slow = lambda state, n: (clock.__setitem__(0, clock[0] + 1.0 + 1e-5 * n), state + n)[1]
+  measured = timing.per_iteration(slow, 1, seconds=2.0, repeats=1)
+  assert measured["iteration_s"] == pytest.approx(1e-5, rel=1e-6)
+  assert measured["iterations_per_call"] * 1e-5 >= 0.5
   assert timing.best_of(lambda: 3, repeats=2) == (0.0, 3)
   assert timing.seconds_per_call(lambda s: run(s, 10), 1, 0.01) == (pytest.approx(0.003), 4, 41)
