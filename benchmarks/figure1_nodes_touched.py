@@ -173,8 +173,12 @@ def plot(result: dict, path: Path) -> bool:
     print("matplotlib is not installed (pip install 'jaxcfr[notebooks]'); skipped the PNG")
     return False
   games = result["games"]
-  fig, axes = plt.subplots(1, len(games), figsize=(5 * len(games), 4), squeeze=False)
-  for ax, (name, entry) in zip(axes[0], games.items()):
+  columns = min(len(games), 4)
+  rows_of_panels = -(-len(games) // columns)
+  fig, axes = plt.subplots(rows_of_panels, columns, figsize=(5 * columns, 4 * rows_of_panels), squeeze=False)
+  for ax in axes.flat[len(games):]:
+    ax.set_visible(False)
+  for ax, (name, entry) in zip(axes.flat, games.items()):
     for algorithm, rows in entry["algorithms"].items():
       ax.plot([r["nodes_touched"] for r in rows], [r["nash_conv"] for r in rows], label=LABELS[algorithm],
               linestyle="--" if algorithm == "cfr-cs" else "-")
@@ -182,7 +186,8 @@ def plot(result: dict, path: Path) -> bool:
     ax.set_yscale("log")
     ax.set_xlabel("Nodes Touched")
     ax.set_ylabel("exploitability (NashConv)")
-    ax.set_title(f"{name} (|H| = {entry['histories']:,})")
+    ax.set_title(f"{name}\n|H| = {entry['histories']:,}" + (f", {entry['dtype']}" if entry.get("dtype") else ""),
+                 fontsize=9)
     ax.grid(True, which="both", alpha=0.3)
   axes[0][0].legend()
   fig.suptitle("Lanctot et al. 2009 Figure 1: exploitability against nodes touched")
