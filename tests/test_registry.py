@@ -137,3 +137,16 @@ def test_a_donating_run_computes_the_same_state_in_place(name):
     np.testing.assert_array_equal(np.asarray(x), np.asarray(y))
   assert all(leaf.is_deleted() for leaf in jax.tree_util.tree_leaves(given) if leaf.size)
   assert not any(leaf.is_deleted() for leaf in jax.tree_util.tree_leaves(state))
+
+
+@pytest.mark.parametrize("name", ["mccfr-os", "mcts"])
+def test_a_batch_of_one_run_equals_the_run(name):
+  """A batch of one (``seed=[s]``, the loop's path without vmap) gives the run's state, with
+  the trailing axis."""
+  tensors = helpers.load("kuhn_poker").tensors
+  solver = solvers.get(name)
+  alone = solver.run(tensors, solver.init(tensors, seed=7), 25)
+  batch = solver.run(tensors, solver.init(tensors, seed=jnp.asarray([7])), 25)
+  assert solvers.batch_shape(batch) == (1,)
+  for x, y in zip(jax.tree_util.tree_leaves(alone), jax.tree_util.tree_leaves(batch)):
+    np.testing.assert_array_equal(np.asarray(y)[..., 0], np.asarray(x))

@@ -145,8 +145,8 @@ def per_run(init: Callable, hyperparameters, *, check: Callable | None = None, *
   and moves them back (the same values). ``vmap`` over trailing axes inside the loop would
   transpose the whole state every step: with 64 runs on Leduc the leading loop is 2.5x faster
   for outcome sampling and 5.8x for MCTS (its ``[H]`` tree flags;
-  benchmarks/results/batch_layout.json). A hand-written loop of ``step`` gets the same
-  values, slower.
+  benchmarks/results/batch_layout.json). A batch of one run steps without ``vmap``. A
+  hand-written loop of ``step`` gets the same values, slower.
   """
   hyperparameters = tuple(hyperparameters)
 
@@ -180,6 +180,10 @@ def per_run(init: Callable, hyperparameters, *, check: Callable | None = None, *
         return jax.lax.fori_loop(0, num_iterations, lambda _, s: step(tensors, s), state)
       k = len(shape)
       size = math.prod(shape)  # explicit: a leaf may have an empty axis
+      if size == 1:  # one run: no vmap (its batched conditionals and loops cost 4x on Leduc's outcome sampling)
+        one = jax.tree_util.tree_map(lambda x: x.reshape(x.shape[:x.ndim - k]), state)
+        one = jax.lax.fori_loop(0, num_iterations, lambda _, s: step(tensors, s), one)
+        return jax.tree_util.tree_map(lambda x: x.reshape(x.shape + shape), one)
       front = jax.tree_util.tree_map(lambda x: jnp.moveaxis(x.reshape(x.shape[:x.ndim - k] + (size,)), -1, 0), state)
       mapped = jax.vmap(step, in_axes=(None, 0))
       front = jax.lax.fori_loop(0, num_iterations, lambda _, s: mapped(tensors, s), front)
