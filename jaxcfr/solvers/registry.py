@@ -180,7 +180,7 @@ def per_run(init: Callable, hyperparameters, *, check: Callable | None = None, *
         return jax.lax.fori_loop(0, num_iterations, lambda _, s: step(tensors, s), state)
       k = len(shape)
       size = math.prod(shape)  # explicit: a leaf may have an empty axis
-      if size == 1:  # one run: no vmap (its batched conditionals and loops cost 4x on Leduc's outcome sampling)
+      if size == 1:  # one run: no vmap (its gathers, copies and transposes, where one run slices, cost 4x on Leduc's OS)
         one = jax.tree_util.tree_map(lambda x: x.reshape(x.shape[:x.ndim - k]), state)
         one = jax.lax.fori_loop(0, num_iterations, lambda _, s: step(tensors, s), one)
         return jax.tree_util.tree_map(lambda x: x.reshape(x.shape + shape), one)
