@@ -28,8 +28,8 @@ a sum over the opponent's sequences per player pass). Axes are logarithmic (the 
       [--algorithms cfr,mccfr-os,mccfr-es,cfr-cs]
 
 ``--max-minutes`` stops each algorithm after about M minutes; the game's ``short_of_budget``
-then lists the algorithms whose curves end short of the budget by more than an iteration. ``--algorithms`` redraws some
-curves of a game and keeps the others from the results file.
+then lists the algorithms whose curves end short of the budget by more than an iteration.
+``--algorithms`` redraws some curves of a game and keeps the others from the results file.
 Writes benchmarks/results/figure1_nodes_touched.json and .png (needs matplotlib: the
 ``notebooks`` extra).
 """
@@ -259,6 +259,7 @@ def main(argv=None) -> dict:
   if not algorithms or set(algorithms) - set(RUNNABLE):
     parser.error(f"--algorithms takes {', '.join(RUNNABLE)}; got {args.algorithms!r}")
   out = Path(args.out)
+  result = None
   for name in [g.strip() for g in args.games.split(";" if ";" in args.games else ",") if g.strip()]:
     game = jaxcfr.load(name, dtype=DTYPES.get(name.split("(")[0], "float64"))
     budget = {**GAMES, **PAPER_BUDGETS}.get(game.name, 1e7) * args.scale
@@ -286,6 +287,9 @@ def main(argv=None) -> dict:
                                   "epsilon": mccfr_state.DEFAULT_EPSILON, "dtype": "float64", "dtype_per_game": DTYPES,
                                   "algorithms": ["cfr", "cfr-pruning", *SAMPLED]},
                    results=result)
+  if result is None:
+    print("no curve was drawn; the results file is unchanged")
+    return read_record(out) if out.exists() else {}
   if plot(result, out.with_suffix(".png")):
     print(f"wrote {out} and {out.with_suffix('.png')}")
   else:

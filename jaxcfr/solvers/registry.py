@@ -175,18 +175,16 @@ def per_run(init: Callable, hyperparameters, *, check: Callable | None = None, *
     step = functions["step"]
 
     def loop(tensors, state, num_iterations):
+      steps = lambda one_step, s: jax.lax.fori_loop(0, num_iterations, lambda _, x: one_step(tensors, x), s)
       shape = batch_shape(state)
-      if not shape:
-        return jax.lax.fori_loop(0, num_iterations, lambda _, s: step(tensors, s), state)
       k = len(shape)
       size = math.prod(shape)  # explicit: a leaf may have an empty axis
-      if size == 1:  # one run: no vmap (its gathers, copies and transposes, where one run slices, cost 4x on Leduc's OS)
-        one = jax.tree_util.tree_map(lambda x: x.reshape(x.shape[:x.ndim - k]), state)
-        one = jax.lax.fori_loop(0, num_iterations, lambda _, s: step(tensors, s), one)
+      if size == 1:  # one run (or a batch of one): no vmap, whose gathers, copies and transposes where
+        # one run slices cost several times the run (benchmarks/results/batch_layout_batch1.json)
+        one = steps(step, jax.tree_util.tree_map(lambda x: x.reshape(x.shape[:x.ndim - k]), state))
         return jax.tree_util.tree_map(lambda x: x.reshape(x.shape + shape), one)
       front = jax.tree_util.tree_map(lambda x: jnp.moveaxis(x.reshape(x.shape[:x.ndim - k] + (size,)), -1, 0), state)
-      mapped = jax.vmap(step, in_axes=(None, 0))
-      front = jax.lax.fori_loop(0, num_iterations, lambda _, s: mapped(tensors, s), front)
+      front = steps(jax.vmap(step, in_axes=(None, 0)), front)
       return jax.tree_util.tree_map(lambda x: jnp.moveaxis(x, 0, -1).reshape(x.shape[1:] + shape), front)
 
     result["loop"] = loop
