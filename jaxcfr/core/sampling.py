@@ -10,27 +10,66 @@ import numpy as np
 from jaxcfr.game.arrays import CHANCE_NODE
 from jaxcfr.game.tensors import Tree, path_product, tree_statics
 
-__all__ = ["prefix_sum", "inverse_cdf", "sibling_cdf", "chance_outcome", "uniform_from_bits",
+__all__ = ["prefix_sum", "exclusive_prefix_product", "inverse_cdf", "sibling_cdf", "chance_outcome", "uniform_from_bits",
            "words_per_uniform", "history_reach", "split_key"]
 
-# Below these sizes a prefix sum is one fused broadcast-and-reduce (quadratic work, but
-# one kernel); above them ``cumsum``. On a CPU a ``cumsum`` of a few dozen entries costs
-# about half a microsecond, several times a fused elementwise kernel.
+# Prefix sums and products along a short axis of many rows (at least ``UNROLLED_ROWS``
+# rows, at most ``UNROLLED_PREFIX`` entries) are written out as running sums over the
+# slices (n - 1 elementwise operations): outcome sampling's walk on Leduc, 4096
+# trajectories, costs 19 ns per trajectory and level so, against 70 with the fused
+# reduce below (its draws at chance nodes of 6 children). A single short vector, as in
+# external sampling's compaction, is faster as one fused broadcast-and-reduce (quadratic
+# work, but one kernel) up to ``SMALL_PREFIX`` entries; above that ``cumsum`` (on a CPU a
+# ``cumsum`` of a few dozen entries costs about half a microsecond, several times a fused
+# elementwise kernel).
+UNROLLED_ROWS = 32
+UNROLLED_PREFIX = 32
 SMALL_PREFIX = 128
 # Chance nodes wider than this are drawn by binary search on ``sibling_cdf`` (a few gathers)
 # rather than by a prefix sum over their window (work quadratic in the width when fused).
 SEARCH_WIDTH = 32
 
 
+def _unrolled(x: jax.Array, n: int) -> bool:
+  """Whether a prefix scan over an axis of ``n`` entries of ``x`` is written out."""
+  return n <= UNROLLED_PREFIX and x.size >= UNROLLED_ROWS * n
+
+
+def _running(x: jax.Array, combine, axis: int = -1) -> jax.Array:
+  """Inclusive scan of ``x`` along ``axis``, written out slice by slice."""
+  axis = axis % x.ndim
+  slices = [jax.lax.index_in_dim(x, 0, axis, keepdims=False)]
+  for j in range(1, x.shape[axis]):
+    slices.append(combine(slices[-1], jax.lax.index_in_dim(x, j, axis, keepdims=False)))
+  return jnp.stack(slices, axis)
+
+
 def prefix_sum(x: jax.Array, exclusive: bool = False) -> jax.Array:
   """Prefix sums of ``x`` [..., n] along the last axis."""
   n = x.shape[-1]
-  if n > SMALL_PREFIX:
-    total = jnp.cumsum(x, -1)
-    return total - x if exclusive else total
-  j = jnp.arange(n)
-  before = (j[None, :] < j[:, None]) if exclusive else (j[None, :] <= j[:, None])  # [n (out), n (in)]
-  return jnp.where(before, x[..., None, :], 0).sum(-1)
+  if _unrolled(x, n):
+    if not exclusive:
+      return _running(x, jnp.add)
+    return jnp.concatenate([jnp.zeros_like(x[..., :1]), _running(x[..., :-1], jnp.add)], -1) if n > 1 else jnp.zeros_like(x)
+  if n <= SMALL_PREFIX:
+    j = jnp.arange(n)
+    before = (j[None, :] < j[:, None]) if exclusive else (j[None, :] <= j[:, None])  # [n (out), n (in)]
+    return jnp.where(before, x[..., None, :], 0).sum(-1)
+  total = jnp.cumsum(x, -1)
+  return total - x if exclusive else total
+
+
+def exclusive_prefix_product(x: jax.Array, axis: int = -1) -> jax.Array:
+  """Products of the entries of ``x`` strictly before each position along ``axis`` (1
+  first). Over many rows the products are written out slice by slice (outcome sampling
+  on Leduc, 4096 trajectories: 3.6 against 4.2 ms per iteration); over a few, ``cumprod``
+  is one kernel (one trajectory: 4.7 against 6.4 us per iteration written out)."""
+  n = x.shape[axis]
+  if n == 0:
+    return x
+  before = jax.lax.slice_in_dim(x, 0, n - 1, axis=axis)
+  inclusive = _running(before, jnp.multiply, axis) if _unrolled(x, n) else jnp.cumprod(before, axis)
+  return jnp.concatenate([jnp.ones_like(jax.lax.slice_in_dim(x, 0, 1, axis=axis)), inclusive], axis)
 
 
 def inverse_cdf(probs: jax.Array, u: jax.Array, count: jax.Array) -> jax.Array:

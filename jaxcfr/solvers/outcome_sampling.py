@@ -253,15 +253,14 @@ def forced_trajectory(tensors: GameTensors, strategies, terminal: int, *, epsilo
 
 
 def _exclusive_cumprod(x: jax.Array, reverse: bool = False) -> jax.Array:
-  """Products of the entries strictly before (or after, with ``reverse``) each position."""
+  """[D, K] products of the entries strictly before (or after, with ``reverse``) each step."""
   if reverse:
-    return _exclusive_cumprod(x[:, ::-1])[:, ::-1]
-  ones = jnp.ones_like(x[:, :1])
-  return jnp.concatenate([ones, jnp.cumprod(x, 1)[:, :-1]], 1)
+    return _exclusive_cumprod(x[::-1])[::-1]
+  return sampling_lib.exclusive_prefix_product(x, axis=0)
 
 
 class _OSRows(NamedTuple):
-  """One update's per-step rows before they are scattered; ``index`` [K * D] is the
+  """One update's per-step rows before they are scattered; ``index`` [D * K] is the
   infoset of each step (``I`` off the updating player's steps, dropped by the scatter)."""
 
   index: jax.Array
@@ -279,40 +278,45 @@ def _os_rows(tensors: GameTensors, source: _Sigma, trajectories: Trajectories, p
   """``walk_rows``: take the steps' nodes and sigma rows from the walk (valid only when the
   walk read the same ``source``). ``keep`` [K] bool: trajectories that update ``player``
   (MCRNR drops the restricted player's steps in the model's subtree)."""
+  # The path arrays are read depth-major ([D, K], as the walk's scan makes them): the
+  # products over depth are then elementwise over contiguous rows, where on [K, D] they
+  # cost a transposed copy each (outcome sampling on Leduc, 4096 trajectories: 1.8 against
+  # 3.5 ms per iteration).
   tree = tensors.tree
   num_infosets, width = tensors.players[player].legal.shape
-  steps = trajectories.nodes[:, :-1]
-  num = steps.shape[0]
+  steps = trajectories.nodes[:, :-1].T
+  num = steps.shape[1]
   walk_rows = walk_rows and trajectories.steps is not None
-  kind = trajectories.steps[0] if walk_rows else tree.kind[steps]
+  kind = trajectories.steps[0].T if walk_rows else tree.kind[steps]
   own = kind == player
   if keep is not None:
-    own = own & keep[:, None]
-  sigma_taken = trajectories.policy_prob
+    own = own & keep[None, :]
+  sigma_taken = trajectories.policy_prob.T
+  sample_taken = trajectories.sample_prob.T
   own_p = jnp.where(own, sigma_taken, 1.0)
   other_p = jnp.where(own, 1.0, sigma_taken)
-  q = trajectories.sample_prob.prod(1)
+  q = sample_taken.prod(0)
   terminal = trajectories.nodes[:, -1]
   u = tree.utility[terminal] * (1.0 if player == 0 else -1.0)
-  w = (u * other_p.prod(1) / q)[:, None] * _exclusive_cumprod(own_p, reverse=True)
+  w = (u * other_p.prod(0) / q)[None, :] * _exclusive_cumprod(own_p, reverse=True)
   w = jnp.where(own, w, 0.0)
-  w_paper000 = jnp.where(own, u[:, None] * _exclusive_cumprod(other_p) / q[:, None], 0.0)
+  w_paper000 = jnp.where(own, u[None, :] * _exclusive_cumprod(other_p) / q[None, :], 0.0)
   if walk_rows:
-    infoset = jnp.where(own, trajectories.steps[1], num_infosets)
-    count, sigma = trajectories.steps[2], trajectories.steps[3][..., :width]
+    infoset = jnp.where(own, trajectories.steps[1].T, num_infosets)
+    count, sigma = trajectories.steps[2].T, jnp.swapaxes(trajectories.steps[3][..., :width], 0, 1)
   else:
     infoset = jnp.where(own, tree.infoset[steps], num_infosets)
     count = jnp.maximum(tree.num_children[steps], 1)
     sigma = _sigma_rows(source, kind, infoset, count, width, players=(player,))
   legal = jnp.arange(width) < count[..., None]
-  onehot = jax.nn.one_hot(trajectories.actions, width, dtype=sigma.dtype)
+  onehot = jax.nn.one_hot(trajectories.actions.T, width, dtype=sigma.dtype)
   regret = w[..., None] * (onehot - sigma_taken[..., None] * legal)  # Lanctot et al. 2009, eq. 10
   own_before = _exclusive_cumprod(own_p)
-  average = (own_before / _exclusive_cumprod(trajectories.sample_prob))[..., None] * sigma
+  average = (own_before / _exclusive_cumprod(sample_taken))[..., None] * sigma
   alive = kind != TERMINAL_NODE
-  flat = lambda x: x.reshape((num * steps.shape[1],) + x.shape[2:])
+  flat = lambda x: x.reshape((-1,) + x.shape[2:])
   return _OSRows(index=flat(infoset), regret=flat(regret) / num, average=flat(average) / num,
-                 reach=flat(jnp.where(own, own_before, 0.0)), sigma=flat(sigma), w=w, w_paper000=w_paper000,
+                 reach=flat(jnp.where(own, own_before, 0.0)), sigma=flat(sigma), w=w.T, w_paper000=w_paper000.T,
                  nodes_touched=(alive.sum() + num).astype(jnp.int32))
 
 

@@ -120,10 +120,6 @@ def _walk(game: holdem.HoldemGame, tables, buckets, u, *, player: int, epsilon, 
   return last, steps
 
 
-def _exclusive_cumprod(x: jax.Array) -> jax.Array:
-  return jnp.concatenate([jnp.ones_like(x[:1]), jnp.cumprod(x)[:-1]])
-
-
 def trajectory_update(game: holdem.HoldemGame, regrets, buckets, sign, key, *, player: int, epsilon,
                       fixed: Fixed | None = None):
   """One outcome-sampling update of ``player``: (regret increments, average increments),
@@ -140,13 +136,13 @@ def trajectory_update(game: holdem.HoldemGame, regrets, buckets, sign, key, *, p
   samp_own = jnp.where(own, samp_a, 1.0)
   sig_opp = jnp.where(opp, sig_a, 1.0)
   q = jnp.prod(samp_own)
-  tail = _exclusive_cumprod(sig_own[::-1])[::-1]  # prod over later own steps
+  tail = sampling_lib.exclusive_prefix_product(sig_own[::-1])[::-1]  # prod over later own steps
   w = ui * tail / q
   onehot = jax.nn.one_hot(a, 3, dtype=sigma.dtype)
   regret_inc = w[:, None] * (onehot - sig_a[:, None]) * legal
-  reach_i = _exclusive_cumprod(sig_own)
-  q_prefix = _exclusive_cumprod(samp_own)
-  reach_opp = _exclusive_cumprod(sig_opp)  # > 0: the opponent samples on policy
+  reach_i = sampling_lib.exclusive_prefix_product(sig_own)
+  q_prefix = sampling_lib.exclusive_prefix_product(samp_own)
+  reach_opp = sampling_lib.exclusive_prefix_product(sig_opp)  # > 0: the opponent samples on policy
   weight = reach_i / (q_prefix * jnp.maximum(reach_opp, 1e-30))
   average_inc = weight[:, None] * sigma
   size = regrets[player].shape[0]
