@@ -479,3 +479,22 @@ def test_sibling_cdf_accumulates_each_chance_node():
   traced = jax.jit(lambda p: sampling.sibling_cdf(dataclasses.replace(tree, chance_prob=p)))(tree.chance_prob)
   np.testing.assert_allclose(traced, expected, rtol=1e-12, atol=0)
   assert sampling.sibling_cdf(helpers.load("kuhn_poker").tensors.tree) is None
+
+
+@pytest.mark.parametrize("shape", [(5,), (4, 1), (4, 2), (40, 7), (3, 40), (2, 200)])
+def test_prefix_sums_match_numpy_on_every_path(shape):
+  """Each way ``prefix_sum`` computes (written-out columns, fused reduce, cumsum) sums
+  the same, inclusive and exclusive."""
+  x = np.random.default_rng(0).random(shape)
+  for exclusive in (False, True):
+    expected = np.cumsum(x, -1) - (x if exclusive else 0)
+    np.testing.assert_allclose(sampling.prefix_sum(jnp.asarray(x), exclusive), expected, rtol=1e-12)
+
+
+@pytest.mark.parametrize("shape,axis", [((5,), -1), ((40, 7), -1), ((7, 40), 0), ((2, 3), 0), ((1,), 0)])
+def test_exclusive_prefix_products_match_numpy(shape, axis):
+  x = np.random.default_rng(1).random(shape) + 0.5
+  moved = np.moveaxis(x, axis, -1)
+  expected = np.concatenate([np.ones_like(moved[..., :1]), np.cumprod(moved, -1)[..., :-1]], -1)
+  np.testing.assert_allclose(sampling.exclusive_prefix_product(jnp.asarray(x), axis),
+                             np.moveaxis(expected, -1, axis), rtol=1e-12)
