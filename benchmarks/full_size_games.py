@@ -205,7 +205,8 @@ def main(argv=None) -> dict:
                  "and seconds per iteration (best of 3 timed calls) of CFR+, vanilla CFR, outcome sampling "
                  "(epsilon 0.6, one trajectory per player per iteration) and external sampling (one traversal "
                  "per player per iteration), next to Lanctot et al. 2009 Table 1's t_vc, t_os, t_es (an 8-core "
-                 "2009 machine); peak memory per game (own process)")
+                 "2009 machine); peak memory per game (own process); each row records the date and commit it was "
+                 "measured at ('measured')")
   out = Path(args.out)
   if out.exists() and set(args.games.split(",")) != set(GAMES):  # a partial run updates its rows only
     kept = [r for r in read_record(out)["results"] if r["game"] not in {row["game"] for row in rows}]
