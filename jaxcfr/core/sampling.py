@@ -10,8 +10,8 @@ import numpy as np
 from jaxcfr.game.arrays import CHANCE_NODE
 from jaxcfr.game.tensors import Tree, path_product, tree_statics
 
-__all__ = ["prefix_sum", "exclusive_prefix_product", "inverse_cdf", "sibling_cdf", "chance_outcome", "uniform_from_bits",
-           "words_per_uniform", "history_reach", "split_key"]
+__all__ = ["prefix_sum", "exclusive_prefix_product", "inverse_cdf", "sibling_cdf", "chance_outcome",
+           "uniform_from_bits", "words_per_uniform", "history_reach", "split_key"]
 
 # Prefix sums along a short axis (at most ``UNROLLED_PREFIX`` entries) of rows are written
 # out as running sums over the columns (n - 1 elementwise adds): outcome sampling's walk
