@@ -119,7 +119,6 @@ def test_unknown_solvers_and_options_get_one_line_errors():
     solvers.get("mccfr-os").init(helpers.load("kuhn_poker").tensors, seed=jnp.arange(3), epsilon=jnp.array([0.1, 2.0, 0.5]))
 
 
-
 @pytest.mark.parametrize("name", ["cfr+", "mccfr-os"])
 def test_a_donating_run_computes_the_same_state_in_place(name):
   """``run(..., donate=True)`` (what the driver calls) gives the state of a plain run and
