@@ -9,8 +9,16 @@ Layers, each importing only those above it in this list (docs/design.md):
     jaxcfr.diff      differentiable solving: gradients through runs, of equilibrium values and of QREs
     jaxcfr.evaluate  strategy files, opponent models, counter-strategy scoring, experts
     jaxcfr.run       the driver (``solve``), checkpoints, sharding, the command line
+
+Importing jaxcfr raises XLA:CPU's size limit for loops compiled into one kernel, before JAX
+starts (jaxcfr.xla_setup says why and how to opt out).
 """
 
+from jaxcfr import xla_setup
+
+xla_setup.configure()
+
+# pylint: disable=wrong-import-position
 from jaxcfr import core, diff, evaluate, game, games, run, solvers
 from jaxcfr.core.evaluation import (best_response, best_response_values, check_profile, counterfactual_values,
                                     expected_value, exploitability, nash_conv, realization_plan, sequence_values,

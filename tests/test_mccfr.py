@@ -212,9 +212,11 @@ def test_sampled_estimates_are_unbiased(name, draws, min_nonzero, coverage):
       assert checked[f"{sampler}_regret{player}"][1] > fraction, (sampler, player, checked[f"{sampler}_regret{player}"][1])
 
 
-def test_sampled_trajectories_reach_terminals_with_their_probabilities():
-  game = helpers.load("leduc_poker")
-  assert game.tensors.tree.statics.chance_width == 6
+@pytest.mark.parametrize("name,chance_width", [("leduc_poker", 6), ("goofspiel(num_cards=3)", 0)])
+def test_sampled_trajectories_reach_terminals_with_their_probabilities(name, chance_width):
+  """Leduc's walk draws chance from windows of six; goofspiel's has no chance node and no chance reads."""
+  game = helpers.load(name)
+  assert max(game.tensors.tree.statics.level_chance_width) == chance_width
   profile = helpers.as_jax(helpers.random_profile(game.arrays, seed=3))
   key = jax.random.key_data(jax.random.key(11))
   paths = jax.jit(functools.partial(outcome_sampling.sample_trajectories, num=3000, player=1,

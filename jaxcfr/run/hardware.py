@@ -48,5 +48,6 @@ def hardware() -> dict:
       "python": platform.python_version(),
       "backend": jax.default_backend(),
       "jax_devices": [str(d) for d in jax.devices()],
+      "xla_flags": os.environ.get("XLA_FLAGS"),  # jaxcfr.xla_setup adds its own
       **{name: package_version(name) for name in ("jaxcfr", "jax", "jaxlib", "numpy", "open_spiel", "liteefg")},
   }

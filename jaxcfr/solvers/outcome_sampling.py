@@ -167,7 +167,9 @@ def _walk(tensors: GameTensors, source: _Sigma, key: jax.Array, num: int, *, pla
   depths = max(len(tree.depth_slices) - 1, 1)
   width = max(tp.max_actions for tp in tensors.players)
   dtype = tensors.dtype
-  chance_width = tree_statics(tree).chance_width
+  statics = tree_statics(tree)
+  chance_width = statics.chance_width
+  has_chance = any(statics.level_chance_width)  # without chance nodes, no chance reads at all
   cdf = sampling_lib.sibling_cdf(tree)
   columns = (tree.kind, tree.infoset, tree.first_child, tree.num_children)
   # One gather of a stacked [H, 4] table per level is faster than four, but building the
@@ -193,13 +195,15 @@ def _walk(tensors: GameTensors, source: _Sigma, key: jax.Array, num: int, *, pla
     a = sampling_lib.inverse_cdf(sampling, ud, count)
     p_sigma = jnp.take_along_axis(sigma, a[:, None], 1)[:, 0]
     p_sample = jnp.take_along_axis(sampling, a[:, None], 1)[:, 0]
-    a = jnp.where(chance, sampling_lib.chance_outcome(tree.chance_prob, first, count, ud, chance_width, cdf), a)
+    if has_chance:
+      a = jnp.where(chance, sampling_lib.chance_outcome(tree.chance_prob, first, count, ud, chance_width, cdf), a)
     child = jnp.minimum(first + a, num_histories - 1)
-    p_chance = tree.chance_prob[child]
+    if has_chance:
+      p_chance = tree.chance_prob[child]
+      p_sigma, p_sample = jnp.where(chance, p_chance, p_sigma), jnp.where(chance, p_chance, p_sample)
     child = jnp.where(alive, child, h)
-    out = (child, jnp.where(alive, a, 0),
-           jnp.where(alive, jnp.where(chance, p_chance, p_sigma), 1.0),
-           jnp.where(alive, jnp.where(chance, p_chance, p_sample), 1.0), (kind, infoset, count, sigma))
+    out = (child, jnp.where(alive, a, 0), jnp.where(alive, p_sigma, 1.0), jnp.where(alive, p_sample, 1.0),
+           (kind, infoset, count, sigma))
     return child, out
 
   root = jnp.zeros((num,), jnp.int32)
