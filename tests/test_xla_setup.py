@@ -1,5 +1,10 @@
 """jaxcfr.xla_setup: XLA:CPU's size limit for loops compiled into one kernel, raised at import."""
 
+import os
+import subprocess
+import sys
+import warnings
+
 import jax
 import pytest
 
@@ -13,7 +18,9 @@ def test_the_flag_is_added_unless_the_user_chose():
   assert xla_setup.small_loop_flag({"JAXCFR_SMALL_LOOP_BYTES": "0"}) is None
   assert xla_setup.small_loop_flag({"XLA_FLAGS": "--xla_backend_extra_options=x=1"}) is None
   environ = {"XLA_FLAGS": "--xla_force_host_platform_device_count=2"}
-  xla_setup.configure(environ)
+  with warnings.catch_warnings():  # JAX may have started already in this process: the warning is tested below
+    warnings.simplefilter("ignore")
+    xla_setup.configure(environ)
   assert environ["XLA_FLAGS"] == ("--xla_force_host_platform_device_count=2 "
                                   "--xla_backend_extra_options=xla_cpu_small_while_loop_byte_threshold=1048576")
   with pytest.raises(ValueError, match="JAXCFR_SMALL_LOOP_BYTES must be a whole number"):
@@ -30,3 +37,15 @@ def test_the_sampled_walk_compiles_into_one_kernel():
   solver = solvers.get("mccfr-os", trajectories=4)
   compiled = jax.jit(solver.step).lower(tensors, solver.init(tensors)).compile().as_text()
   assert compiled.count('xla_cpu_small_call="true"') == compiled.count(" while(") == 5
+
+
+def test_a_warning_when_jax_started_first():
+  """The flag is read when JAX starts its backend: importing jaxcfr later says so."""
+  script = "import jax; jax.devices(); import jaxcfr"
+  env = {k: v for k, v in os.environ.items() if k not in ("XLA_FLAGS", "JAXCFR_SMALL_LOOP_BYTES")}
+  done = subprocess.run([sys.executable, "-W", "always", "-c", script], env=env, capture_output=True, text=True,
+                        check=True)
+  assert "JAX started before jaxcfr was imported" in done.stderr
+  quiet = subprocess.run([sys.executable, "-W", "always", "-c", "import jaxcfr, jax; jax.devices()"], env=env,
+                         capture_output=True, text=True, check=True)
+  assert "JAX started before" not in quiet.stderr
