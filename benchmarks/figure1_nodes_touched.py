@@ -151,6 +151,7 @@ def run_sampled(game, algorithm: str, budget: float, seeds: int, max_seconds: fl
   if max_seconds < float("inf"):
     seconds_per_iteration = per_iteration(chunk, probe, seconds=2.0, repeats=3)["iteration_s"]
     iterations = min(iterations, int(max_seconds / max(seconds_per_iteration, 1e-9)))
+  extend = iterations == int(budget / nodes_per_iteration)  # planned by the budget, not the time
   del probe
   state = fresh()
   rows, done, seconds = [], 0, 0.0
@@ -169,9 +170,10 @@ def run_sampled(game, algorithm: str, budget: float, seeds: int, max_seconds: fl
     # The probe's nodes per iteration come from the first 50 iterations; paths change length as
     # the strategies do, so a plan can end short of the budget: one more checkpoint at the
     # rate measured so far (latent tic-tac-toe: 17.5 nodes per iteration against the probe's 21).
-    if not targets and np.mean(nodes) < budget * 0.99 and iterations == int(budget / nodes_per_iteration):
-      iterations = int(np.ceil(budget / (np.mean(nodes) / done)))
-      targets = [iterations] if iterations > done else []
+    if extend and not targets and np.mean(nodes) < budget * 0.99:
+      extend = False
+      last = int(np.ceil(budget / (np.mean(nodes) / done)))
+      targets = [last] if last > done else []
   return rows
 
 
