@@ -63,7 +63,7 @@ def profile(game: jaxcfr.Game, batch: int, iters: int, repeats: int) -> dict:
   p0, p1 = tensors.players
   sigma0, sigma1 = state.strategy
   y = evaluation.realization_plan(p1, sigma1)
-  g0 = evaluation.sequence_values_for(tensors.payoff, 0, y, p0.num_sequences)
+  g0 = evaluation.sequence_values_for(tensors.payoff, 0, y)
   legal0 = evaluation.expand_to(p0.legal, sigma0.ndim)
 
   def renormalised(s):  # keeps a strategy a strategy when fed back
@@ -73,7 +73,7 @@ def profile(game: jaxcfr.Game, batch: int, iters: int, repeats: int) -> dict:
       "opponent_plan": (lambda s: sigma1 * 0.5 + 0.5 * evaluation.action_table(
           p1, evaluation.realization_plan(p1, s)), sigma1),
       "sequence_values": (lambda v: 0.5 * v + 0.5 * resized(evaluation.sequence_values_for(
-          tensors.payoff, 0, v, p0.num_sequences), v.shape[0]), y),
+          tensors.payoff, 0, v), v.shape[0]), y),
       "counterfactual_values": (lambda s: renormalised(evaluation.counterfactual_values(p0, g0, s)[0]), sigma0),
       "regret_matching_plus": (lambda r: regret.regret_matching(jnp.maximum(r - 0.01, 0) + 0.001, legal0),
                                state.regrets[0]),

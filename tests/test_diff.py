@@ -224,14 +224,14 @@ def test_gradients_through_cfr_plus_and_rnr():
                           {"utility": jnp.zeros_like(base.tree.utility), "p": jnp.asarray(1.0)}])
 
 
-def test_hand_written_reverse_passes_equal_autodiff_of_the_forward_code():
-  """The payoff products' and the counterfactual values' custom VJPs (transposed segment sums, a
+@pytest.mark.parametrize("batch", [(2,), (8,)])  # segment sums and scatters; gathered row sums
+def test_hand_written_reverse_passes_equal_autodiff_of_the_forward_code(batch):
+  """The payoff products' and the counterfactual values' custom VJPs (transposed products, a
   top-down adjoint) against JAX's reverse mode of the same forward code."""
   from jaxcfr.core import evaluation  # pylint: disable=import-outside-toplevel
   tensors = perturbed_kuhn()
   rng = np.random.default_rng(3)
   tp = tensors.players[0]
-  batch = (2,)
   strategy = jnp.asarray(rng.random(tp.legal.shape + batch))
   values = jnp.asarray(rng.normal(size=(tp.num_sequences,) + batch))
   weights = jnp.asarray(rng.normal(size=tp.legal.shape + batch)), jnp.asarray(rng.normal(size=tp.legal.shape[:1] + batch))
@@ -244,20 +244,19 @@ def test_hand_written_reverse_passes_equal_autodiff_of_the_forward_code():
     ours = jax.jit(jax.grad(lambda g, s: score(functools.partial(evaluation.counterfactual_values, tp), g, s),
                             (0, 1)))(values, strategy)
   plain = jax.jit(jax.grad(lambda g, s: score(lambda g, s: evaluation._counterfactual_forward_pass(  # pylint: disable=protected-access
-      tp.level_slices, tp.legal, tp.parent_seq, g, s), g, s), (0, 1)))(values, strategy)
+      tp.level_slices, tp.legal, tp.parent_seq, tp.children, g, s), g, s), (0, 1)))(values, strategy)
   for a, b in zip(ours, plain):
     np.testing.assert_allclose(a, b, atol=1e-12)
   payoff = tensors.payoff
   for player in (0, 1):
     plan = jnp.asarray(rng.random((tensors.players[1 - player].num_sequences,) + batch))
-    n = tensors.players[player].num_sequences
 
     def product(value, plan, custom):
       if custom:
-        out = evaluation.sequence_values_for(dataclasses.replace(payoff, value=value), player, plan, n)
+        out = evaluation.sequence_values_for(dataclasses.replace(payoff, value=value), player, plan)
       else:
-        out = evaluation._product(player, n, value, plan, payoff.seq0, payoff.seq1, payoff.by_seq1,  # pylint: disable=protected-access
-                                  payoff.seq0_by_seq1, payoff.seq1_by_seq1) * (1 if player == 0 else -1)
+        out = evaluation._product(player, value, plan, evaluation._PayoffIndices.of(payoff))  # pylint: disable=protected-access
+        out = out * (1 if player == 0 else -1)
       return jnp.sin(out).sum()
 
     gradient = jax.jit(jax.grad(product, (0, 1)), static_argnums=2)

@@ -148,7 +148,7 @@ def _exact(game, profile):
   exact = {}
   for player in (0, 1):
     treeplex = tensors.players[player]
-    values = evaluation.sequence_values_for(tensors.payoff, player, plans[1 - player], treeplex.num_sequences)
+    values = evaluation.sequence_values_for(tensors.payoff, player, plans[1 - player])
     q, v = evaluation.counterfactual_values(treeplex, values, profile[player])
     regret = np.asarray(jnp.where(treeplex.legal, q - v[:, None], 0))
     own_plan = np.asarray(plans[player])[np.asarray(treeplex.parent_seq)]

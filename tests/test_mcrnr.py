@@ -70,7 +70,7 @@ def _exact_rnr_regrets(tensors, profile, fixed_model, p, restricted):
   regrets = []
   for player in (0, 1):
     treeplex = tensors.players[player]
-    values = evaluation.sequence_values_for(tensors.payoff, player, faced[1 - player], treeplex.num_sequences)
+    values = evaluation.sequence_values_for(tensors.payoff, player, faced[1 - player])
     q, v = evaluation.counterfactual_values(treeplex, values, profile[player])
     regret = np.asarray(jnp.where(treeplex.legal, q - v[:, None], 0))
     regrets.append(regret * (1 - p) if player == restricted else regret)

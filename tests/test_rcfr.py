@@ -54,7 +54,7 @@ def _abstract_cfr(tensors, cells_by_player, iterations):
   for _ in range(iterations):
     for p, tp in enumerate(tensors.players):
       plan = evaluation.realization_plan(tensors.players[1 - p], strategies[1 - p])
-      values = evaluation.sequence_values_for(tensors.payoff, p, plan, tp.num_sequences)
+      values = evaluation.sequence_values_for(tensors.payoff, p, plan)
       q, v = evaluation.counterfactual_values(tp, values, strategies[p])
       instant = jnp.where(tp.legal, q - v[:, None], 0)
       cumulative[p] = cumulative[p] + jax.ops.segment_sum(instant, abstract[p], cumulative[p].shape[0])

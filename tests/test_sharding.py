@@ -24,8 +24,10 @@ _SCRIPT = textwrap.dedent("""
     user_loop(out)
     assert user_loop._cache_size() == 1
     a, b = (solver.run(game.tensors, s, 30) for s in (state, sharded))
+    # XLA's CPU code for another batch width may round a multiply-add differently (one unit
+    # in the last place, which regret matching amplifies over the iterations)
     for x, y in zip(jax.tree_util.tree_leaves(a), jax.tree_util.tree_leaves(b)):
-      np.testing.assert_allclose(np.asarray(x), np.asarray(y), rtol=1e-12, atol=1e-14)
+      np.testing.assert_allclose(np.asarray(x), np.asarray(y), rtol=1e-10, atol=1e-12)
     result = jaxcfr.solve(game, "dcfr", 30, batch={"alpha": [1.0, 1.5, 2.0, 3.0]})
     assert len(result.state.regrets[0].sharding.device_set) == 2  # the driver splits batches
     np.testing.assert_allclose(result.summary()["exploitability"],

@@ -19,13 +19,16 @@ best-response gains (Ponsen et al. 2011 and Lanctot et al. 2009 call it the expl
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
+import math
 import threading
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
+from jaxcfr.game import row_sums
 from jaxcfr.game.tensors import GameTensors, SequencePayoff, Treeplex
 
 
@@ -75,18 +78,29 @@ def uniform_profile(tensors: GameTensors) -> tuple[jax.Array, jax.Array]:
 
 def realization_plan(treeplex: Treeplex, strategy: jax.Array) -> jax.Array:
   """[S, *B] realization plan ``x[(I,a)] = x[parent(I)] * sigma(I,a)``, ``x[empty] = 1``,
-  on padded sequences (0 at illegal slots).
+  on padded sequences (0 at illegal slots), level by level from the top. An infoset's
+  parent sequence lies one level up: in batches (``_gathers``) each level gathers from the
+  one above and the levels are concatenated once; for small batches each level is
+  written into the plan in place.
 
   Args:
     strategy: [I, A, *B] behavioural strategy.
   """
   batch = strategy.shape[2:]
   strategy = jnp.where(expand_to(treeplex.legal, strategy.ndim), strategy, 0)
-  plan = jnp.zeros((treeplex.num_sequences,) + batch, strategy.dtype).at[0].set(1)
+  if not _gathers(batch):
+    plan = jnp.zeros((treeplex.num_sequences,) + batch, strategy.dtype).at[0].set(1)
+    for lo, hi in treeplex.level_slices:
+      block = jnp.expand_dims(plan[treeplex.parent_seq[lo:hi]], 1) * strategy[lo:hi]
+      plan = plan.at[treeplex.level_sequences(lo, hi)].set(block.reshape((-1,) + batch))
+    return plan
+  above, first_above = jnp.ones((1,) + batch, strategy.dtype), 0  # the level above, its first sequence
+  blocks = [above]
   for lo, hi in treeplex.level_slices:
-    block = jnp.expand_dims(plan[treeplex.parent_seq[lo:hi]], 1) * strategy[lo:hi]
-    plan = plan.at[treeplex.level_sequences(lo, hi)].set(block.reshape((-1,) + batch))
-  return plan
+    block = jnp.expand_dims(above[treeplex.parent_seq[lo:hi] - first_above], 1) * strategy[lo:hi]
+    above, first_above = block.reshape((-1,) + batch), treeplex.level_sequences(lo, hi).start
+    blocks.append(above)
+  return jnp.concatenate(blocks)
 
 
 def action_table(treeplex: Treeplex, seq_values: jax.Array) -> jax.Array:
@@ -118,50 +132,86 @@ def _hand_written() -> bool:
   return getattr(_REVERSE, "enabled", False)
 
 
-def sequence_values_for(payoff: SequencePayoff, player: int, opponent_plan: jax.Array,
-                        num_sequences: int) -> jax.Array:
+_GATHER_BATCH = 8
+
+
+def _gathers(batch: tuple) -> bool:
+  """Whether the sums over pairs and child infosets gather their entries
+  (jaxcfr.game.row_sums) rather than scatter-add them: from ``_GATHER_BATCH`` runs on. A
+  row gathering its padded entries streams ``B`` contiguous values per entry, which beats
+  XLA's serial scatter loop on batches (Leduc CFR+: 1.1-1.9x per iteration from 64 runs
+  on), while one run pays for the padding and the extra indirection (liars_dice: 1.3x
+  slower); benchmarks/profile_iteration.py."""
+  return math.prod(batch) >= _GATHER_BATCH
+
+
+def sequence_values_for(payoff: SequencePayoff, player: int, opponent_plan: jax.Array) -> jax.Array:
   """[S_player, *B] sequence values of ``player`` against the opponent's plan [S', *B]:
-  ``A y`` for player 0, ``-A^T x`` for player 1 (one sorted segment sum over the pairs).
-  Its reverse pass is hand-written within ``hand_written_reverse()``."""
+  ``A y`` for player 0, ``-A^T x`` for player 1 (a segment sum over the payoff pairs, or
+  in batches each sequence gathering its pairs: ``_gathers``). Its reverse pass is
+  hand-written within ``hand_written_reverse()``."""
   product = _payoff_product if _hand_written() else _product
-  product = product(player, num_sequences, payoff.value, opponent_plan, payoff.seq0, payoff.seq1,
-                    payoff.by_seq1, payoff.seq0_by_seq1, payoff.seq1_by_seq1)
+  product = product(player, payoff.value, opponent_plan, _PayoffIndices.of(payoff))
   return product if player == 0 else -product
 
 
-def _product(player, num_sequences, value, plan, seq0, seq1, by_seq1, seq0_by_seq1, seq1_by_seq1):
-  """``A plan`` (player 0) or ``A^T plan`` (player 1), [num_sequences, *B]."""
-  if player == 0:
-    reach = plan[seq1]
-    return jax.ops.segment_sum(expand_to(value, reach.ndim) * reach, seq0, num_segments=num_sequences,
-                               indices_are_sorted=True)
-  reach = plan[seq0_by_seq1]
-  return jax.ops.segment_sum(expand_to(value[by_seq1], reach.ndim) * reach, seq1_by_seq1,
-                             num_segments=num_sequences, indices_are_sorted=True)
+@functools.partial(jax.tree_util.register_dataclass, data_fields=["seq0", "seq1", "rows0", "rows1"],
+                   meta_fields=[])
+@dataclasses.dataclass(frozen=True)
+class _PayoffIndices:
+  """The integer arrays of a SequencePayoff that the product reads (explicit arguments of
+  the custom_vjp)."""
+
+  seq0: jax.Array
+  seq1: jax.Array
+  rows0: row_sums.RowSums
+  rows1: row_sums.RowSums
+
+  @classmethod
+  def of(cls, payoff: SequencePayoff) -> "_PayoffIndices":
+    return cls(payoff.seq0, payoff.seq1, payoff.pairs_by_seq0, payoff.pairs_by_seq1)
 
 
-@functools.partial(jax.custom_vjp, nondiff_argnums=(0, 1))
-def _payoff_product(player, num_sequences, value, plan, *indices):
-  return _product(player, num_sequences, value, plan, *indices)
+def _product(player: int, value: jax.Array, plan: jax.Array, indices: _PayoffIndices) -> jax.Array:
+  """``A plan`` (player 0: [S0, *B] from [S1, *B]) or ``A^T plan`` (player 1)."""
+  rows, other = (indices.rows0, indices.seq1) if player == 0 else (indices.rows1, indices.seq0)
+  batch = plan.shape[1:]
+  if not _gathers(batch):
+    keys = indices.seq0 if player == 0 else indices.seq1
+    return jax.ops.segment_sum(expand_to(value, plan.ndim) * plan[other], keys, num_segments=rows.num_rows,
+                               indices_are_sorted=player == 0)
+  value, other = row_sums.padded(value), row_sums.padded(other)
+
+  def term(pairs):
+    return expand_to(value[pairs], 1 + len(batch)) * plan[other[pairs]]
+
+  return row_sums.sum_rows(rows, term, batch, plan.dtype)
 
 
-def _payoff_product_forward(player, num_sequences, value, plan, *indices):
-  return _product(player, num_sequences, value, plan, *indices), (value, plan, indices)
+@functools.partial(jax.custom_vjp, nondiff_argnums=(0,))
+def _payoff_product(player, value, plan, indices):
+  return _product(player, value, plan, indices)
 
 
-def _payoff_product_backward(player, num_sequences, residuals, cotangent):
-  del num_sequences
+def _payoff_product_forward(player, value, plan, indices):
+  return _product(player, value, plan, indices), (value, plan, indices)
+
+
+def _payoff_product_backward(player, residuals, cotangent):
   value, plan, indices = residuals
-  seq0, seq1 = indices[0], indices[1]
-  plan_bar = _product(1 - player, plan.shape[0], value, cotangent, *indices)
-  rows, cols = (seq0, seq1) if player == 0 else (seq1, seq0)
+  plan_bar = _product(1 - player, value, cotangent, indices)
+  rows, cols = (indices.seq0, indices.seq1) if player == 0 else (indices.seq1, indices.seq0)
   value_bar = cotangent[rows] * plan[cols]  # [P, *B]
   if value_bar.ndim > value.ndim:  # a shared payoff under batched plans
     value_bar = value_bar.reshape(value_bar.shape[:value.ndim] + (-1,)).sum(-1)
   if plan_bar.ndim > plan.ndim:  # a shared plan under batched payoffs
     plan_bar = plan_bar.reshape(plan_bar.shape[:plan.ndim] + (-1,)).sum(-1)
-  zeros = tuple(np.zeros(i.shape, jax.dtypes.float0) for i in indices)
-  return (value_bar.astype(value.dtype), plan_bar.astype(plan.dtype)) + zeros
+  return value_bar.astype(value.dtype), plan_bar.astype(plan.dtype), _integer_zeros(indices)
+
+
+def _integer_zeros(tree):
+  """float0 cotangents of a pytree of integer arrays."""
+  return jax.tree.map(lambda i: np.zeros(i.shape, jax.dtypes.float0), tree)
 
 
 _payoff_product.defvjp(_payoff_product_forward, _payoff_product_backward)
@@ -175,21 +225,36 @@ def sequence_values(payoff: SequencePayoff, plan0: jax.Array, plan1: jax.Array):
   Returns:
     (g0 [S0], g1 [S1]), each from its own player's point of view.
   """
-  return (sequence_values_for(payoff, 0, plan1, plan0.shape[0]),
-          sequence_values_for(payoff, 1, plan0, plan1.shape[0]))
+  return (sequence_values_for(payoff, 0, plan1),
+          sequence_values_for(payoff, 1, plan0))
 
 
 def _bottom_up(treeplex: Treeplex, seq_values: jax.Array, infoset_value) -> jax.Array:
-  """Adds each infoset's value to its parent sequence, deepest level first.
+  """Adds each infoset's value to its parent sequence, deepest level first (in batches,
+  every sequence gathers its child infosets' values: ``treeplex.children``).
 
+  ``infoset_value(q [n, A, *B], lo, hi) -> [n, *B]`` is the value of infosets ``lo:hi``.
   Returns [S, *B]: entry ``(I,a)`` is ``q(I,a)``, entry 0 the value of the empty sequence.
   """
-  total = seq_values
   batch = seq_values.shape[1:]
-  for lo, hi in reversed(treeplex.level_slices):
-    q = total[treeplex.level_sequences(lo, hi)].reshape((hi - lo, treeplex.max_actions) + batch)
-    total = total.at[treeplex.parent_seq[lo:hi]].add(infoset_value(q, lo, hi))
-  return total
+  if not _gathers(batch):
+    total = seq_values
+    for lo, hi in reversed(treeplex.level_slices):
+      q = total[treeplex.level_sequences(lo, hi)].reshape((hi - lo, treeplex.max_actions) + batch)
+      total = total.at[treeplex.parent_seq[lo:hi]].add(infoset_value(q, lo, hi))
+    return total
+  blocks, below = [], None  # below: [n, *B] values of the infosets one level down
+  for level in reversed(range(len(treeplex.level_slices))):
+    lo, hi = treeplex.level_slices[level]
+    q = seq_values[treeplex.level_sequences(lo, hi)]
+    if below is not None:
+      child_values = row_sums.padded(below)
+      q = q + row_sums.sum_rows(treeplex.children[level], lambda i: child_values[i], batch, q.dtype)
+    q = q.reshape((hi - lo, treeplex.max_actions) + batch)
+    below = infoset_value(q, lo, hi)
+    blocks.append(q.reshape((-1,) + batch))
+  root = seq_values[:1] + (below.sum(0, keepdims=True) if below is not None else 0)
+  return jnp.concatenate([root] + blocks[::-1])
 
 
 def counterfactual_values(treeplex: Treeplex, seq_values: jax.Array, strategy: jax.Array):
@@ -206,11 +271,12 @@ def counterfactual_values(treeplex: Treeplex, seq_values: jax.Array, strategy: j
   differentiating the scatter-adds).
   """
   passes = _counterfactual if _hand_written() else _counterfactual_forward_pass
-  return passes(treeplex.level_slices, treeplex.legal, treeplex.parent_seq, seq_values, strategy)
+  return passes(treeplex.level_slices, treeplex.legal, treeplex.parent_seq, treeplex.children, seq_values,
+                strategy)
 
 
-def _counterfactual_forward_pass(level_slices, legal, parent_seq, seq_values, strategy):
-  treeplex = _LevelView(level_slices, legal, parent_seq)
+def _counterfactual_forward_pass(level_slices, legal, parent_seq, children, seq_values, strategy):
+  treeplex = _LevelView(level_slices, legal, parent_seq, children)
   legal = expand_to(legal, strategy.ndim)
   masked = jnp.where(legal, strategy, 0)
   total = _bottom_up(treeplex, seq_values, lambda q, lo, hi: sum_actions(masked[lo:hi] * q))
@@ -222,8 +288,8 @@ class _LevelView:
   """The fields of a Treeplex that the passes read (for custom_vjp, whose array arguments
   must be explicit)."""
 
-  def __init__(self, level_slices, legal, parent_seq):
-    self.level_slices, self.legal, self.parent_seq = level_slices, legal, parent_seq
+  def __init__(self, level_slices, legal, parent_seq, children):
+    self.level_slices, self.legal, self.parent_seq, self.children = level_slices, legal, parent_seq, children
     self.max_actions = legal.shape[1]
 
   def level_sequences(self, lo, hi):
@@ -231,19 +297,19 @@ class _LevelView:
 
 
 @functools.partial(jax.custom_vjp, nondiff_argnums=(0,))
-def _counterfactual(level_slices, legal, parent_seq, seq_values, strategy):
-  return _counterfactual_forward_pass(level_slices, legal, parent_seq, seq_values, strategy)
+def _counterfactual(level_slices, legal, parent_seq, children, seq_values, strategy):
+  return _counterfactual_forward_pass(level_slices, legal, parent_seq, children, seq_values, strategy)
 
 
-def _counterfactual_fwd(level_slices, legal, parent_seq, seq_values, strategy):
-  q, v = _counterfactual_forward_pass(level_slices, legal, parent_seq, seq_values, strategy)
-  return (q, v), (legal, parent_seq, strategy, q, seq_values.shape)
+def _counterfactual_fwd(level_slices, legal, parent_seq, children, seq_values, strategy):
+  q, v = _counterfactual_forward_pass(level_slices, legal, parent_seq, children, seq_values, strategy)
+  return (q, v), (legal, parent_seq, children, strategy, q, seq_values.shape)
 
 
 def _counterfactual_bwd(level_slices, residuals, cotangents):
-  legal, parent_seq, strategy, q, seq_shape = residuals
+  legal, parent_seq, children, strategy, q, seq_shape = residuals
   q_bar, v_bar = cotangents
-  view = _LevelView(level_slices, legal, parent_seq)
+  view = _LevelView(level_slices, legal, parent_seq, children)
   batch = q.shape[2:]
   wide = expand_to(legal, strategy.ndim)
   masked = jnp.where(wide, strategy, 0)
@@ -254,8 +320,8 @@ def _counterfactual_bwd(level_slices, residuals, cotangents):
     total_bar = total_bar.at[view.level_sequences(lo, hi)].add(block.reshape((-1,) + batch))
   parent_bar = total_bar[parent_seq] + v_bar
   strategy_bar = jnp.where(wide, q * jnp.expand_dims(parent_bar, 1), 0).astype(strategy.dtype)
-  return (np.zeros(legal.shape, jax.dtypes.float0), np.zeros(parent_seq.shape, jax.dtypes.float0),
-          _sum_to(total_bar, seq_shape), _sum_to(strategy_bar, strategy.shape))
+  return (*_integer_zeros((legal, parent_seq, children)), _sum_to(total_bar, seq_shape),
+          _sum_to(strategy_bar, strategy.shape))
 
 
 def _sum_to(x: jax.Array, shape) -> jax.Array:
@@ -332,7 +398,7 @@ def plans(tensors: GameTensors, profile) -> tuple[jax.Array, jax.Array]:
 def expected_value(tensors: GameTensors, profile) -> jax.Array:
   """[*B] player 0's expected utility ``x^T A y`` under ``profile`` ([I, A, *B] each)."""
   x, y = plans(tensors, profile)
-  g0 = sequence_values_for(tensors.payoff, 0, y, x.shape[0])
+  g0 = sequence_values_for(tensors.payoff, 0, y)
   return (x * g0).sum(0)
 
 

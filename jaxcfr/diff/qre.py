@@ -142,8 +142,8 @@ def qre_gap(tensors: GameTensors, profile, *, temperature, magnet=None) -> jax.A
   log_magnet = tuple(jnp.zeros(tp.legal.shape, tensors.dtype) for tp in tensors.players) if magnet is None else tuple(
       jnp.where(tp.legal, jnp.log(jnp.asarray(m, tensors.dtype)), 0) for tp, m in zip(tensors.players, magnet))
   x, y = evaluation.plans(tensors, profile)
-  g0 = evaluation.sequence_values_for(tensors.payoff, 0, y, x.shape[0])
-  g1 = evaluation.sequence_values_for(tensors.payoff, 1, x, y.shape[0])
+  g0 = evaluation.sequence_values_for(tensors.payoff, 0, y)
+  g1 = evaluation.sequence_values_for(tensors.payoff, 1, x)
   soft = [evaluation.soft_best_response(tp, g / temperature, m)[0]
           for tp, g, m in zip(tensors.players, (g0, g1), log_magnet)]
   kl = _kl(tensors, profile, log_magnet)

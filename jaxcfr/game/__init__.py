@@ -3,6 +3,6 @@ protocol, ``vectorized`` for level-synchronous rules, ``openspiel`` for any Open
 game), the device pytree (``tensors``), loading by name with the disk cache (``loading``)
 and statistics (``statistics``). The rules themselves are in jaxcfr.games."""
 
-from jaxcfr.game import arrays, build, loading, openspiel, statistics, tensors, vectorized
+from jaxcfr.game import arrays, build, loading, openspiel, row_sums, statistics, tensors, vectorized
 
-__all__ = ["arrays", "build", "loading", "openspiel", "statistics", "tensors", "vectorized"]
+__all__ = ["arrays", "build", "loading", "openspiel", "row_sums", "statistics", "tensors", "vectorized"]

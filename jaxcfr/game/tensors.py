@@ -17,6 +17,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxcfr.game.arrays import CHANCE_NODE, TERMINAL_NODE, GameArrays, PlayerArrays, first_children, index_dtype
+from jaxcfr.game.row_sums import RowSums, build_row_sums
 
 
 def _pytree(*, meta: tuple[str, ...] = ()):
@@ -43,11 +44,17 @@ class Treeplex:
   Attributes:
     parent_seq: [I] int32, padded sequence leading to each infoset (0 = empty sequence).
     legal: [I, A] bool, True = legal action.
+    children: per pair of adjacent levels ``(l, l + 1)``, a RowSums whose rows are level
+      ``l``'s sequences (``level_sequences`` of it, counted from its first) and whose
+      entries are level ``l + 1``'s infosets (counted from its first): the child infosets
+      of every sequence, for the bottom-up passes. An infoset's parent sequence lies one
+      level up (levels are treeplex depths).
     level_slices: static ((lo, hi), ...) infoset ranges by treeplex depth, top first.
   """
 
   parent_seq: jax.Array
   legal: jax.Array
+  children: tuple
   level_slices: tuple
 
   @property
@@ -227,8 +234,8 @@ class SequencePayoff:
   Attributes:
     seq0, seq1: [P] int32, the pairs, sorted by seq0 then seq1, duplicates summed.
     value: [P] float, the entries (a differentiable leaf).
-    by_seq1: [P] int32, the permutation that sorts the pairs by seq1.
-    seq0_by_seq1, seq1_by_seq1: [P] int32, ``seq0[by_seq1]`` and ``seq1[by_seq1]``.
+    pairs_by_seq0, pairs_by_seq1: RowSums of the pairs of each sequence of player 0
+      ([S0] rows) and of player 1 ([S1] rows), for ``A y`` and ``A^T x``.
     terminal: [Z] int32, the terminal histories.
     terminal_pair: [Z] int32, the pair each terminal adds to.
   """
@@ -236,9 +243,8 @@ class SequencePayoff:
   seq0: jax.Array
   seq1: jax.Array
   value: jax.Array
-  by_seq1: jax.Array
-  seq0_by_seq1: jax.Array
-  seq1_by_seq1: jax.Array
+  pairs_by_seq0: RowSums
+  pairs_by_seq1: RowSums
   terminal: jax.Array
   terminal_pair: jax.Array
 
@@ -282,9 +288,14 @@ def padded_sequence_ids(player: PlayerArrays) -> np.ndarray:
 
 
 def _treeplex(player: PlayerArrays) -> Treeplex:
-  padded = padded_sequence_ids(player)
-  return Treeplex(parent_seq=jnp.asarray(padded[player.parent_seq], jnp.int32),
-                  legal=jnp.asarray(player.legal), level_slices=_slices(player.level_offsets))
+  parent_seq = padded_sequence_ids(player)[player.parent_seq]
+  levels = _slices(player.level_offsets)
+  children = []
+  for (lo, hi), (child_lo, child_hi) in zip(levels, levels[1:]):
+    first = 1 + lo * player.max_actions
+    children.append(build_row_sums(parent_seq[child_lo:child_hi] - first, (hi - lo) * player.max_actions))
+  return Treeplex(parent_seq=jnp.asarray(parent_seq, jnp.int32), legal=jnp.asarray(player.legal),
+                  children=tuple(children), level_slices=levels)
 
 
 def payoff_pairs(arrays: GameArrays) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -318,8 +329,8 @@ def _device(values: np.ndarray, dtype) -> jax.Array:
 def to_tensors(arrays: GameArrays, dtype=None) -> GameTensors:
   """Moves built arrays to the default device as a GameTensors pytree.
 
-  Memory: the device arrays (37 bytes per history in float32, plus 32 per sequence-form
-  pair) and, while they are made, host temporaries of a few [Z] int64 arrays (the pairs)
+  Memory: the device arrays (37 bytes per history in float32, plus 12 per sequence-form
+  pair and at most 16 more for its row tables, 8 per sequence) and, while they are made, host temporaries of a few [Z] int64 arrays (the pairs)
   and one [H] int32 array at a time; the [H] float64 chance reach only if the game has
   chance nodes.
 
@@ -337,13 +348,12 @@ def to_tensors(arrays: GameArrays, dtype=None) -> GameTensors:
   padded = [padded_sequence_ids(p).astype(i32) for p in arrays.players]  # monotone: order is kept
   seq0, seq1 = padded[0][seq0], padded[1][seq1]
   values = np.bincount(terminal_pair, weights=terminal_values(arrays, terminal), minlength=len(seq0))
-  by_seq1 = np.argsort(seq1, kind="stable").astype(i32)  # pairs sorted by (seq0, seq1): ties keep seq0 order
   payoff = SequencePayoff(
       seq0=_device(seq0, i32), seq1=_device(seq1, i32), value=_device(values, dtype),
-      by_seq1=_device(by_seq1, i32), seq0_by_seq1=_device(seq0[by_seq1], i32),
-      seq1_by_seq1=_device(seq1[by_seq1], i32), terminal=_device(terminal, i32),
-      terminal_pair=_device(terminal_pair, i32))
-  del terminal, terminal_pair, seq0, seq1, values, by_seq1
+      pairs_by_seq0=build_row_sums(seq0, arrays.players[0].num_infosets * arrays.players[0].max_actions + 1),
+      pairs_by_seq1=build_row_sums(seq1, arrays.players[1].num_infosets * arrays.players[1].max_actions + 1),
+      terminal=_device(terminal, i32), terminal_pair=_device(terminal_pair, i32))
+  del terminal, terminal_pair, seq0, seq1, values
   sequence = np.empty((2, arrays.num_histories), i32)
   for p in range(2):
     np.take(padded[p], arrays.sequence[p], out=sequence[p])

@@ -131,8 +131,7 @@ def _update_player(tensors: GameTensors, state: CFRState, player: int, strategie
   (jaxcfr.solvers.rnr's data-biased response); regrets are then those of ``strategies[player]``
   at each infoset with ``behaviour`` downstream."""
   treeplex = tensors.players[player]
-  seq_values = evaluation.sequence_values_for(tensors.payoff, player, opponent_plan,
-                                              treeplex.num_sequences)
+  seq_values = evaluation.sequence_values_for(tensors.payoff, player, opponent_plan)
   if behaviour is None:
     q, v = evaluation.counterfactual_values(treeplex, seq_values, strategies[player])
   else:

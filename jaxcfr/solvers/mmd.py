@@ -134,7 +134,7 @@ def mmd_map(tensors: GameTensors, log_strategy: tuple, log_magnet: tuple, temper
   eta_alpha = step_size * temperature
   new = []
   for player, treeplex in enumerate(tensors.players):
-    g = evaluation.sequence_values_for(tensors.payoff, player, plans[1 - player], treeplex.num_sequences)
+    g = evaluation.sequence_values_for(tensors.payoff, player, plans[1 - player])
     local = (log_strategy[player] + eta_alpha * log_magnet[player]) / (1 + eta_alpha)
     g = step_size * g / (1 + eta_alpha)
     g = g.at[1:].add(local.reshape((-1,) + g.shape[1:]))
