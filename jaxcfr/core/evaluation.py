@@ -141,7 +141,7 @@ def _gathers(batch: tuple) -> bool:
   row gathering its padded entries streams ``B`` contiguous values per entry, which beats
   XLA's serial scatter loop on batches (Leduc CFR+: 1.1-1.9x per iteration from 64 runs
   on), while one run pays for the padding and the extra indirection (liars_dice: 1.3x
-  slower); benchmarks/profile_iteration.py."""
+  slower); benchmarks/results/cfr_speed_cpu.json has the batch curve."""
   return math.prod(batch) >= _GATHER_BATCH
 
 
