@@ -330,8 +330,9 @@ def to_tensors(arrays: GameArrays, dtype=None) -> GameTensors:
   """Moves built arrays to the default device as a GameTensors pytree.
 
   Memory: the device arrays (37 bytes per history in float32, plus 12 per sequence-form
-  pair and at most 16 more for its row tables, 8 per sequence) and, while they are made, host temporaries of a few [Z] int64 arrays (the pairs)
-  and one [H] int32 array at a time; the [H] float64 chance reach only if the game has
+  pair, at most 16 more per pair and 8 per sequence for the row tables) and, while they
+  are made, host temporaries of a few [Z] int64 arrays (the pairs) and one [H] int32
+  array at a time; the [H] float64 chance reach only if the game has
   chance nodes.
 
   Args:
@@ -341,7 +342,8 @@ def to_tensors(arrays: GameArrays, dtype=None) -> GameTensors:
   dtype = jnp.dtype(dtype) if dtype is not None else jnp.zeros(()).dtype
   if dtype == jnp.float64 and not jax.config.jax_enable_x64:
     raise ValueError("dtype float64 needs jax.config.update('jax_enable_x64', True) before loading")
-  if max(arrays.num_histories, *(p.num_infosets * p.max_actions + 1 for p in arrays.players)) >= 2**31:
+  num_padded = [p.num_infosets * p.max_actions + 1 for p in arrays.players]
+  if max(arrays.num_histories, *num_padded) >= 2**31:
     raise ValueError(f"{arrays.name} has more histories or sequences than int32 indices hold")
   i32 = np.int32
   terminal, terminal_pair, seq0, seq1 = payoff_pairs(arrays)
@@ -350,8 +352,7 @@ def to_tensors(arrays: GameArrays, dtype=None) -> GameTensors:
   values = np.bincount(terminal_pair, weights=terminal_values(arrays, terminal), minlength=len(seq0))
   payoff = SequencePayoff(
       seq0=_device(seq0, i32), seq1=_device(seq1, i32), value=_device(values, dtype),
-      pairs_by_seq0=build_row_sums(seq0, arrays.players[0].num_infosets * arrays.players[0].max_actions + 1),
-      pairs_by_seq1=build_row_sums(seq1, arrays.players[1].num_infosets * arrays.players[1].max_actions + 1),
+      pairs_by_seq0=build_row_sums(seq0, num_padded[0]), pairs_by_seq1=build_row_sums(seq1, num_padded[1]),
       terminal=_device(terminal, i32), terminal_pair=_device(terminal_pair, i32))
   del terminal, terminal_pair, seq0, seq1, values
   sequence = np.empty((2, arrays.num_histories), i32)
