@@ -55,16 +55,12 @@ if ARGS.devices > 1:  # must precede the first import of jax
                              f" --xla_force_host_platform_device_count={ARGS.devices}").strip()
 
 import jax  # pylint: disable=wrong-import-position
-import jax.numpy as jnp  # pylint: disable=wrong-import-position
-import numpy as np  # pylint: disable=wrong-import-position
 import pyspiel  # pylint: disable=wrong-import-position
 
 import jaxcfr  # pylint: disable=wrong-import-position
-from jaxcfr import solvers  # pylint: disable=wrong-import-position
-from jaxcfr.run import sharding  # pylint: disable=wrong-import-position
-from jaxcfr.solvers import mccfr_state  # pylint: disable=wrong-import-position
+import ours as ours_lib  # noqa: E402  pylint: disable=wrong-import-position
 from record import read_record, write_record  # noqa: E402  pylint: disable=wrong-import-position
-from timing import best_seconds, timed  # noqa: E402  pylint: disable=wrong-import-position
+from timing import best_seconds  # noqa: E402  pylint: disable=wrong-import-position
 
 EPSILON = 0.6
 TRAVERSALS = (("mccfr-es", 1), ("mccfr-es", 64), ("cfr-cs", 1), ("cfr-cs", 64))  # (algorithm, seeds)
@@ -96,38 +92,6 @@ def openspiel_rate(game_string: str, seconds: float, repeats: int) -> dict:
           "trajectories_per_s": 2 * iterations / best}
 
 
-def ours_rate(game, trajectories: int, batch: int, devices: int, seconds: float, repeats: int) -> dict:
-  """``devices`` > 1 shards the ``batch`` seeds over that many host devices."""
-  tensors = game.tensors
-  solver = solvers.get("mccfr-os", trajectories=trajectories)
-  # solver.run is jitted with a traced count: every n shares one compilation.
-  make = lambda n: (lambda state: solver.run(tensors, state, n))
-  if batch == 1:
-    state = solver.init(tensors)
-  else:
-    state = solver.init(tensors, seed=jnp.arange(batch))  # trailing batch axis [..., B], on device 0
-    if devices > 1:
-      state = sharding.shard_trailing_batch(state, batch, jax.local_devices()[:devices])
-  probe = make(2)
-  state = jax.block_until_ready(probe(state))
-  once, state = timed(lambda: probe(state))
-  per_step = max(once / 2, 1e-6)
-  steps = max(2, int(seconds / per_step))
-  run = make(steps)
-  state = jax.block_until_ready(run(state))  # compile
-  holder = [state]
-
-  def go():
-    holder[0] = jax.block_until_ready(run(holder[0]))
-
-  best = best_seconds(go, repeats)
-  return {"trajectories_per_update": trajectories, "seeds": batch, "devices": devices,
-          "steps": steps, "seconds": best, "steps_per_s": steps / best,
-          "trajectories_per_s": 2 * trajectories * batch * steps / best,
-          "nodes_touched_per_trajectory": float(np.mean(mccfr_state.nodes_touched(holder[0]))) /
-                                          (2 * trajectories * int(np.mean(holder[0].iteration)))}
-
-
 def openspiel_es_rate(game_string: str, seconds: float, repeats: int) -> dict:
   solver = pyspiel.ExternalSamplingMCCFRSolver(pyspiel.load_game(game_string), 1)
   iterations, best = _time_openspiel(solver, seconds, repeats)
@@ -135,36 +99,12 @@ def openspiel_es_rate(game_string: str, seconds: float, repeats: int) -> dict:
           "iterations_per_s": iterations / best, "ms_per_iteration": 1e3 * best / iterations}
 
 
-def ours_traversal_rate(game, algorithm: str, batch: int, seconds: float, repeats: int) -> dict:
-  """External (``mccfr-es``) or chance (``cfr-cs``) sampling, ``batch`` seeds (1: no vmap)."""
-  tensors = game.tensors
-  solver = solvers.get(algorithm)
-  make = lambda n: (lambda state: solver.run(tensors, state, n))  # jitted, n traced: one compilation
-  state = solver.init(tensors) if batch == 1 else solver.init(tensors, seed=jnp.arange(batch))  # [..., B]
-  probe = make(50)
-  state = jax.block_until_ready(probe(state))
-  once, state = timed(lambda: probe(state))
-  steps = max(100, int(seconds / max(once / 50, 1e-7)))
-  run = make(steps)
-  holder = [jax.block_until_ready(run(state))]  # compile
-
-  def go():
-    holder[0] = jax.block_until_ready(run(holder[0]))
-
-  best = best_seconds(go, repeats)
-  nodes_per_iteration = float(np.mean(mccfr_state.nodes_touched(holder[0]) / np.asarray(holder[0].iteration)))
-  return {"algorithm": algorithm, "seeds": batch, "steps": steps, "seconds": best,
-          "ms_per_iteration": 1e3 * best / steps, "iterations_per_s": batch * steps / best,
-          "nodes_touched_per_iteration": nodes_per_iteration,
-          "nodes_touched_per_s": nodes_per_iteration * batch * steps / best}
-
-
 def traversal_comparison(game_string: str, seconds: float, repeats: int) -> dict:
   game = jaxcfr.load(game_string)
   reference = openspiel_es_rate(game_string, seconds, repeats)
   rows = []
   for algorithm, batch in TRAVERSALS:
-    row = ours_traversal_rate(game, algorithm, batch, seconds, repeats)
+    row = ours_lib.traversal_rate(game, algorithm, batch, seconds, repeats)
     rows.append(row)
     print(f"{game.name:14} ours {algorithm:8} B={batch:2d}: {row['ms_per_iteration']:.4f} ms/step, "
           f"{row['iterations_per_s']:>10,.0f} it/s, {row['nodes_touched_per_s']:>12,.0f} nodes/s", flush=True)
@@ -194,7 +134,7 @@ def main(argv=None) -> dict:
                        (4096, devices, devices)]
   rows = []
   for trajectories, batch, shards in configurations:
-    row = ours_rate(game, trajectories, batch, shards, args.seconds, args.repeats)
+    row = ours_lib.outcome_sampling_rate(game, trajectories, batch, shards, args.seconds, args.repeats)
     row["ratio_to_openspiel"] = row["trajectories_per_s"] / reference["trajectories_per_s"]
     rows.append(row)
     print(f"ours K={trajectories:5d} B={batch:3d} devices={shards}: "

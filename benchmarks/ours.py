@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 import jaxcfr
 from jaxcfr import solvers
 from jaxcfr.run import sharding
-from timing import seconds_per_call  # noqa: E402  pylint: disable=wrong-import-position
+from jaxcfr.solvers import mccfr_state
+from timing import best_seconds, seconds_per_call, timed  # noqa: E402  pylint: disable=wrong-import-position
 
 
 def cfr_ms_per_iteration(game: jaxcfr.Game, algorithm: str = "cfr+", *, batch: int | None = None,
@@ -59,3 +61,62 @@ def cfr_ms_per_iteration(game: jaxcfr.Game, algorithm: str = "cfr+", *, batch: i
           "dtype": str(tensors.dtype),
           "devices": len(jax.local_devices()) if shard else 1,
           "algorithm": algorithm}
+
+
+def outcome_sampling_rate(game: jaxcfr.Game, trajectories: int, batch: int, devices: int, seconds: float,
+                          repeats: int) -> dict:
+  """Trajectories per second of outcome sampling (epsilon 0.6), ``trajectories`` per update and
+  player, ``batch`` seeds on trailing axes (1: no batch axis); ``devices`` > 1 shards the seeds
+  over that many local devices."""
+  tensors = game.tensors
+  solver = solvers.get("mccfr-os", trajectories=trajectories)
+  # solver.run is jitted with a traced count: every n shares one compilation.
+  make = lambda n: (lambda state: solver.run(tensors, state, n))
+  if batch == 1:
+    state = solver.init(tensors)
+  else:
+    state = solver.init(tensors, seed=jnp.arange(batch))  # trailing batch axis [..., B], on device 0
+    if devices > 1:
+      state = sharding.shard_trailing_batch(state, batch, jax.local_devices()[:devices])
+  probe = make(2)
+  state = jax.block_until_ready(probe(state))
+  once, state = timed(lambda: probe(state))
+  per_step = max(once / 2, 1e-6)
+  steps = max(2, int(seconds / per_step))
+  run = make(steps)
+  state = jax.block_until_ready(run(state))  # compile
+  holder = [state]
+
+  def go():
+    holder[0] = jax.block_until_ready(run(holder[0]))
+
+  best = best_seconds(go, repeats)
+  return {"trajectories_per_update": trajectories, "seeds": batch, "devices": devices,
+          "steps": steps, "seconds": best, "steps_per_s": steps / best,
+          "trajectories_per_s": 2 * trajectories * batch * steps / best,
+          "nodes_touched_per_trajectory": float(np.mean(mccfr_state.nodes_touched(holder[0]))) /
+                                          (2 * trajectories * int(np.mean(holder[0].iteration)))}
+
+
+def traversal_rate(game: jaxcfr.Game, algorithm: str, batch: int, seconds: float, repeats: int) -> dict:
+  """External (``mccfr-es``) or chance (``cfr-cs``) sampling, ``batch`` seeds (1: no vmap)."""
+  tensors = game.tensors
+  solver = solvers.get(algorithm)
+  make = lambda n: (lambda state: solver.run(tensors, state, n))  # jitted, n traced: one compilation
+  state = solver.init(tensors) if batch == 1 else solver.init(tensors, seed=jnp.arange(batch))  # [..., B]
+  probe = make(50)
+  state = jax.block_until_ready(probe(state))
+  once, state = timed(lambda: probe(state))
+  steps = max(100, int(seconds / max(once / 50, 1e-7)))
+  run = make(steps)
+  holder = [jax.block_until_ready(run(state))]  # compile
+
+  def go():
+    holder[0] = jax.block_until_ready(run(holder[0]))
+
+  best = best_seconds(go, repeats)
+  nodes_per_iteration = float(np.mean(mccfr_state.nodes_touched(holder[0]) / np.asarray(holder[0].iteration)))
+  return {"algorithm": algorithm, "seeds": batch, "steps": steps, "seconds": best,
+          "ms_per_iteration": 1e3 * best / steps, "iterations_per_s": batch * steps / best,
+          "nodes_touched_per_iteration": nodes_per_iteration,
+          "nodes_touched_per_s": nodes_per_iteration * batch * steps / best}

@@ -29,7 +29,8 @@ def package_version(distribution: str) -> str | None:
 def git_commit() -> str | None:
   """The commit of the jaxcfr checkout, with ``-dirty`` appended when the library, the games
   or the benchmarks differ from it (results files aside): what ran was then not that
-  commit. None outside a git checkout."""
+  commit. Outside a git checkout (a copy of the tree sent to another machine), the
+  environment variable ``JAXCFR_GIT_COMMIT`` if set, else None."""
   import subprocess  # pylint: disable=import-outside-toplevel
   here = os.path.dirname(__file__)
   try:
@@ -38,7 +39,7 @@ def git_commit() -> str | None:
     changed = subprocess.run(["git", "diff", "--quiet", "HEAD", "--", ":/jaxcfr", ":/games", ":/benchmarks",
                               ":(top,exclude)benchmarks/results"], cwd=here, capture_output=True)
   except (OSError, subprocess.CalledProcessError):
-    return None
+    return os.environ.get("JAXCFR_GIT_COMMIT") or None
   return commit + ("-dirty" if changed.returncode == 1 else "")
 
 
