@@ -2,7 +2,7 @@
 
 Runs on JAX's default device (meant for a GPU; it runs on a CPU too), float32:
   cfr        CFR+ milliseconds per iteration, one run, on kuhn_poker, leduc_poker,
-             liars_dice and goofspiel(num_cards=5,imp_info=True) (ours.cfr_ms_per_iteration:
+             liars_dice and goofspiel(num_cards=5) (native rules; ours.cfr_ms_per_iteration:
              a user's jitted fori_loop of solver.step);
   batches    Leduc CFR+ with a trailing batch of B = 1..4096 runs (the user's loop and the
              solver's own run): the cost of the batch against one run;
@@ -44,7 +44,7 @@ from record import write_record  # noqa: E402  pylint: disable=wrong-import-posi
 from timing import timed  # noqa: E402  pylint: disable=wrong-import-position
 
 SECTIONS = ("cfr", "batches", "sampling", "bandwidth", "profile")
-CFR_GAMES = ("kuhn_poker", "leduc_poker", "liars_dice", "goofspiel(num_cards=5,imp_info=True)")
+CFR_GAMES = ("kuhn_poker", "leduc_poker", "liars_dice", "goofspiel(num_cards=5)")
 BIG_GAME = "goofspiel(num_cards=7)"  # timed by the bandwidth section (its build takes a minute)
 BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096)
 OUTCOME_SAMPLING = ((1, 1), (1, 64), (1, 1024), (1, 8192), (1, 65536), (16, 4096), (256, 256), (4096, 16))  # (K, B)
