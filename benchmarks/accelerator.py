@@ -96,9 +96,10 @@ def loop_body_operations(tensors, state) -> dict:
 def verdicts(record: dict, big_game: str) -> dict:
   """Each goal of GOALS measured so far: {measured, goal, met}."""
   measured = {}
-  if "user_1024" in record["batches"]:
-    measured["leduc_batch_1024_vs_one_run"] = (min(record["batches"][f"{loop}_1024"]["cost_vs_one_run"]
-                                                   for loop in ("user", "library")), "<=")
+  batch_1024 = [record["batches"][key]["cost_vs_one_run"] for key in ("user_1024", "library_1024")
+                if key in record["batches"]]
+  if batch_1024:
+    measured["leduc_batch_1024_vs_one_run"] = (min(batch_1024), "<=")
   if big_game in record["cfr"]:
     measured["goofspiel7_cfr_plus_ms"] = (record["cfr"][big_game]["ms_per_iteration"], "<=")
   if record["outcome_sampling"]:
