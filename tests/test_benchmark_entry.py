@@ -129,3 +129,25 @@ def test_the_recorded_commit_is_marked_dirty_when_the_code_differs(tmp_path):
   assert hardware.git_commit() == head
   module.write_text(module.read_text() + "\n# changed\n")
   assert hardware.git_commit() == head + "-dirty"
+
+
+def test_accelerator_suite_counts_kernels_bytes_and_goals():
+  """The accelerator suite's pieces on a CPU: the compiled loop body's operations, the bytes
+  a CFR+ step must move, and the verdicts of the goals (<= and >= goals)."""
+  import jaxcfr  # pylint: disable=import-outside-toplevel
+  from jaxcfr import solvers  # pylint: disable=import-outside-toplevel
+  import accelerator  # pylint: disable=import-outside-toplevel
+  tensors = jaxcfr.load("kuhn_poker").tensors
+  state = solvers.get("cfr+").init(tensors)
+  body = accelerator.loop_body_operations(tensors, state)
+  assert body["kernels_per_iteration"] == sum(body["opcodes"].values()) and body["opcodes"].get("fusion", 0) > 0
+  moved = accelerator.step_bytes(tensors, state)
+  assert moved["least_bytes"] == moved["tensor_bytes"] + 2 * moved["state_bytes"] > 0
+  assert moved["xla_bytes_accessed"] > 0
+  record = {"batches": {"user_1024": {"cost_vs_one_run": 5.0}, "library_1024": {"cost_vs_one_run": 3.0}},
+            "cfr": {"g7": {"ms_per_iteration": 12.0}}, "outcome_sampling": [{"trajectories_per_s": 2e8}],
+            "bandwidth": {"least_bytes_fraction_of_copy": 0.4}}
+  goals = accelerator.verdicts(record, "g7")
+  assert {k: (v["measured"], v["met"]) for k, v in goals.items()} == {
+      "leduc_batch_1024_vs_one_run": (3.0, True), "goofspiel7_cfr_plus_ms": (12.0, False),
+      "outcome_sampling_trajectories_per_s": (2e8, True), "goofspiel7_bandwidth_fraction": (0.4, False)}

@@ -29,8 +29,7 @@ def package_version(distribution: str) -> str | None:
 def git_commit() -> str | None:
   """The commit of the jaxcfr checkout, with ``-dirty`` appended when the library, the games
   or the benchmarks differ from it (results files aside): what ran was then not that
-  commit. Outside a git checkout (a copy of the tree sent to another machine), the
-  environment variable ``JAXCFR_GIT_COMMIT`` if set, else None."""
+  commit. None outside a git checkout."""
   import subprocess  # pylint: disable=import-outside-toplevel
   here = os.path.dirname(__file__)
   try:
@@ -39,7 +38,7 @@ def git_commit() -> str | None:
     changed = subprocess.run(["git", "diff", "--quiet", "HEAD", "--", ":/jaxcfr", ":/games", ":/benchmarks",
                               ":(top,exclude)benchmarks/results"], cwd=here, capture_output=True)
   except (OSError, subprocess.CalledProcessError):
-    return os.environ.get("JAXCFR_GIT_COMMIT") or None
+    return None
   return commit + ("-dirty" if changed.returncode == 1 else "")
 
 
