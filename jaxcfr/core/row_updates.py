@@ -20,8 +20,7 @@ __all__ = ["add_rows"]
 
 # Above this many rows, a scatter even on a CPU: a large update (external sampling's frontiers
 # on Goof(7) or latent tic-tac-toe, outcome sampling's large minibatches) is no small step,
-# its loop is not one kernel anyway, and a loop of row updates was slower than the scatter
-# there (benchmarks/results/full_size_games.json).
+# so a loop of row updates would only serialise it.
 ROW_LOOP_ROWS = 1024
 
 
