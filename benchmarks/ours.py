@@ -41,16 +41,18 @@ def cfr_ms_per_iteration(game: jaxcfr.Game, algorithm: str = "cfr+", *, batch: i
     state = solver.init(tensors, gamma=jnp.linspace(1.0, 2.0, batch))
     if shard:
       state = sharding.shard_trailing_batch(state, batch)
+      tensors = sharding.replicate(tensors)  # as jaxcfr.solve does
   if library:
     step_all = lambda s, n: solver.run(tensors, s, n)
     jit = lambda fn: fn  # solver.run is jitted
   else:
     step_all = lambda s, n: jax.lax.fori_loop(0, n, lambda _, x: step(x), s)
     jit = jax.jit
-  # Pick a chunk long enough that one call takes ~0.1 s, after a first compiled probe.
-  probe = jit(lambda s: step_all(s, 1))
+  # Pick a chunk long enough that one call takes ~0.1 s, after a first compiled probe of 10
+  # iterations (one would be mostly the call's fixed cost, and the chunk too short).
+  probe = jit(lambda s: step_all(s, 10))
   jax.block_until_ready(probe(state))
-  once, _, _ = seconds_per_call(probe, state, 0.05)
+  once = seconds_per_call(probe, state, 0.05)[0] / 10
   chunk = chunk or max(1, min(10_000, int(0.1 / max(once, 1e-7))))
   run = jit(lambda s: step_all(s, chunk))
   state = run(state)

@@ -23,7 +23,9 @@ _SCRIPT = textwrap.dedent("""
     assert jax.tree_util.tree_map(lambda x: x.sharding, out) == jax.tree_util.tree_map(lambda x: x.sharding, sharded)
     user_loop(out)
     assert user_loop._cache_size() == 1
-    a, b = (solver.run(game.tensors, s, 30) for s in (state, sharded))
+    everywhere = jaxcfr.run.sharding.replicate(game.tensors)  # the tensors on both devices, once
+    assert all(len(x.sharding.device_set) == 2 for x in jax.tree_util.tree_leaves(everywhere))
+    a, b = solver.run(game.tensors, state, 30), solver.run(everywhere, sharded, 30)
     # XLA's CPU code for another batch width may round a multiply-add differently (one unit
     # in the last place, which regret matching amplifies over the iterations)
     for x, y in zip(jax.tree_util.tree_leaves(a), jax.tree_util.tree_leaves(b)):

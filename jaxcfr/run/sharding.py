@@ -19,7 +19,7 @@ import numpy as np
 from jax.experimental import multihost_utils
 from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
-__all__ = ["batch_mesh", "shard_trailing_batch", "gather", "initialize", "is_main_process"]
+__all__ = ["batch_mesh", "shard_trailing_batch", "replicate", "gather", "initialize", "is_main_process"]
 
 
 def initialize(coordinator: str | None = None, num_processes: int | None = None, process_id: int | None = None) -> None:
@@ -70,6 +70,23 @@ def shard_trailing_batch(state, batch_size: int, devices=None):
     return jax.make_array_from_callback(host.shape, sharding, lambda index: host[index])
 
   return jax.tree_util.tree_map(place, state)
+
+
+def replicate(tree, devices=None):
+  """Places a copy of every leaf of ``tree`` (the game tensors) on each of ``devices``
+  (default: every device of every process), once. Pass the result with a state placed by
+  ``shard_trailing_batch``: tensors left on one device are copied to the others at every
+  call of a jitted function (Leduc poker's, split over two CPU devices: about 1 ms per
+  ``solver.run`` call, against 0.2 ms for a CFR+ iteration of 64 runs). Every process must
+  pass the same ``tree``. Returns ``tree`` unchanged with one device."""
+  mesh = batch_mesh(devices)
+  if mesh.size == 1:
+    return tree
+  everywhere = NamedSharding(mesh, PartitionSpec())
+  if jax.process_count() == 1:
+    return jax.device_put(tree, everywhere)
+  return jax.tree_util.tree_map(
+      lambda leaf: jax.make_array_from_callback(np.shape(leaf), everywhere, lambda index: np.asarray(leaf)[index]), tree)
 
 
 def gather(tree):
