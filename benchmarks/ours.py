@@ -41,7 +41,8 @@ def cfr_ms_per_iteration(game: jaxcfr.Game, algorithm: str = "cfr+", *, batch: i
     state = solver.init(tensors, gamma=jnp.linspace(1.0, 2.0, batch))
     if shard:
       state = sharding.shard_trailing_batch(state, batch)
-      tensors = sharding.replicate(tensors)  # as jaxcfr.solve does
+      if len(state.regrets[0].sharding.device_set) > 1:  # split: as jaxcfr.solve does
+        tensors = sharding.replicate(tensors)
   if library:
     step_all = lambda s, n: solver.run(tensors, s, n)
     jit = lambda fn: fn  # solver.run is jitted
