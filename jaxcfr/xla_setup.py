@@ -14,9 +14,12 @@ XLA counts every gather as reading its whole operand, so a walk over a tree of `
 histories counts a few hundred bytes per history per step (external sampling on Leduc,
 9,457 histories: between 2 and 3 MB; outcome sampling on Goof(7), 98M histories: more
 than 1 GB): jaxcfr sets no limit in practice. Loops
-holding a scatter, a dot or a collective are never compiled this way, whatever the limit
-(the CFR family, MMD, RCFR and MCTS are unchanged), and neither are loops of a user's
-program that hold them. So at import, before JAX starts its backend, jaxcfr adds
+holding a scatter, a dot, a collective or a library call (XLA:CPU runs a reduction over a
+short axis as a YNNPACK call, hence ``jaxcfr.core.regret.unrolled_reduce``) are never
+compiled this way, whatever the limit (one CFR run, MMD, RCFR and MCTS are unchanged), and
+neither are loops of a user's program that hold them. A batch of CFR runs (8 or more,
+gathering instead of scatter-adding: ``jaxcfr.core.evaluation``) compiles into one kernel,
+which runs on one core: split the batch over the cores (``jaxcfr.run.sharding``). So at import, before JAX starts its backend, jaxcfr adds
 
     --xla_backend_extra_options=xla_cpu_small_while_loop_byte_threshold=4611686018427387904
 
