@@ -69,3 +69,31 @@ def configure(environ=os.environ) -> None:
     warnings.warn("JAX started before jaxcfr was imported, so XLA keeps its default size limit for loops compiled "
                   "into one kernel: sampled solvers on CPU may run several times slower. Import jaxcfr before using "
                   "JAX (or set JAXCFR_SMALL_LOOP_BYTES=0 to silence this)", stacklevel=3)
+
+
+DEVICE_COUNT = "xla_force_host_platform_device_count"
+
+
+def cpu_devices_flag(environ=os.environ, cores: int | None = None) -> str | None:
+  """The ``XLA_FLAGS`` entry that shows XLA one CPU device per usable core, or None when
+  the user's flags already set a device count or there is one core. A batch of runs
+  compiles into one kernel per device, which runs on one core, so a batch uses every core
+  only when split over that many devices (``jaxcfr.run.sharding``). The command line sets
+  it for its own process (``expose_cpu_cores``); a program sets it itself before JAX starts."""
+  if DEVICE_COUNT in environ.get("XLA_FLAGS", ""):
+    return None
+  cores = cores or (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+  return f"--{DEVICE_COUNT}={cores}" if cores > 1 else None
+
+
+def expose_cpu_cores(environ=os.environ) -> None:
+  """Adds ``cpu_devices_flag`` to ``environ["XLA_FLAGS"]`` if JAX has not started (after it,
+  the flag would not be read)."""
+  flag = cpu_devices_flag(environ)
+  try:
+    from jax._src import xla_bridge  # pylint: disable=import-outside-toplevel
+    started = xla_bridge.backends_are_initialized()
+  except (ImportError, AttributeError):
+    started = False
+  if flag and not started:
+    environ["XLA_FLAGS"] = f"{environ.get('XLA_FLAGS', '')} {flag}".strip()

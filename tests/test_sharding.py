@@ -30,6 +30,7 @@ _SCRIPT = textwrap.dedent("""
     # in the last place, which regret matching amplifies over the iterations)
     for x, y in zip(jax.tree_util.tree_leaves(a), jax.tree_util.tree_leaves(b)):
       np.testing.assert_allclose(np.asarray(x), np.asarray(y), rtol=1e-10, atol=1e-12)
+    assert [len(jaxcfr.run.sharding.devices_dividing(b)) for b in (1, 3, 4, 6)] == [1, 1, 2, 2]
     result = jaxcfr.solve(game, "dcfr", 30, batch={"alpha": [1.0, 1.5, 2.0, 3.0]})
     assert len(result.state.regrets[0].sharding.device_set) == 2  # the driver splits batches
     np.testing.assert_allclose(result.summary()["exploitability"],

@@ -27,6 +27,14 @@ def test_the_flag_is_added_unless_the_user_chose():
     xla_setup.small_loop_flag({"JAXCFR_SMALL_LOOP_BYTES": "1e6"})
 
 
+def test_the_command_line_shows_one_cpu_device_per_core():
+  """A batch compiles into one kernel per device, so the command line (its own process)
+  exposes one CPU device per core, unless the user's XLA_FLAGS set a count."""
+  assert xla_setup.cpu_devices_flag({}, cores=4) == "--xla_force_host_platform_device_count=4"
+  assert xla_setup.cpu_devices_flag({"XLA_FLAGS": "--xla_force_host_platform_device_count=1"}, cores=4) is None
+  assert xla_setup.cpu_devices_flag({}, cores=1) is None
+
+
 def test_the_sampled_walk_compiles_into_one_kernel():
   """Importing jaxcfr (before JAX started, as here) set the flag: every loop of an outcome-
   sampling step with four trajectories (the walks, the key splits, the row updates) is one

@@ -9,7 +9,7 @@ import math
 import sys
 import time
 
-from jaxcfr import solvers
+from jaxcfr import solvers, xla_setup
 
 __all__ = ["main"]
 
@@ -211,6 +211,8 @@ def _join(args) -> bool:
   from jaxcfr.run import sharding  # pylint: disable=import-outside-toplevel
   if args.distributed or args.coordinator:
     sharding.initialize(args.coordinator, args.num_processes, args.process_id)
+  else:  # one process: a batch is split over one CPU device per core (unless XLA_FLAGS sets a count)
+    xla_setup.expose_cpu_cores()
   return sharding.is_main_process()
 
 

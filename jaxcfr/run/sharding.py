@@ -3,8 +3,10 @@
 A batched solver state of any family carries trailing batch axes ``[..., B]``
 (jaxcfr.solvers.registry). Runs never interact, so splitting the last batch axis across
 devices needs no communication: XLA's partitioner keeps every step local, and the game
-tensors are replicated. On a CPU, expose the cores as devices with
-``XLA_FLAGS=--xla_force_host_platform_device_count=N`` set before JAX starts.
+tensors are replicated (``replicate``). On a CPU, expose the cores as devices with
+``XLA_FLAGS=--xla_force_host_platform_device_count=N`` set before JAX starts (the command
+line does: ``jaxcfr.xla_setup.expose_cpu_cores``): a batch of CFR runs compiles into one
+kernel per device, which runs on one core.
 
 Several processes (hosts) join through JAX's own runtime, ``jax.distributed``
 (``initialize``): every process builds the same whole batch, keeps the slice that lives on
@@ -19,7 +21,7 @@ import numpy as np
 from jax.experimental import multihost_utils
 from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
-__all__ = ["batch_mesh", "shard_trailing_batch", "replicate", "gather", "initialize", "is_main_process"]
+__all__ = ["batch_mesh", "devices_dividing", "shard_trailing_batch", "replicate", "gather", "initialize", "is_main_process"]
 
 
 def initialize(coordinator: str | None = None, num_processes: int | None = None, process_id: int | None = None) -> None:
@@ -40,6 +42,14 @@ def is_main_process() -> bool:
 def batch_mesh(devices=None) -> Mesh:
   """A one-axis ("batch") mesh over ``devices`` (default: every device of every process)."""
   return Mesh(np.array(devices if devices is not None else jax.devices()), ("batch",))
+
+
+def devices_dividing(batch_size: int) -> list:
+  """The first ``d`` local devices, for the largest ``d`` that divides ``batch_size``: a
+  batch of 6 runs on 4 devices splits over 3 of them rather than none."""
+  local = jax.local_devices()
+  count = max(d for d in range(1, len(local) + 1) if batch_size % d == 0)
+  return local[:count]
 
 
 def shard_trailing_batch(state, batch_size: int, devices=None):
