@@ -41,7 +41,7 @@ def cfr_ms_per_iteration(game: jaxcfr.Game, algorithm: str = "cfr+", *, batch: i
     state = solver.init(tensors, gamma=jnp.linspace(1.0, 2.0, batch))
     if shard:
       state = sharding.shard_trailing_batch(state, batch)
-      if len(state.regrets[0].sharding.device_set) > 1:  # split: as jaxcfr.solve does
+      if sharding.is_split(state):  # as jaxcfr.solve does
         tensors = sharding.replicate(tensors)
   if library:
     step_all = lambda s, n: solver.run(tensors, s, n)

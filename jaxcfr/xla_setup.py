@@ -19,7 +19,9 @@ short axis as a YNNPACK call, hence ``jaxcfr.core.regret.unrolled_reduce``) are 
 compiled this way, whatever the limit (one CFR run, MMD, RCFR and MCTS are unchanged), and
 neither are loops of a user's program that hold them. A batch of CFR runs (8 or more,
 gathering instead of scatter-adding: ``jaxcfr.core.evaluation``) compiles into one kernel,
-which runs on one core: split the batch over the cores (``jaxcfr.run.sharding``). So at import, before JAX starts its backend, jaxcfr adds
+which runs on one core: split the batch over the cores (``jaxcfr.run.sharding``; the
+command line shows XLA one CPU device per core, ``expose_cpu_cores``). So at import, before
+JAX starts its backend, jaxcfr adds
 
     --xla_backend_extra_options=xla_cpu_small_while_loop_byte_threshold=4611686018427387904
 
@@ -53,6 +55,15 @@ def small_loop_flag(environ=os.environ) -> str | None:
   return f"--xla_backend_extra_options={OPTION}={int(requested or SMALL_LOOP_BYTES)}"
 
 
+def _jax_started() -> bool:
+  """Whether JAX has started its backends (XLA_FLAGS are read then, once)."""
+  try:
+    from jax._src import xla_bridge  # pylint: disable=import-outside-toplevel
+    return xla_bridge.backends_are_initialized()
+  except (ImportError, AttributeError):  # a JAX without this function: assume not
+    return False
+
+
 def configure(environ=os.environ) -> None:
   """Adds ``small_loop_flag`` to ``environ["XLA_FLAGS"]``; warns when JAX's backend already
   started (the flag is then not read)."""
@@ -60,12 +71,7 @@ def configure(environ=os.environ) -> None:
   if flag is None:
     return
   environ["XLA_FLAGS"] = f"{environ.get('XLA_FLAGS', '')} {flag}".strip()
-  try:
-    from jax._src import xla_bridge  # pylint: disable=import-outside-toplevel
-    started = xla_bridge.backends_are_initialized()
-  except (ImportError, AttributeError):  # a JAX without this function: nothing to say
-    started = False
-  if started:
+  if _jax_started():
     warnings.warn("JAX started before jaxcfr was imported, so XLA keeps its default size limit for loops compiled "
                   "into one kernel: sampled solvers on CPU may run several times slower. Import jaxcfr before using "
                   "JAX (or set JAXCFR_SMALL_LOOP_BYTES=0 to silence this)", stacklevel=3)
@@ -90,10 +96,5 @@ def expose_cpu_cores(environ=os.environ) -> None:
   """Adds ``cpu_devices_flag`` to ``environ["XLA_FLAGS"]`` if JAX has not started (after it,
   the flag would not be read)."""
   flag = cpu_devices_flag(environ)
-  try:
-    from jax._src import xla_bridge  # pylint: disable=import-outside-toplevel
-    started = xla_bridge.backends_are_initialized()
-  except (ImportError, AttributeError):
-    started = False
-  if flag and not started:
+  if flag and not _jax_started():
     environ["XLA_FLAGS"] = f"{environ.get('XLA_FLAGS', '')} {flag}".strip()

@@ -301,7 +301,7 @@ def solve(game: Game | str, algorithm: str = "cfr+", iterations: int = 1000, *,
   if batch_size:  # split over every device of every process, or of this one as far as the batch divides
     devices = None if distributed else sharding.devices_dividing(batch_size)
     state = sharding.shard_trailing_batch(state, batch_size, devices)
-    if any(len(leaf.sharding.device_set) > 1 for leaf in jax.tree_util.tree_leaves(state)):
+    if sharding.is_split(state):
       tensors = sharding.replicate(tensors, devices)  # split: the tensors on each device once, not at every call
   elif distributed:
     raise ValueError("a run over several processes needs a batch of runs to split between them")

@@ -21,7 +21,7 @@ import numpy as np
 from jax.experimental import multihost_utils
 from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
-__all__ = ["batch_mesh", "devices_dividing", "shard_trailing_batch", "replicate", "gather", "initialize", "is_main_process"]
+__all__ = ["batch_mesh", "devices_dividing", "shard_trailing_batch", "is_split", "replicate", "gather", "initialize", "is_main_process"]
 
 
 def initialize(coordinator: str | None = None, num_processes: int | None = None, process_id: int | None = None) -> None:
@@ -80,6 +80,11 @@ def shard_trailing_batch(state, batch_size: int, devices=None):
     return jax.make_array_from_callback(host.shape, sharding, lambda index: host[index])
 
   return jax.tree_util.tree_map(place, state)
+
+
+def is_split(tree) -> bool:
+  """Whether some leaf of ``tree`` lives on more than one device."""
+  return any(len(leaf.sharding.device_set) > 1 for leaf in jax.tree_util.tree_leaves(tree))
 
 
 def replicate(tree, devices=None):
