@@ -80,6 +80,11 @@ def configure(environ=os.environ) -> None:
 DEVICE_COUNT = "xla_force_host_platform_device_count"
 
 
+def usable_cores() -> int:
+  """The CPU cores this process may run on."""
+  return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
 def cpu_devices_flag(environ=os.environ, cores: int | None = None) -> str | None:
   """The ``XLA_FLAGS`` entry that shows XLA one CPU device per usable core, or None when
   the user's flags already set a device count or there is one core. A batch of runs
@@ -88,7 +93,7 @@ def cpu_devices_flag(environ=os.environ, cores: int | None = None) -> str | None
   it for its own process (``expose_cpu_cores``); a program sets it itself before JAX starts."""
   if DEVICE_COUNT in environ.get("XLA_FLAGS", ""):
     return None
-  cores = cores or (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+  cores = cores or usable_cores()
   return f"--{DEVICE_COUNT}={cores}" if cores > 1 else None
 
 

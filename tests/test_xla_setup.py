@@ -1,5 +1,6 @@
 """jaxcfr.xla_setup: XLA:CPU's size limit for loops compiled into one kernel, raised at import."""
 
+import json
 import os
 import subprocess
 import sys
@@ -33,6 +34,18 @@ def test_the_command_line_shows_one_cpu_device_per_core():
   assert xla_setup.cpu_devices_flag({}, cores=4) == "--xla_force_host_platform_device_count=4"
   assert xla_setup.cpu_devices_flag({"XLA_FLAGS": "--xla_force_host_platform_device_count=1"}, cores=4) is None
   assert xla_setup.cpu_devices_flag({}, cores=1) is None
+
+
+def test_the_command_line_process_has_one_cpu_device_per_core(tmp_path):
+  """``jaxcfr solve`` in its own process: one CPU device per usable core, or the count the
+  user's XLA_FLAGS set."""
+  flags = " ".join(f for f in os.environ.get("XLA_FLAGS", "").split() if xla_setup.DEVICE_COUNT not in f)
+  for extra, expected in (("", xla_setup.usable_cores()), (f" --{xla_setup.DEVICE_COUNT}=1", 1)):
+    out = tmp_path / "r.json"
+    subprocess.run([sys.executable, "-m", "jaxcfr.run.cli", "solve", "kuhn_poker", "--alpha", "1,2", "--iters", "5",
+                    "--no-progress", "--json", str(out)], check=True, capture_output=True,
+                   env={**os.environ, "XLA_FLAGS": flags + extra, "JAX_PLATFORMS": "cpu"}, timeout=300)
+    assert len(json.loads(out.read_text())["hardware"]["jax_devices"]) == expected
 
 
 def test_the_sampled_walk_compiles_into_one_kernel():

@@ -6,6 +6,8 @@ import importlib.metadata
 import os
 import platform
 
+from jaxcfr import xla_setup
+
 
 def _read_field(path: str, field: str) -> str | None:
   try:
@@ -48,7 +50,7 @@ def hardware() -> dict:
   return {
       "cpu_model": _read_field("/proc/cpuinfo", "model name") or platform.processor() or platform.machine(),
       "cpu_count": os.cpu_count(),
-      "cpus_usable": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
+      "cpus_usable": xla_setup.usable_cores(),
       "memory_gib": round(int(memory_kib.split()[0]) / 2**20, 1) if memory_kib else None,
       "os": platform.platform(),
       "python": platform.python_version(),

@@ -73,13 +73,18 @@ def shard_trailing_batch(state, batch_size: int, devices=None):
     # keeps a step's output shardings equal to its input's, so feeding states back into
     # a jitted loop never recompiles.
     spec = (None,) * (leaf.ndim - 1) + ("batch",) if leaf.size else ()
-    sharding = NamedSharding(mesh, PartitionSpec(*spec))
-    if jax.process_count() == 1:
-      return jax.device_put(leaf, sharding)
-    host = np.asarray(leaf)
-    return jax.make_array_from_callback(host.shape, sharding, lambda index: host[index])
+    return _put(leaf, NamedSharding(mesh, PartitionSpec(*spec)))
 
   return jax.tree_util.tree_map(place, state)
+
+
+def _put(leaf, sharding: NamedSharding) -> jax.Array:
+  """``leaf`` placed with ``sharding``; over several processes each keeps its own part of
+  the same host array."""
+  if jax.process_count() == 1:
+    return jax.device_put(leaf, sharding)
+  host = np.asarray(leaf)
+  return jax.make_array_from_callback(host.shape, sharding, lambda index: host[index])
 
 
 def is_split(tree) -> bool:
@@ -98,10 +103,7 @@ def replicate(tree, devices=None):
   if mesh.size == 1:
     return tree
   everywhere = NamedSharding(mesh, PartitionSpec())
-  if jax.process_count() == 1:
-    return jax.device_put(tree, everywhere)
-  return jax.tree_util.tree_map(
-      lambda leaf: jax.make_array_from_callback(np.shape(leaf), everywhere, lambda index: np.asarray(leaf)[index]), tree)
+  return jax.tree_util.tree_map(lambda leaf: _put(leaf, everywhere), tree)
 
 
 def gather(tree):
