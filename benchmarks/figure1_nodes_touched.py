@@ -25,10 +25,12 @@ recorded next to nodes touched (CFR's includes counting its pruned nodes, in seq
 a sum over the opponent's sequences per player pass). Axes are logarithmic (the paper's are linear).
 Goof(7) and latent tic-tac-toe run in float32 (see DTYPES): outcome sampling's 1.7e8
 iterations on Goof(7) pass 2^24, after which a float32 running sum no longer absorbs
-increments of its own size, and its curve rises again after about 1e9 nodes.
+increments of its own size, and its float32 curve rose again after about 1e9 nodes (0.40 at
+the budget, lowest 0.23 at 4.2e8). The results file holds that curve drawn in float64
+(``--dtype float64``, 36 minutes on this machine): 0.10 at the budget.
 
   python benchmarks/figure1_nodes_touched.py [--games kuhn_poker,leduc_poker] [--scale 1] [--max-minutes M]
-      [--algorithms cfr,mccfr-os,mccfr-es,cfr-cs]
+      [--algorithms cfr,mccfr-os,mccfr-es,cfr-cs] [--dtype float64]
 
 ``--max-minutes`` stops each algorithm after about M minutes; the game's ``short_of_budget``
 then lists the algorithms whose curves end short of the budget by more than an iteration.
@@ -193,9 +195,15 @@ def plot(result: dict, path: Path) -> bool:
   for ax in axes.flat[len(games):]:
     ax.set_visible(False)
   for ax, (name, entry) in zip(axes.flat, games.items()):
+    other_dtype = False
     for algorithm, rows in entry["algorithms"].items():
-      ax.plot([r["nodes_touched"] for r in rows], [r["nash_conv"] for r in rows], label=LABELS[algorithm],
+      dtype = entry.get("dtype_per_algorithm", {}).get(algorithm, entry.get("dtype"))
+      other_dtype |= dtype != entry.get("dtype")
+      label = LABELS[algorithm] + (f" ({dtype})" if dtype != entry.get("dtype") else "")
+      ax.plot([r["nodes_touched"] for r in rows], [r["nash_conv"] for r in rows], label=label,
               linestyle="--" if algorithm == "cfr-cs" else "-")
+    if other_dtype:  # the first panel's legend does not name the dtypes of this one's curves
+      ax.legend(fontsize=7)
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("Nodes Touched")
@@ -220,7 +228,8 @@ def _report(name: str, algorithms: dict) -> None:
 def _merge_earlier(games: dict, earlier: dict) -> dict:
   """``games`` (name -> entry, this run's) with the games of the record ``earlier`` that this
   run left out, and the curves of a game it ran that this run did not redraw (when the
-  budget and dtype agree), in the earlier order. Every curve keeps the date and commit it
+  budget and the game's dtype agree; a curve may have been drawn in another dtype, see
+  ``--dtype``), in the earlier order. Every curve keeps the date and commit it
   was measured at."""
   games = dict(games)
   for name, old in earlier["results"]["games"].items():
@@ -233,6 +242,8 @@ def _merge_earlier(games: dict, earlier: dict) -> dict:
     elif (old["node_budget"], old.get("dtype", "float64")) == (new["node_budget"], new["dtype"]):
       new["algorithms"] = {**old["algorithms"], **new["algorithms"]}
       new["measured_per_algorithm"] = {**old["measured_per_algorithm"], **new["measured_per_algorithm"]}
+      new["dtype_per_algorithm"] = {**{a: old.get("dtype", "float64") for a in old["algorithms"]},
+                                    **old.get("dtype_per_algorithm", {}), **new["dtype_per_algorithm"]}
   order = [*earlier["results"]["games"], *games]
   return {name: games[name] for name in dict.fromkeys(order)}
 
@@ -258,6 +269,9 @@ def main(argv=None) -> dict:
   parser.add_argument("--algorithms", default=",".join(RUNNABLE),
                       help="comma-separated, of " + ", ".join(RUNNABLE) + " (a game's other curves are kept from "
                       "an earlier run at the same budget and dtype)")
+  parser.add_argument("--dtype", choices=("float32", "float64"),
+                      help="draw this run's curves in this dtype (default: float64, or the game's entry in DTYPES); "
+                      "they replace the curves of the same algorithms and are labelled with their dtype")
   parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "figure1_nodes_touched.json"))
   args = parser.parse_args(argv)
   if not args.max_minutes > 0:
@@ -269,15 +283,17 @@ def main(argv=None) -> dict:
   out = Path(args.out)
   result = None
   names = [g.strip() for g in args.games.split(";" if ";" in args.games else ",") if g.strip()]
-  dtype = lambda name: DTYPES.get(name.split("(")[0], "float64")
+  game_dtype = lambda name: DTYPES.get(name.split("(")[0], "float64")
+  dtype = lambda name: args.dtype or game_dtype(name)
   # 64-bit arrays for float64 games and for CFR's counts of pruned nodes (billions on the
   # paper's games); a float32-only sampled run keeps 32-bit indices.
   jax.config.update("jax_enable_x64", "cfr" in algorithms or any(dtype(name) == "float64" for name in names))
   for name in names:
     game = jaxcfr.load(name, dtype=dtype(name))
     budget = {**GAMES, **PAPER_BUDGETS}.get(game.name, 1e7) * args.scale
-    entry = {"histories": game.arrays.num_histories, "node_budget": budget, "dtype": str(game.tensors.dtype),
-             "seeds": SEEDS.get(game.name, args.seeds), "algorithms": {}, "measured_per_algorithm": {}}
+    entry = {"histories": game.arrays.num_histories, "node_budget": budget, "dtype": game_dtype(name),
+             "seeds": SEEDS.get(game.name, args.seeds), "algorithms": {}, "measured_per_algorithm": {},
+             "dtype_per_algorithm": {}}
     measured = {**stamp(), "scale": args.scale, "max_minutes": None if max_seconds == float("inf") else args.max_minutes}
     entry["measured"] = measured
     has_chance = bool((np.asarray(game.arrays.kind) == CHANCE_NODE).any())
@@ -291,6 +307,7 @@ def main(argv=None) -> dict:
         curves = {algorithm: run_sampled(game, algorithm, budget, SEEDS.get(game.name, args.seeds), max_seconds)}
       entry["algorithms"].update(curves)
       entry["measured_per_algorithm"].update({a: measured for a in curves})
+      entry["dtype_per_algorithm"].update({a: str(game.tensors.dtype) for a in curves})
       _report(game.name, curves)
       result = _merged(out, {game.name: entry})  # each curve is written as soon as it is drawn
       write_record(out, benchmark="figure1_nodes_touched", description=__doc__.split("\n\n")[1].strip(),

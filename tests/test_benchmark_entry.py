@@ -151,3 +151,22 @@ def test_accelerator_suite_counts_kernels_bytes_and_goals():
   assert {k: (v["measured"], v["met"]) for k, v in goals.items()} == {
       "leduc_batch_1024_vs_one_run": (3.0, True), "goofspiel7_cfr_plus_ms": (12.0, False),
       "outcome_sampling_trajectories_per_s": (2e8, True), "goofspiel7_bandwidth_fraction": (0.4, False)}
+
+
+def test_figure1_keeps_other_curves_when_one_is_redrawn_in_another_dtype():
+  """``figure1_nodes_touched --dtype float64 --algorithms mccfr-os`` on a float32 game: the
+  new curve replaces that algorithm's, the game's other curves stay, and each curve keeps
+  its dtype (the plot labels the ones that differ from the game's)."""
+  import figure1_nodes_touched as figure1  # pylint: disable=import-outside-toplevel
+  curve = lambda nash_conv: [{"iteration": 1, "nodes_touched": 10, "nash_conv": nash_conv, "seconds": 0.1}]
+  old = {"histories": 5, "node_budget": 100.0, "dtype": "float32",
+         "algorithms": {"mccfr-os": curve(0.4), "mccfr-es": curve(0.05)},
+         "measured_per_algorithm": {"mccfr-os": {"date": "d0"}, "mccfr-es": {"date": "d0"}}}
+  earlier = {"date": "d0", "git_commit": "c0", "configuration": {"scale": 1.0}, "results": {"games": {"g": old}}}
+  new = {"histories": 5, "node_budget": 100.0, "dtype": "float32", "algorithms": {"mccfr-os": curve(0.2)},
+         "measured_per_algorithm": {"mccfr-os": {"date": "d1"}}, "dtype_per_algorithm": {"mccfr-os": "float64"}}
+  merged = figure1._merge_earlier({"g": new}, earlier)["g"]
+  assert merged["algorithms"]["mccfr-os"][0]["nash_conv"] == 0.2
+  assert merged["algorithms"]["mccfr-es"][0]["nash_conv"] == 0.05
+  assert merged["dtype_per_algorithm"] == {"mccfr-os": "float64", "mccfr-es": "float32"}
+  assert merged["measured_per_algorithm"]["mccfr-es"] == {"date": "d0"}
