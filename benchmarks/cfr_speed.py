@@ -50,8 +50,8 @@ def ours(game_string: str, dtype: str) -> dict:
 def sharded_batches(game_string: str) -> dict:
   """Batch timings with the trailing batch axis split over one host device per usable core
   (a child process: the device count is fixed when JAX starts)."""
-  cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-  env = {**os.environ, "XLA_FLAGS": f"--xla_force_host_platform_device_count={cores}"}
+  from jaxcfr import xla_setup  # pylint: disable=import-outside-toplevel
+  env = {**os.environ, "XLA_FLAGS": f"--{xla_setup.DEVICE_COUNT}={xla_setup.usable_cores()}"}
   command = [sys.executable, __file__, "--sharded-batches", game_string]
   out = subprocess.run(command, capture_output=True, text=True, check=True, env=env).stdout
   return json.loads(out.strip().splitlines()[-1])

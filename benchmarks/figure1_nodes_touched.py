@@ -198,8 +198,9 @@ def plot(result: dict, path: Path) -> bool:
     other_dtype = False
     for algorithm, rows in entry["algorithms"].items():
       dtype = entry.get("dtype_per_algorithm", {}).get(algorithm, entry.get("dtype"))
-      other_dtype |= dtype != entry.get("dtype")
-      label = LABELS[algorithm] + (f" ({dtype})" if dtype != entry.get("dtype") else "")
+      differs = dtype != entry.get("dtype")
+      other_dtype |= differs
+      label = LABELS[algorithm] + (f" ({dtype})" if differs else "")
       ax.plot([r["nodes_touched"] for r in rows], [r["nash_conv"] for r in rows], label=label,
               linestyle="--" if algorithm == "cfr-cs" else "-")
     if other_dtype:  # the first panel's legend does not name the dtypes of this one's curves

@@ -64,13 +64,17 @@ def _jax_started() -> bool:
     return False
 
 
+def _add_flag(environ, flag: str) -> None:
+  environ["XLA_FLAGS"] = f"{environ.get('XLA_FLAGS', '')} {flag}".strip()
+
+
 def configure(environ=os.environ) -> None:
   """Adds ``small_loop_flag`` to ``environ["XLA_FLAGS"]``; warns when JAX's backend already
   started (the flag is then not read)."""
   flag = small_loop_flag(environ)
   if flag is None:
     return
-  environ["XLA_FLAGS"] = f"{environ.get('XLA_FLAGS', '')} {flag}".strip()
+  _add_flag(environ, flag)
   if _jax_started():
     warnings.warn("JAX started before jaxcfr was imported, so XLA keeps its default size limit for loops compiled "
                   "into one kernel: sampled solvers on CPU may run several times slower. Import jaxcfr before using "
@@ -102,4 +106,4 @@ def expose_cpu_cores(environ=os.environ) -> None:
   the flag would not be read)."""
   flag = cpu_devices_flag(environ)
   if flag and not _jax_started():
-    environ["XLA_FLAGS"] = f"{environ.get('XLA_FLAGS', '')} {flag}".strip()
+    _add_flag(environ, flag)

@@ -21,7 +21,8 @@ import numpy as np
 from jax.experimental import multihost_utils
 from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
-__all__ = ["batch_mesh", "devices_dividing", "shard_trailing_batch", "is_split", "replicate", "gather", "initialize", "is_main_process"]
+__all__ = ["batch_mesh", "devices_dividing", "shard_trailing_batch", "is_split", "replicate", "gather", "initialize",
+           "is_main_process"]
 
 
 def initialize(coordinator: str | None = None, num_processes: int | None = None, process_id: int | None = None) -> None:
