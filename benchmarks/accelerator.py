@@ -49,10 +49,19 @@ BIG_GAME = "goofspiel(num_cards=7)"  # timed by the bandwidth section (its build
 BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096)
 OUTCOME_SAMPLING = ((1, 1), (1, 64), (1, 1024), (1, 8192), (1, 65536), (16, 4096), (256, 256), (4096, 16))  # (K, B)
 TRAVERSALS = (("mccfr-es", 1), ("mccfr-es", 1024), ("cfr-cs", 1), ("cfr-cs", 1024))  # (algorithm, seeds)
-GOALS = {"leduc_batch_1024_vs_one_run": 4.0, "goofspiel7_cfr_plus_ms": 10.0, "outcome_sampling_trajectories_per_s": 1e8,
-         "goofspiel7_bandwidth_fraction": 0.5}
-SMOKE = {"games": ("kuhn_poker", "leduc_poker"), "big_game": "goofspiel(num_cards=4)", "batches": (1, 8),
-         "outcome_sampling": ((1, 1), (4, 8)), "traversals": (("mccfr-es", 1), ("cfr-cs", 8))}
+GOALS = {
+  "leduc_batch_1024_vs_one_run": 4.0,
+  "goofspiel7_cfr_plus_ms": 10.0,
+  "outcome_sampling_trajectories_per_s": 1e8,
+  "goofspiel7_bandwidth_fraction": 0.5,
+}
+SMOKE = {
+  "games": ("kuhn_poker", "leduc_poker"),
+  "big_game": "goofspiel(num_cards=4)",
+  "batches": (1, 8),
+  "outcome_sampling": ((1, 1), (4, 8)),
+  "traversals": (("mccfr-es", 1), ("cfr-cs", 8)),
+}
 
 
 def copy_bandwidth(gib: float = 1.0, repeats: int = 20) -> dict:
@@ -73,9 +82,12 @@ def step_bytes(tensors, state) -> dict:
   cost = step.lower(state).compile().cost_analysis()
   cost = cost[0] if isinstance(cost, (list, tuple)) else cost
   leaves = lambda tree: sum(leaf.nbytes for leaf in jax.tree_util.tree_leaves(tree) if hasattr(leaf, "nbytes"))
-  return {"tensor_bytes": leaves(tensors), "state_bytes": leaves(state),
-          "least_bytes": leaves(tensors) + 2 * leaves(state),
-          "xla_bytes_accessed": float(cost.get("bytes accessed", float("nan"))) if cost else None}
+  return {
+    "tensor_bytes": leaves(tensors),
+    "state_bytes": leaves(state),
+    "least_bytes": leaves(tensors) + 2 * leaves(state),
+    "xla_bytes_accessed": float(cost.get("bytes accessed", float("nan"))) if cost else None,
+  }
 
 
 def loop_body_operations(tensors, state) -> dict:
@@ -85,8 +97,10 @@ def loop_body_operations(tensors, state) -> dict:
   loop = jax.jit(lambda s: jax.lax.fori_loop(0, 10, lambda _, x: step(tensors, x), s))
   text = loop.lower(state).compile().as_text()
   bodies = re.findall(r"body=%?([\w.\-]+)", text)
-  computations = {m.group(1): m.group(2) for m in
-                  re.finditer(r"^(?:ENTRY )?%?([\w.\-]+) [^\n]*\{\n(.*?)\n\}", text, flags=re.M | re.S)}
+  computations = {
+    m.group(1): m.group(2)
+    for m in re.finditer(r"^(?:ENTRY )?%?([\w.\-]+) [^\n]*\{\n(.*?)\n\}", text, flags=re.M | re.S)
+  }
   body = max((computations.get(name, "") for name in bodies), key=len, default="")
   skip = {"parameter", "get-tuple-element", "tuple", "constant", "bitcast"}
   counts = collections.Counter(op for op in re.findall(r"= [^=]*? ([a-z][\w\-]*)\(", body) if op not in skip)
@@ -96,19 +110,24 @@ def loop_body_operations(tensors, state) -> dict:
 def verdicts(record: dict, big_game: str) -> dict:
   """Each goal of GOALS measured so far: {measured, goal, met}."""
   measured = {}
-  batch_1024 = [record["batches"][key]["cost_vs_one_run"] for key in ("user_1024", "library_1024")
-                if key in record["batches"]]
+  batch_1024 = [
+    record["batches"][key]["cost_vs_one_run"] for key in ("user_1024", "library_1024") if key in record["batches"]
+  ]
   if batch_1024:
     measured["leduc_batch_1024_vs_one_run"] = (min(batch_1024), "<=")
   if big_game in record["cfr"]:
     measured["goofspiel7_cfr_plus_ms"] = (record["cfr"][big_game]["ms_per_iteration"], "<=")
   if record["outcome_sampling"]:
-    measured["outcome_sampling_trajectories_per_s"] = (max(r["trajectories_per_s"] for r in record["outcome_sampling"]),
-                                                       ">=")
+    measured["outcome_sampling_trajectories_per_s"] = (
+      max(r["trajectories_per_s"] for r in record["outcome_sampling"]),
+      ">=",
+    )
   if "bandwidth" in record:
     measured["goofspiel7_bandwidth_fraction"] = (record["bandwidth"]["least_bytes_fraction_of_copy"], ">=")
-  return {key: {"measured": value, "goal": GOALS[key], "met": value <= GOALS[key] if sense == "<=" else value >= GOALS[key]}
-          for key, (value, sense) in measured.items()}
+  return {
+    key: {"measured": value, "goal": GOALS[key], "met": value <= GOALS[key] if sense == "<=" else value >= GOALS[key]}
+    for key, (value, sense) in measured.items()
+  }
 
 
 def run_cfr(games, record, save) -> None:
@@ -129,8 +148,11 @@ def run_batches(batches, record, save) -> None:
       row = ours_lib.cfr_ms_per_iteration(game, batch=batch, library=loop == "library")
       row["cost_vs_one_run"] = row["ms_per_iteration"] / one
       record["batches"][f"{loop}_{batch}"] = row
-      print(f"leduc cfr+ {loop:7s} B={batch:5d} {row['ms_per_iteration']:9.4f} ms/iter, "
-            f"{row['cost_vs_one_run']:7.2f}x one run", flush=True)
+      print(
+        f"leduc cfr+ {loop:7s} B={batch:5d} {row['ms_per_iteration']:9.4f} ms/iter, "
+        f"{row['cost_vs_one_run']:7.2f}x one run",
+        flush=True,
+      )
     save()
 
 
@@ -139,14 +161,16 @@ def run_sampling(outcome_sampling, traversals, seconds, record, save) -> None:
   for trajectories, batch in outcome_sampling:
     row = ours_lib.outcome_sampling_rate(game, trajectories, batch, 1, seconds, 3)
     record["outcome_sampling"].append(row)
-    print(f"outcome sampling K={trajectories:5d} B={batch:6d} {row['trajectories_per_s']:14,.0f} trajectories/s",
-          flush=True)
+    print(
+      f"outcome sampling K={trajectories:5d} B={batch:6d} {row['trajectories_per_s']:14,.0f} trajectories/s", flush=True
+    )
     save()
   for algorithm, batch in traversals:
     row = ours_lib.traversal_rate(game, algorithm, batch, seconds, 3)
     record["traversals"].append(row)
-    print(f"{algorithm} B={batch:5d} {row['ms_per_iteration']:.4f} ms/step, {row['iterations_per_s']:,.0f} it/s",
-          flush=True)
+    print(
+      f"{algorithm} B={batch:5d} {row['ms_per_iteration']:.4f} ms/step, {row['iterations_per_s']:,.0f} it/s", flush=True
+    )
     save()
 
 
@@ -159,14 +183,22 @@ def run_bandwidth(big_game, record, save) -> None:
   timing = ours_lib.cfr_ms_per_iteration(game)
   record["cfr"][big_game] = timing
   seconds = timing["ms_per_iteration"] / 1e3
-  row = {"game": big_game, "copy": copy, **moved, "ms_per_iteration": timing["ms_per_iteration"],
-         "least_bytes_fraction_of_copy": moved["least_bytes"] / seconds / copy["bytes_per_s"]}
+  row = {
+    "game": big_game,
+    "copy": copy,
+    **moved,
+    "ms_per_iteration": timing["ms_per_iteration"],
+    "least_bytes_fraction_of_copy": moved["least_bytes"] / seconds / copy["bytes_per_s"],
+  }
   if moved["xla_bytes_accessed"]:
     row["xla_bytes_fraction_of_copy"] = moved["xla_bytes_accessed"] / seconds / copy["bytes_per_s"]
   record["bandwidth"] = row
-  print(f"{big_game}: {timing['ms_per_iteration']:.3f} ms/iter; least bytes {moved['least_bytes'] / 1e9:.2f} GB "
-        f"({row['least_bytes_fraction_of_copy']:.0%} of the copy rate); XLA counts "
-        f"{(moved['xla_bytes_accessed'] or float('nan')) / 1e9:.2f} GB", flush=True)
+  print(
+    f"{big_game}: {timing['ms_per_iteration']:.3f} ms/iter; least bytes {moved['least_bytes'] / 1e9:.2f} GB "
+    f"({row['least_bytes_fraction_of_copy']:.0%} of the copy rate); XLA counts "
+    f"{(moved['xla_bytes_accessed'] or float('nan')) / 1e9:.2f} GB",
+    flush=True,
+  )
   save()
 
 
@@ -174,8 +206,11 @@ def run_profile(trace_dir, record, save) -> None:
   game = jaxcfr.load("leduc_poker")
   state = solvers.get("cfr+").init(game.tensors)
   record["profile"] = {"leduc_poker": loop_body_operations(game.tensors, state)}
-  print(f"leduc cfr+ loop body: {record['profile']['leduc_poker']['kernels_per_iteration']} operations "
-        f"{record['profile']['leduc_poker']['opcodes']}", flush=True)
+  print(
+    f"leduc cfr+ loop body: {record['profile']['leduc_poker']['kernels_per_iteration']} operations "
+    f"{record['profile']['leduc_poker']['opcodes']}",
+    flush=True,
+  )
   if trace_dir:
     step = solvers.get("cfr+").step
     loop = jax.jit(lambda s: jax.lax.fori_loop(0, 20, lambda _, x: step(game.tensors, x), s))
@@ -192,8 +227,9 @@ def main(argv=None) -> int:
   parser.add_argument("--smoke", action="store_true", help="small games and batches: checks that the suite runs")
   parser.add_argument("--seconds", type=float, default=1.0, help="about how long to time each sampled configuration")
   parser.add_argument("--trace-dir", default=None, help="write a jax.profiler trace of Leduc CFR+ here")
-  parser.add_argument("--out", default=None,
-                      help="results file (default: benchmarks/results/accelerator_<device kind>.json)")
+  parser.add_argument(
+    "--out", default=None, help="results file (default: benchmarks/results/accelerator_<device kind>.json)"
+  )
   args = parser.parse_args(argv)
   sections = [s for s in args.sections.split(",") if s]
   unknown = sorted(set(sections) - set(SECTIONS))
@@ -202,28 +238,53 @@ def main(argv=None) -> int:
   device = jax.devices()[0]
   kind = re.sub(r"[^a-z0-9]+", "_", device.device_kind.lower()).strip("_")
   out = Path(args.out or Path(__file__).parent / "results" / f"accelerator_{kind}.json")
-  small = SMOKE if args.smoke else {"games": CFR_GAMES, "big_game": BIG_GAME, "batches": BATCHES,
-                                    "outcome_sampling": OUTCOME_SAMPLING, "traversals": TRAVERSALS}
-  record = {"device": device.device_kind, "platform": device.platform, "cfr": {}, "batches": {},
-            "outcome_sampling": [], "traversals": []}
-  configuration = {"sections": sections, "smoke": args.smoke, "dtype": "float32", "goals": GOALS,
-                   **{key: list(value) if isinstance(value, tuple) else value for key, value in small.items()}}
+  small = (
+    SMOKE
+    if args.smoke
+    else {
+      "games": CFR_GAMES,
+      "big_game": BIG_GAME,
+      "batches": BATCHES,
+      "outcome_sampling": OUTCOME_SAMPLING,
+      "traversals": TRAVERSALS,
+    }
+  )
+  record = {
+    "device": device.device_kind,
+    "platform": device.platform,
+    "cfr": {},
+    "batches": {},
+    "outcome_sampling": [],
+    "traversals": [],
+  }
+  configuration = {
+    "sections": sections,
+    "smoke": args.smoke,
+    "dtype": "float32",
+    "goals": GOALS,
+    **{key: list(value) if isinstance(value, tuple) else value for key, value in small.items()},
+  }
   started = time.perf_counter()
 
   def save():
     record["seconds_so_far"] = time.perf_counter() - started
     record["goals"] = verdicts(record, small["big_game"])
-    write_record(out, benchmark="accelerator",
-                 description="CFR+ ms per iteration (one run; a user's jitted fori_loop of solver.step, chunks "
-                             "of ~0.1 s timed for >= 1 s after compilation), the cost of trailing batches of Leduc "
-                             "runs against one run, outcome sampling trajectories per second (best of 3), external "
-                             "and chance sampling per iteration, goofspiel(7) CFR+ bytes per iteration over time "
-                             "against a device copy's rate, and the operations of Leduc CFR+'s compiled loop body, "
-                             f"all float32 on JAX's default device ({device.device_kind})",
-                 configuration=configuration, results=record)
+    write_record(
+      out,
+      benchmark="accelerator",
+      description="CFR+ ms per iteration (one run; a user's jitted fori_loop of solver.step, chunks "
+      "of ~0.1 s timed for >= 1 s after compilation), the cost of trailing batches of Leduc "
+      "runs against one run, outcome sampling trajectories per second (best of 3), external "
+      "and chance sampling per iteration, goofspiel(7) CFR+ bytes per iteration over time "
+      "against a device copy's rate, and the operations of Leduc CFR+'s compiled loop body, "
+      f"all float32 on JAX's default device ({device.device_kind})",
+      configuration=configuration,
+      results=record,
+    )
 
-  print(f"device: {device.device_kind} ({device.platform}); jax {jax.__version__}; {hardware()['cpu_model']}",
-        flush=True)
+  print(
+    f"device: {device.device_kind} ({device.platform}); jax {jax.__version__}; {hardware()['cpu_model']}", flush=True
+  )
   if "cfr" in sections:
     run_cfr(small["games"], record, save)
   if "batches" in sections:

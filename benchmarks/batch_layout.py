@@ -48,17 +48,36 @@ def main(argv=None) -> dict:
     library = lambda s, n, solver=solver: solver.run(tensors, s, n)
     ms_trailing = _best_ms(trailing, state, args.iterations)
     ms_library = _best_ms(library, state, args.iterations)
-    rows.append({"solver": name, "batch": args.batch, "ms_per_iteration_run": ms_library,
-                 "ms_per_iteration_trailing_step_loop": ms_trailing, "speedup": ms_trailing / ms_library})
-    print(f"{name:9s} run {ms_library:.3f} ms, step loop on trailing axes {ms_trailing:.3f} ms "
-          f"({ms_trailing / ms_library:.1f}x)", flush=True)
-  write_record(args.out, benchmark="batch_layout",
-               description="milliseconds per batched iteration (float32) of per-run solvers: solver.run (the "
-                           "batch on one leading axis inside the loop) against a jitted fori_loop of solver.step "
-                           "(vmap over the trailing batch axes every step); best of 3",
-               configuration={"game": args.game, "solvers": list(SOLVERS), "batch": args.batch,
-                              "iterations": args.iterations, "dtype": "float32", "repeats": 3},
-               results=rows)
+    rows.append(
+      {
+        "solver": name,
+        "batch": args.batch,
+        "ms_per_iteration_run": ms_library,
+        "ms_per_iteration_trailing_step_loop": ms_trailing,
+        "speedup": ms_trailing / ms_library,
+      }
+    )
+    print(
+      f"{name:9s} run {ms_library:.3f} ms, step loop on trailing axes {ms_trailing:.3f} ms "
+      f"({ms_trailing / ms_library:.1f}x)",
+      flush=True,
+    )
+  write_record(
+    args.out,
+    benchmark="batch_layout",
+    description="milliseconds per batched iteration (float32) of per-run solvers: solver.run (the "
+    "batch on one leading axis inside the loop) against a jitted fori_loop of solver.step "
+    "(vmap over the trailing batch axes every step); best of 3",
+    configuration={
+      "game": args.game,
+      "solvers": list(SOLVERS),
+      "batch": args.batch,
+      "iterations": args.iterations,
+      "dtype": "float32",
+      "repeats": 3,
+    },
+    results=rows,
+  )
   return read_record(args.out)
 
 

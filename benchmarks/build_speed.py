@@ -20,13 +20,13 @@ from record import read_record, write_record  # noqa: E402  pylint: disable=wron
 from timing import best_of  # noqa: E402  pylint: disable=wrong-import-position
 
 GAMES = [
-    # (game string, how it is built)
-    ("openspiel:kuhn_poker", "adapter"),
-    ("openspiel:leduc_poker", "adapter"),
-    ("liars_dice", "adapter"),
-    ("kuhn_poker", "native"),
-    ("leduc_poker", "native"),
-    ("one_card_poker(num_cards=100)", "native"),
+  # (game string, how it is built)
+  ("openspiel:kuhn_poker", "adapter"),
+  ("openspiel:leduc_poker", "adapter"),
+  ("liars_dice", "adapter"),
+  ("kuhn_poker", "native"),
+  ("leduc_poker", "native"),
+  ("one_card_poker(num_cards=100)", "native"),
 ]
 
 
@@ -42,26 +42,36 @@ def main(argv=None) -> dict:
     load_s, game = best_of(lambda: jaxcfr.load(game_string, use_cache=False), args.repeats)
     histories = arrays.num_histories
     assert game.arrays.num_histories == histories
-    rows.append({
-        "game": arrays.name, "route": route, "histories": histories,
+    rows.append(
+      {
+        "game": arrays.name,
+        "route": route,
+        "histories": histories,
         "infosets": [p.num_infosets for p in arrays.players],
-        "build_s": build_s, "histories_per_s": histories / build_s,
-        "load_s": load_s, "load_histories_per_s": histories / load_s,
-    })
+        "build_s": build_s,
+        "histories_per_s": histories / build_s,
+        "load_s": load_s,
+        "load_histories_per_s": histories / load_s,
+      }
+    )
 
   header = f"{'game':34} {'route':8} {'histories':>10} {'build s':>9} {'hist/s':>11} {'load s':>9}"
   print(header)
   print("-" * len(header))
   for r in rows:
-    print(f"{r['game']:34} {r['route']:8} {r['histories']:>10,} {r['build_s']:>9.4f} "
-          f"{r['histories_per_s']:>11,.0f} {r['load_s']:>9.4f}")
+    print(
+      f"{r['game']:34} {r['route']:8} {r['histories']:>10,} {r['build_s']:>9.4f} "
+      f"{r['histories_per_s']:>11,.0f} {r['load_s']:>9.4f}"
+    )
 
-  write_record(args.out, benchmark="build_speed",
-               description="tree-walk builder, cache off; build = rules -> GameArrays, load = build + "
-                           f"to_tensors; best of {args.repeats} runs",
-               configuration={"games": [{"game": g, "route": r} for g, r in GAMES], "repeats": args.repeats,
-                              "cache": False},
-               results=rows)
+  write_record(
+    args.out,
+    benchmark="build_speed",
+    description="tree-walk builder, cache off; build = rules -> GameArrays, load = build + "
+    f"to_tensors; best of {args.repeats} runs",
+    configuration={"games": [{"game": g, "route": r} for g, r in GAMES], "repeats": args.repeats, "cache": False},
+    results=rows,
+  )
   print(f"wrote {args.out}")
   return read_record(args.out)
 

@@ -32,18 +32,23 @@ GAMES = ("kuhn_poker", "leduc_poker", "liars_dice", "goofspiel(num_cards=5,imp_i
 BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096)
 VMAP_BATCHES = (1, 8, 64, 512)  # vmap's leading axis is several times slower: a few points
 LAYOUTS = ("trailing", "library", "sharded", "library_sharded", "vmap")
-GOALS = {("leduc_poker", "openspiel_cpp"): 800, ("leduc_poker", "openspiel_jax"): 20,
-         ("liars_dice", "openspiel_cpp"): 100}
+GOALS = {
+  ("leduc_poker", "openspiel_cpp"): 800,
+  ("leduc_poker", "openspiel_jax"): 20,
+  ("liars_dice", "openspiel_cpp"): 100,
+}
 
 
 def ours(game_string: str, dtype: str) -> dict:
   """Our CFR+ timing; float64 without x64 enabled runs in a child process (x64 is process-wide)."""
   import jax  # pylint: disable=import-outside-toplevel
+
   if dtype == "float64" and not jax.config.jax_enable_x64:
     command = [sys.executable, __file__, "--ours-only", game_string]
     out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     return json.loads(out.strip().splitlines()[-1])
   import jaxcfr  # pylint: disable=import-outside-toplevel
+
   return ours_lib.cfr_ms_per_iteration(jaxcfr.load(game_string, dtype=dtype))
 
 
@@ -51,6 +56,7 @@ def sharded_batches(game_string: str) -> dict:
   """Batch timings with the trailing batch axis split over one host device per usable core
   (a child process: the device count is fixed when JAX starts)."""
   from jaxcfr import xla_setup  # pylint: disable=import-outside-toplevel
+
   env = {**os.environ, "XLA_FLAGS": f"--{xla_setup.DEVICE_COUNT}={xla_setup.usable_cores()}"}
   command = [sys.executable, __file__, "--sharded-batches", game_string]
   out = subprocess.run(command, capture_output=True, text=True, check=True, env=env).stdout
@@ -70,38 +76,56 @@ def main(argv=None) -> int:
 
   if args.ours_only:  # the float64 child process
     import jax  # pylint: disable=import-outside-toplevel
+
     jax.config.update("jax_enable_x64", True)
     print(json.dumps(ours(args.ours_only, "float64")))
     return 0
 
   if args.sharded_batches:  # the child process of sharded_batches
     import jaxcfr  # pylint: disable=import-outside-toplevel
+
     game = jaxcfr.load(args.sharded_batches)
-    print(json.dumps({f"{loop}_{b}": ours_lib.cfr_ms_per_iteration(game, batch=b, shard=True, library=loop == "library")
-                      for loop in ("user", "library") for b in BATCHES}))
+    print(
+      json.dumps(
+        {
+          f"{loop}_{b}": ours_lib.cfr_ms_per_iteration(game, batch=b, shard=True, library=loop == "library")
+          for loop in ("user", "library")
+          for b in BATCHES
+        }
+      )
+    )
     return 0
 
   import jaxcfr  # pylint: disable=import-outside-toplevel
+
   games = [g.strip() for g in args.games.split(";") if g.strip()]
   chosen_peers = [p for p in args.peers.split(",") if p]
   record = {"games": {}, "batches": {}}
   for game in games:
     row = {"jaxcfr_float32": ours(game, "float32"), "jaxcfr_float64": ours(game, "float64"), "peers": {}}
     base = row["jaxcfr_float32"]["ms_per_iteration"]
-    print(f"{game}: jaxcfr {base:.4f} ms/iter (float32), "
-          f"{row['jaxcfr_float64']['ms_per_iteration']:.4f} (float64)", flush=True)
+    print(
+      f"{game}: jaxcfr {base:.4f} ms/iter (float32), {row['jaxcfr_float64']['ms_per_iteration']:.4f} (float64)",
+      flush=True,
+    )
     for peer in chosen_peers:
-      result = peers.run_peer_isolated(peer, game, iterations=5, timeout_s=args.peer_timeout,
-                                       check_game="kuhn_poker", check_iterations=10)
+      result = peers.run_peer_isolated(
+        peer, game, iterations=5, timeout_s=args.peer_timeout, check_game="kuhn_poker", check_iterations=10
+      )
       if result.get("timing"):
         ms = result["timing"]["ms_per_iteration"]
         result["speedup_float32"] = ms / base
         result["speedup_float64"] = ms / row["jaxcfr_float64"]["ms_per_iteration"]
         goal = GOALS.get((game, peer))
         result["goal"] = goal
-        verdict = "" if goal is None else f" (goal {goal}x: {'met' if result['speedup_float32'] >= goal else 'NOT met'})"
-        print(f"  {peer:14s} {ms:10.3f} ms/iter  -> jaxcfr {result['speedup_float32']:.1f}x faster"
-              f" (float64: {result['speedup_float64']:.1f}x){verdict}", flush=True)
+        verdict = (
+          "" if goal is None else f" (goal {goal}x: {'met' if result['speedup_float32'] >= goal else 'NOT met'})"
+        )
+        print(
+          f"  {peer:14s} {ms:10.3f} ms/iter  -> jaxcfr {result['speedup_float32']:.1f}x faster"
+          f" (float64: {result['speedup_float64']:.1f}x){verdict}",
+          flush=True,
+        )
       else:
         print(f"  {peer:14s} {result.get('error')}", flush=True)
       row["peers"][peer] = result
@@ -120,28 +144,45 @@ def main(argv=None) -> int:
       result["cost_vs_one_run"] = result["ms_per_iteration"] / single
       result["ms_per_run_iteration"] = result["ms_per_iteration"] / batch
       record["batches"][f"{layout}_{batch}"] = result
-      print(f"  {layout:8s} B={batch:4d}: {result['ms_per_iteration']:9.3f} ms/iter for the batch, "
-            f"{result['cost_vs_one_run']:7.1f}x one run", flush=True)
+      print(
+        f"  {layout:8s} B={batch:4d}: {result['ms_per_iteration']:9.3f} ms/iter for the batch, "
+        f"{result['cost_vs_one_run']:7.1f}x one run",
+        flush=True,
+      )
   backend = jaxcfr.run.hardware.hardware()["backend"]
   out = Path(args.out or Path(__file__).parent / "results" / f"cfr_speed_{backend}.json")
   if out.exists():  # a run over some games keeps the other games' rows of an earlier run
     earlier = read_record(out)["results"]
-    record["games"] = {**{g: r for g, r in earlier.get("games", {}).items() if g not in record["games"]},
-                       **record["games"]}
-  configuration = {"algorithm": "cfr+", "games": list(record["games"]), "peers": chosen_peers,
-                   "dtypes": ["float32", "float64"], "batch_game": args.batch_game, "batches": list(BATCHES),
-                   "vmap_batches": list(VMAP_BATCHES), "batch_layouts": list(LAYOUTS), "peer_iterations": 5,
-                   "goals": {f"{g} vs {p}": goal for (g, p), goal in GOALS.items()}}
-  write_record(out, benchmark="cfr_speed",
-               description="CFR+ milliseconds per iteration: jaxcfr (float32 in this process, float64 in a child "
-                           "process; jitted fori_loop chunks of ~0.1 s, timed for >= 1 s after compilation) next "
-                           "to the peers (each in its own process), as ratios; then the cost of batches of runs "
-                           "on batch_game: trailing batch axes with a user's fori_loop of solver.step ('trailing') or "
-                           "the solver's own run ('library'); each "
-                           "with the trailing axis sharded over one host device per core ('sharded', "
-                           "'library_sharded'); and jax.vmap's leading axis ('vmap'). The CPU may be shared "
-                           "with other jobs.",
-               configuration=configuration, results=record)
+    record["games"] = {
+      **{g: r for g, r in earlier.get("games", {}).items() if g not in record["games"]},
+      **record["games"],
+    }
+  configuration = {
+    "algorithm": "cfr+",
+    "games": list(record["games"]),
+    "peers": chosen_peers,
+    "dtypes": ["float32", "float64"],
+    "batch_game": args.batch_game,
+    "batches": list(BATCHES),
+    "vmap_batches": list(VMAP_BATCHES),
+    "batch_layouts": list(LAYOUTS),
+    "peer_iterations": 5,
+    "goals": {f"{g} vs {p}": goal for (g, p), goal in GOALS.items()},
+  }
+  write_record(
+    out,
+    benchmark="cfr_speed",
+    description="CFR+ milliseconds per iteration: jaxcfr (float32 in this process, float64 in a child "
+    "process; jitted fori_loop chunks of ~0.1 s, timed for >= 1 s after compilation) next "
+    "to the peers (each in its own process), as ratios; then the cost of batches of runs "
+    "on batch_game: trailing batch axes with a user's fori_loop of solver.step ('trailing') or "
+    "the solver's own run ('library'); each "
+    "with the trailing axis sharded over one host device per core ('sharded', "
+    "'library_sharded'); and jax.vmap's leading axis ('vmap'). The CPU may be shared "
+    "with other jobs.",
+    configuration=configuration,
+    results=record,
+  )
   print(f"wrote {out}")
   return 0
 

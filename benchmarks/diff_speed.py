@@ -43,7 +43,9 @@ def timed(fn, *args, repeats=3, clock=time.perf_counter) -> float:
 
 
 def with_utility(tensors, utility):
-  return jaxcfr.with_payoff_from_tree(dataclasses.replace(tensors, tree=dataclasses.replace(tensors.tree, utility=utility)))
+  return jaxcfr.with_payoff_from_tree(
+    dataclasses.replace(tensors, tree=dataclasses.replace(tensors.tree, utility=utility))
+  )
 
 
 def unrolled_costs(tensors, iterations: int, repeats: int) -> dict:
@@ -54,26 +56,40 @@ def unrolled_costs(tensors, iterations: int, repeats: int) -> dict:
   def loss(params, chunk, checkpoint=True, reverse_passes=True):
     game = with_utility(tensors, params["utility"])
     state = solver.init(game, alpha=params["abg"][0], beta=params["abg"][1], gamma=params["abg"][2])
-    state = diff.unrolled(solver, game, state, iterations, chunk=chunk, checkpoint=checkpoint,
-                          reverse_passes=reverse_passes)
+    state = diff.unrolled(
+      solver, game, state, iterations, chunk=chunk, checkpoint=checkpoint, reverse_passes=reverse_passes
+    )
     return jaxcfr.exploitability(game, solver.average_strategy(game, state))
 
   params = {"abg": jnp.array([1.5, 0.0, 2.0], tensors.dtype), "utility": tensors.tree.utility}
-  forward = jax.jit(lambda p: jaxcfr.exploitability(
-      tensors, solver.average_strategy(tensors, solver.run(tensors, solver.init(tensors, alpha=p["abg"][0], beta=p["abg"][1],
-                                                                                  gamma=p["abg"][2]), iterations))))
+  forward = jax.jit(
+    lambda p: jaxcfr.exploitability(
+      tensors,
+      solver.average_strategy(
+        tensors,
+        solver.run(tensors, solver.init(tensors, alpha=p["abg"][0], beta=p["abg"][1], gamma=p["abg"][2]), iterations),
+      ),
+    )
+  )
   clock = time.process_time
   forward_s = timed(forward, params, repeats=repeats, clock=clock)
-  results = {"iterations": iterations, "default_chunk": default_chunk(iterations), "forward_run_s": forward_s,
-             "forward_unrolled_s": timed(jax.jit(lambda p: loss(p, default_chunk(iterations))), params, repeats=repeats,
-                                         clock=clock)}
+  results = {
+    "iterations": iterations,
+    "default_chunk": default_chunk(iterations),
+    "forward_run_s": forward_s,
+    "forward_unrolled_s": timed(
+      jax.jit(lambda p: loss(p, default_chunk(iterations))), params, repeats=repeats, clock=clock
+    ),
+  }
   variants = [(f"checkpoint chunk={c}", c, True) for c in (1, 4, default_chunk(iterations), 100)]
   variants.append(("stored (no checkpoint)", default_chunk(iterations), False))
   for reverse in ("hand-written", "autodiff"):
     rows = {}
     for name, chunk, checkpoint in variants:
+
       def gradient(p, chunk=chunk, checkpoint=checkpoint, hand=reverse == "hand-written"):
         return jax.value_and_grad(lambda q: loss(q, chunk, checkpoint, hand))(p)
+
       seconds = timed(jax.jit(gradient), params, repeats=repeats, clock=clock)
       rows[name] = {"gradient_s": seconds, "ratio": seconds / forward_s}
       print(reverse, name, rows[name], flush=True)
@@ -87,10 +103,18 @@ def memory_10000(tensors) -> dict:
   solver = solvers.get("dcfr")
   out = {}
   for chunk, checkpoint in ((100, True), (100, False)):
+
     def loss(abg):
-      state = diff.unrolled(solver, tensors, solver.init(tensors, alpha=abg[0], beta=abg[1], gamma=abg[2]), 10000,
-                            chunk=chunk, checkpoint=checkpoint)
+      state = diff.unrolled(
+        solver,
+        tensors,
+        solver.init(tensors, alpha=abg[0], beta=abg[1], gamma=abg[2]),
+        10000,
+        chunk=chunk,
+        checkpoint=checkpoint,
+      )
       return jaxcfr.exploitability(tensors, solver.average_strategy(tensors, state))
+
     compiled = jax.jit(jax.grad(loss)).lower(jnp.array([1.5, 0.0, 2.0], tensors.dtype)).compile()
     analysis = compiled.memory_analysis()
     out[f"chunk={chunk},checkpoint={checkpoint}"] = None if analysis is None else int(analysis.temp_size_in_bytes)
@@ -109,11 +133,13 @@ def qre_64(tensors) -> dict:
   grad = jax.jit(jax.value_and_grad(loss, argnums=(0, 1)))
   profile = qre(temperatures)
   gaps = diff.qre_gap(tensors, profile, temperature=temperatures)
-  return {"temperatures": [float(temperatures[0]), float(temperatures[-1]), 64],
-          "qre_64_s": timed(qre, temperatures, repeats=1),
-          "qre_and_gradient_64_s": timed(grad, temperatures, tensors.tree.utility, repeats=1),
-          "qre_1_s": timed(qre, temperatures[31:32], repeats=1),
-          "largest_regularised_gap": float(np.max(np.asarray(gaps)))}
+  return {
+    "temperatures": [float(temperatures[0]), float(temperatures[-1]), 64],
+    "qre_64_s": timed(qre, temperatures, repeats=1),
+    "qre_and_gradient_64_s": timed(grad, temperatures, tensors.tree.utility, repeats=1),
+    "qre_1_s": timed(qre, temperatures[31:32], repeats=1),
+    "largest_regularised_gap": float(np.max(np.asarray(gaps))),
+  }
 
 
 def main(argv=None) -> int:
@@ -130,17 +156,22 @@ def main(argv=None) -> int:
   print(memory, flush=True)
   qre = qre_64(tensors)
   print(qre, flush=True)
-  write_record(args.out, benchmark="diff_speed", description=(
+  write_record(
+    args.out,
+    benchmark="diff_speed",
+    description=(
       f"Gradient costs on {args.game}, float32, jitted, after compilation. "
-                     f"unrolled: CPU seconds (process_time), best of {args.repeats}, of the exploitability after T DCFR "
-                     "iterations and its gradient w.r.t. (alpha, beta, gamma) and the utilities, vs the forward "
-                     "solver.run (goal <= 3x), for several checkpoint chunk lengths and without checkpoints, with the "
-                     "hand-written reverse passes of jaxcfr.core.evaluation and with plain autodiff of the same forward "
-                     "code (same run); memory: XLA temp bytes of the T=10,000 gradient; QRE: wall seconds, 1 timing; "
-                     "qre: 64 temperatures as one program, tolerance 1e-5 on log-probabilities. "
-                     "Measured on a CPU shared with other jobs: timings are noisy."),
-      configuration={"game": args.game, "dtype": "float32", "repeats": args.repeats},
-      results={"unrolled": unrolled, "gradient_memory_T10000_bytes": memory, "qre": qre})
+      f"unrolled: CPU seconds (process_time), best of {args.repeats}, of the exploitability after T DCFR "
+      "iterations and its gradient w.r.t. (alpha, beta, gamma) and the utilities, vs the forward "
+      "solver.run (goal <= 3x), for several checkpoint chunk lengths and without checkpoints, with the "
+      "hand-written reverse passes of jaxcfr.core.evaluation and with plain autodiff of the same forward "
+      "code (same run); memory: XLA temp bytes of the T=10,000 gradient; QRE: wall seconds, 1 timing; "
+      "qre: 64 temperatures as one program, tolerance 1e-5 on log-probabilities. "
+      "Measured on a CPU shared with other jobs: timings are noisy."
+    ),
+    configuration={"game": args.game, "dtype": "float32", "repeats": args.repeats},
+    results={"unrolled": unrolled, "gradient_memory_T10000_bytes": memory, "qre": qre},
+  )
   return 0
 
 

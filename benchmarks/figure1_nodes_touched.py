@@ -59,17 +59,17 @@ from timing import per_iteration, timed  # noqa: E402  pylint: disable=wrong-imp
 
 # game -> budget of nodes touched per algorithm (times --scale)
 GAMES = {
-    "kuhn_poker": 2e6,
-    "one_card_poker(num_cards=13)": 1e7,
-    "leduc_poker": 1.5e7,
-    "one_card_poker(num_cards=500)": 2e7,
+  "kuhn_poker": 2e6,
+  "one_card_poker(num_cards=13)": 1e7,
+  "leduc_poker": 1.5e7,
+  "one_card_poker(num_cards=500)": 2e7,
 }
 # The paper's own budgets (the x range of its Figure 1) for the games run on request:
 # ``--games 'princess_and_monster(rows=3,cols=3,horizon=11);'`` (merged into the results file).
 PAPER_BUDGETS = {
-    "goofspiel(num_cards=7)": 5e9,
-    "latent_tic_tac_toe": 6e8,
-    "princess_and_monster(cols=3,horizon=11,rows=3)": 5e8,
+  "goofspiel(num_cards=7)": 5e9,
+  "latent_tic_tac_toe": 6e8,
+  "princess_and_monster(cols=3,horizon=11,rows=3)": 5e8,
 }
 SEEDS = {"one_card_poker(num_cards=500)": 1, **{g: 1 for g in PAPER_BUDGETS}}  # game -> seeds, overriding --seeds
 # In float64, latent tic-tac-toe's tensors and solver states and Goof(7)'s chance-sampled CFR
@@ -77,8 +77,13 @@ SEEDS = {"one_card_poker(num_cards=500)": 1, **{g: 1 for g in PAPER_BUDGETS}}  #
 DTYPES = {"latent_tic_tac_toe": "float32", "goofspiel": "float32"}  # game name -> dtype, overriding float64
 SAMPLED = ("mccfr-os", "mccfr-es", "cfr-cs")
 RUNNABLE = ("cfr", *SAMPLED)  # --algorithms; "cfr" draws CFR and CFR with pruning
-LABELS = {"cfr": "CFR", "cfr-pruning": "CFR with pruning", "mccfr-os": "MCCFR-outcome",
-          "mccfr-es": "MCCFR-external", "cfr-cs": "CFR chance-sampled"}
+LABELS = {
+  "cfr": "CFR",
+  "cfr-pruning": "CFR with pruning",
+  "mccfr-os": "MCCFR-outcome",
+  "mccfr-es": "MCCFR-external",
+  "cfr-cs": "CFR chance-sampled",
+}
 CHECKPOINTS = 24
 
 
@@ -101,12 +106,15 @@ def run_cfr(game, budget: float, max_seconds: float) -> dict:
   def chunk(tensors, per_sequence, state, pruned, n):  # n is traced: one compilation for every checkpoint
     def body(_, carry):
       state, pruned = carry
-      first = mccfr.cfr_nodes_touched(tensors, state.strategy[1], 0, pruning=True,
-                                      histories_per_sequence=per_sequence[1])
+      first = mccfr.cfr_nodes_touched(
+        tensors, state.strategy[1], 0, pruning=True, histories_per_sequence=per_sequence[1]
+      )
       state = solver.step(tensors, state)
-      second = mccfr.cfr_nodes_touched(tensors, state.strategy[0], 1, pruning=True,
-                                       histories_per_sequence=per_sequence[0])
+      second = mccfr.cfr_nodes_touched(
+        tensors, state.strategy[0], 1, pruning=True, histories_per_sequence=per_sequence[0]
+      )
       return state, pruned + first.astype(jnp.int64) + second.astype(jnp.int64)
+
     return jax.lax.fori_loop(0, n, body, (state, pruned))
 
   per_sequence = [jnp.asarray(mccfr.histories_per_sequence(game.arrays, p)) for p in (0, 1)]
@@ -166,9 +174,16 @@ def run_sampled(game, algorithm: str, budget: float, seeds: int, max_seconds: fl
     done = target
     values = np.asarray(exploit(tensors, state))
     nodes = mccfr_state.nodes_touched(state)
-    rows.append({"iteration": done, "nodes_touched": float(np.mean(nodes)), "nash_conv": float(np.mean(values)),
-                 "nash_conv_per_seed": values.tolist(), "nodes_touched_per_seed": nodes.tolist(),
-                 "seconds": seconds})
+    rows.append(
+      {
+        "iteration": done,
+        "nodes_touched": float(np.mean(nodes)),
+        "nash_conv": float(np.mean(values)),
+        "nash_conv_per_seed": values.tolist(),
+        "nodes_touched_per_seed": nodes.tolist(),
+        "seconds": seconds,
+      }
+    )
     # The probe's nodes per iteration come from the first 50 iterations; paths change length as
     # the strategies do, so a plan can end short of the budget: one more checkpoint at the
     # rate measured so far (latent tic-tac-toe: 17.5 nodes per iteration against the probe's 21).
@@ -183,6 +198,7 @@ def plot(result: dict, path: Path) -> bool:
   """The figure of a record's ``results`` ({"games": {name: entry}})."""
   try:
     import matplotlib  # pylint: disable=import-outside-toplevel
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt  # pylint: disable=import-outside-toplevel
   except ImportError:
@@ -192,7 +208,7 @@ def plot(result: dict, path: Path) -> bool:
   columns = min(len(games), 4)
   rows_of_panels = -(-len(games) // columns)
   fig, axes = plt.subplots(rows_of_panels, columns, figsize=(5 * columns, 4 * rows_of_panels), squeeze=False)
-  for ax in axes.flat[len(games):]:
+  for ax in axes.flat[len(games) :]:
     ax.set_visible(False)
   for ax, (name, entry) in zip(axes.flat, games.items()):
     other_dtype = False
@@ -201,16 +217,21 @@ def plot(result: dict, path: Path) -> bool:
       differs = dtype != entry.get("dtype")
       other_dtype |= differs
       label = LABELS[algorithm] + (f" ({dtype})" if differs else "")
-      ax.plot([r["nodes_touched"] for r in rows], [r["nash_conv"] for r in rows], label=label,
-              linestyle="--" if algorithm == "cfr-cs" else "-")
+      ax.plot(
+        [r["nodes_touched"] for r in rows],
+        [r["nash_conv"] for r in rows],
+        label=label,
+        linestyle="--" if algorithm == "cfr-cs" else "-",
+      )
     if other_dtype:  # the first panel's legend does not name the dtypes of this one's curves
       ax.legend(fontsize=7)
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("Nodes Touched")
     ax.set_ylabel("exploitability (NashConv)")
-    ax.set_title(f"{name}\n|H| = {entry['histories']:,}" + (f", {entry['dtype']}" if entry.get("dtype") else ""),
-                 fontsize=9)
+    ax.set_title(
+      f"{name}\n|H| = {entry['histories']:,}" + (f", {entry['dtype']}" if entry.get("dtype") else ""), fontsize=9
+    )
     ax.grid(True, which="both", alpha=0.3)
   axes[0][0].legend()
   fig.suptitle("Lanctot et al. 2009 Figure 1: exploitability against nodes touched")
@@ -222,8 +243,11 @@ def plot(result: dict, path: Path) -> bool:
 def _report(name: str, algorithms: dict) -> None:
   for algorithm, rows in algorithms.items():
     last = rows[-1]
-    print(f"{name:30} {LABELS[algorithm]:20} {last['iteration']:>9} it {last['nodes_touched']:>14,.0f} nodes "
-          f"NashConv {last['nash_conv']:.4f}  {last['seconds']:.1f}s", flush=True)
+    print(
+      f"{name:30} {LABELS[algorithm]:20} {last['iteration']:>9} it {last['nodes_touched']:>14,.0f} nodes "
+      f"NashConv {last['nash_conv']:.4f}  {last['seconds']:.1f}s",
+      flush=True,
+    )
 
 
 def _merge_earlier(games: dict, earlier: dict) -> dict:
@@ -234,8 +258,10 @@ def _merge_earlier(games: dict, earlier: dict) -> dict:
   was measured at."""
   games = dict(games)
   for name, old in earlier["results"]["games"].items():
-    old.setdefault("measured", {"date": earlier["date"], "git_commit": earlier["git_commit"],
-                                "scale": earlier["configuration"].get("scale")})
+    old.setdefault(
+      "measured",
+      {"date": earlier["date"], "git_commit": earlier["git_commit"], "scale": earlier["configuration"].get("scale")},
+    )
     old.setdefault("measured_per_algorithm", {a: old["measured"] for a in old["algorithms"]})
     new = games.get(name)
     if new is None:
@@ -243,8 +269,11 @@ def _merge_earlier(games: dict, earlier: dict) -> dict:
     elif (old["node_budget"], old.get("dtype", "float64")) == (new["node_budget"], new["dtype"]):
       new["algorithms"] = {**old["algorithms"], **new["algorithms"]}
       new["measured_per_algorithm"] = {**old["measured_per_algorithm"], **new["measured_per_algorithm"]}
-      new["dtype_per_algorithm"] = {**{a: old.get("dtype", "float64") for a in old["algorithms"]},
-                                    **old.get("dtype_per_algorithm", {}), **new["dtype_per_algorithm"]}
+      new["dtype_per_algorithm"] = {
+        **{a: old.get("dtype", "float64") for a in old["algorithms"]},
+        **old.get("dtype_per_algorithm", {}),
+        **new["dtype_per_algorithm"],
+      }
   order = [*earlier["results"]["games"], *games]
   return {name: games[name] for name in dict.fromkeys(order)}
 
@@ -254,25 +283,39 @@ def _merged(out: Path, games: dict) -> dict:
   the results file ``out`` (see ``_merge_earlier``), each with its ``short_of_budget``."""
   result = {"games": _merge_earlier(games, read_record(out)) if out.exists() else dict(games)}
   for entry in result["games"].values():  # one more iteration would not have reached the budget either
-    entry["short_of_budget"] = [a for a, rows in entry["algorithms"].items()
-                                if rows[-1]["nodes_touched"] * (1 + 1 / rows[-1]["iteration"]) < 0.95 * entry["node_budget"]]
+    entry["short_of_budget"] = [
+      a
+      for a, rows in entry["algorithms"].items()
+      if rows[-1]["nodes_touched"] * (1 + 1 / rows[-1]["iteration"]) < 0.95 * entry["node_budget"]
+    ]
   return result
 
 
 def main(argv=None) -> dict:
   parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-  parser.add_argument("--games", default=",".join(GAMES),
-                      help="comma-separated game strings (';'-separated when a string has commas)")
+  parser.add_argument(
+    "--games", default=",".join(GAMES), help="comma-separated game strings (';'-separated when a string has commas)"
+  )
   parser.add_argument("--scale", type=float, default=1.0, help="multiplies every node budget")
   parser.add_argument("--seeds", type=int, default=3)
-  parser.add_argument("--max-minutes", type=float, default=float("inf"),
-                      help="stop each algorithm after about this long (the figure then ends short of the budget)")
-  parser.add_argument("--algorithms", default=",".join(RUNNABLE),
-                      help="comma-separated, of " + ", ".join(RUNNABLE) + " (a game's other curves are kept from "
-                      "an earlier run at the same budget and dtype)")
-  parser.add_argument("--dtype", choices=("float32", "float64"),
-                      help="draw this run's curves in this dtype (default: float64, or the game's entry in DTYPES); "
-                      "they replace the curves of the same algorithms and are labelled with their dtype")
+  parser.add_argument(
+    "--max-minutes",
+    type=float,
+    default=float("inf"),
+    help="stop each algorithm after about this long (the figure then ends short of the budget)",
+  )
+  parser.add_argument(
+    "--algorithms",
+    default=",".join(RUNNABLE),
+    help="comma-separated, of " + ", ".join(RUNNABLE) + " (a game's other curves are kept from "
+    "an earlier run at the same budget and dtype)",
+  )
+  parser.add_argument(
+    "--dtype",
+    choices=("float32", "float64"),
+    help="draw this run's curves in this dtype (default: float64, or the game's entry in DTYPES); "
+    "they replace the curves of the same algorithms and are labelled with their dtype",
+  )
   parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "figure1_nodes_touched.json"))
   args = parser.parse_args(argv)
   if not args.max_minutes > 0:
@@ -292,10 +335,20 @@ def main(argv=None) -> dict:
   for name in names:
     game = jaxcfr.load(name, dtype=dtype(name))
     budget = {**GAMES, **PAPER_BUDGETS}.get(game.name, 1e7) * args.scale
-    entry = {"histories": game.arrays.num_histories, "node_budget": budget, "dtype": game_dtype(name),
-             "seeds": SEEDS.get(game.name, args.seeds), "algorithms": {}, "measured_per_algorithm": {},
-             "dtype_per_algorithm": {}}
-    measured = {**stamp(), "scale": args.scale, "max_minutes": None if max_seconds == float("inf") else args.max_minutes}
+    entry = {
+      "histories": game.arrays.num_histories,
+      "node_budget": budget,
+      "dtype": game_dtype(name),
+      "seeds": SEEDS.get(game.name, args.seeds),
+      "algorithms": {},
+      "measured_per_algorithm": {},
+      "dtype_per_algorithm": {},
+    }
+    measured = {
+      **stamp(),
+      "scale": args.scale,
+      "max_minutes": None if max_seconds == float("inf") else args.max_minutes,
+    }
     entry["measured"] = measured
     has_chance = bool((np.asarray(game.arrays.kind) == CHANCE_NODE).any())
     for algorithm in algorithms:
@@ -311,13 +364,23 @@ def main(argv=None) -> dict:
       entry["dtype_per_algorithm"].update({a: str(game.tensors.dtype) for a in curves})
       _report(game.name, curves)
       result = _merged(out, {game.name: entry})  # each curve is written as soon as it is drawn
-      write_record(out, benchmark="figure1_nodes_touched", description=__doc__.split("\n\n")[1].strip(),
-                   configuration={"games": list(result["games"]), "scale": args.scale, "seeds": args.seeds,
-                                  "paper_budgets": PAPER_BUDGETS,
-                                  "seeds_per_game": {g: SEEDS.get(g, args.seeds) for g in result["games"]},
-                                  "epsilon": mccfr_state.DEFAULT_EPSILON, "dtype": "float64", "dtype_per_game": DTYPES,
-                                  "algorithms": ["cfr", "cfr-pruning", *SAMPLED]},
-                   results=result)
+      write_record(
+        out,
+        benchmark="figure1_nodes_touched",
+        description=__doc__.split("\n\n")[1].strip(),
+        configuration={
+          "games": list(result["games"]),
+          "scale": args.scale,
+          "seeds": args.seeds,
+          "paper_budgets": PAPER_BUDGETS,
+          "seeds_per_game": {g: SEEDS.get(g, args.seeds) for g in result["games"]},
+          "epsilon": mccfr_state.DEFAULT_EPSILON,
+          "dtype": "float64",
+          "dtype_per_game": DTYPES,
+          "algorithms": ["cfr", "cfr-pruning", *SAMPLED],
+        },
+        results=result,
+      )
   if result is None:
     print("no curve was drawn; the results file is unchanged")
     return read_record(out) if out.exists() else {}

@@ -104,7 +104,7 @@ def main(argv=None) -> dict:
   labels = list(finals)
   table = {}
   for i, a in enumerate(labels):
-    for b in labels[i + 1:]:
+    for b in labels[i + 1 :]:
       (pa, ga), (pb, gb) = finals[a], finals[b]
       result = holdem_match.match(ga, _first(pa), _first(pb), key, args.deals, game_b=gb)
       table.setdefault(a, {})[b] = result
@@ -112,16 +112,24 @@ def main(argv=None) -> dict:
       print(a, "vs", b, result, flush=True)
 
   description = (
-      "Ponsen et al. 2011 Figure 4 (right) and Tables 1-2 in spirit, limit hold'em with the "
-                     "imperfect-recall E[HS] percentile abstraction; sb/h of the row agent, duplicate deals, "
-                     "expected payoff over actions, 95% intervals over deals. The rule bot stands in for the "
-                     "paper's commercial bots. The CPU was shared with other jobs (2 cores, several concurrent jobs), "
-                     "so the rates are lower bounds.")
-  write_record(f"{args.out}.json", benchmark="figure4_holdem", description=description, configuration=vars(args),
-               results={"iterations_per_second": rates, "figure4_right": curves, "crosstable": table})
+    "Ponsen et al. 2011 Figure 4 (right) and Tables 1-2 in spirit, limit hold'em with the "
+    "imperfect-recall E[HS] percentile abstraction; sb/h of the row agent, duplicate deals, "
+    "expected payoff over actions, 95% intervals over deals. The rule bot stands in for the "
+    "paper's commercial bots. The CPU was shared with other jobs (2 cores, several concurrent jobs), "
+    "so the rates are lower bounds."
+  )
+  path = write_record(
+    f"{args.out}.json",
+    benchmark="figure4_holdem",
+    description=description,
+    configuration=vars(args),
+    results={"iterations_per_second": rates, "figure4_right": curves, "crosstable": table},
+  )
   import matplotlib  # pylint: disable=import-outside-toplevel
+
   matplotlib.use("Agg")
   import matplotlib.pyplot as plt  # pylint: disable=import-outside-toplevel
+
   fig, ax = plt.subplots(figsize=(6, 4))
   for label, rows in curves.items():
     x = [r["iteration"] for r in rows]
@@ -136,7 +144,7 @@ def main(argv=None) -> dict:
   ax.legend()
   fig.tight_layout()
   fig.savefig(f"{args.out}.png", dpi=120)
-  return record
+  return path
 
 
 if __name__ == "__main__":

@@ -30,9 +30,9 @@ from record import read_record, write_record  # noqa: E402  pylint: disable=wron
 from timing import timed  # noqa: E402  pylint: disable=wrong-import-position
 
 ALGORITHMS = {  # label -> (registered solver, static options, hyperparameters)
-    "MCCFR (outcome sampling, eps 0.6)": ("mccfr-os", {}, {"epsilon": 0.6}),
-    "MCTS (UCT, C = 2)": ("mcts", {}, {"uct_c": 2.0}),
-    "Smooth UCT (C = 2)": ("mcts", {"smooth": True}, {"uct_c": 2.0}),
+  "MCCFR (outcome sampling, eps 0.6)": ("mccfr-os", {}, {"epsilon": 0.6}),
+  "MCTS (UCT, C = 2)": ("mcts", {}, {"uct_c": 2.0}),
+  "Smooth UCT (C = 2)": ("mcts", {"smooth": True}, {"uct_c": 2.0}),
 }
 METRICS = ("squared_error", "dominated_error", "exploitability")
 
@@ -49,31 +49,61 @@ def main(argv=None) -> dict:
   seeds = np.arange(args.seeds)
   curves, final, timing = {}, {}, {}
   for label, (algorithm, options, hyperparameters) in ALGORITHMS.items():
-    timing[label], result = timed(lambda: jaxcfr.solve(  # pylint: disable=cell-var-from-loop
-        game, algorithm, args.iters, eval_every=args.eval_every, batch={"seed": seeds}, progress=False,
-        **options, **hyperparameters))
-    curves[label] = {"iteration": [row["iteration"] for row in result.history],
-                     **{m: [row[m] for row in result.history] for m in METRICS}}
+    timing[label], result = timed(
+      lambda: jaxcfr.solve(  # pylint: disable=cell-var-from-loop
+        game,
+        algorithm,
+        args.iters,
+        eval_every=args.eval_every,
+        batch={"seed": seeds},
+        progress=False,
+        **options,
+        **hyperparameters,
+      )
+    )
+    curves[label] = {
+      "iteration": [row["iteration"] for row in result.history],
+      **{m: [row[m] for row in result.history] for m in METRICS},
+    }
     last = result.history[-1]
-    final[label] = {m: {"mean": float(np.mean(last[m])), "min": float(np.min(last[m])), "max": float(np.max(last[m]))}
-                    for m in METRICS}
-    print(f"{label:36s} {args.iters} iterations x {args.seeds} seeds in {timing[label]:.1f} s: "
-          + ", ".join(f"{m} {final[label][m]['mean']:.4g}" for m in METRICS), flush=True)
+    final[label] = {
+      m: {"mean": float(np.mean(last[m])), "min": float(np.min(last[m])), "max": float(np.max(last[m]))}
+      for m in METRICS
+    }
+    print(
+      f"{label:36s} {args.iters} iterations x {args.seeds} seeds in {timing[label]:.1f} s: "
+      + ", ".join(f"{m} {final[label][m]['mean']:.4g}" for m in METRICS),
+      flush=True,
+    )
   note = _closing_note(final, curves, args)
   print(note)
-  write_record(args.out + ".json", benchmark="figure4_kuhn",
-               description=("Ponsen et al. 2011 Figure 4 (left): MCCFR vs MCTS on Kuhn poker. Squared error to the "
-                            "nearest Kuhn equilibrium (sum over the 12 infosets of the bet probability's squared "
-                            "difference), dominated error (summed probability of the five dominated actions of "
-                            "docs/kuhn.md), exploitability = NashConv / 2; mean and spread over "
-                            f"{args.seeds} seeds run as one batch per algorithm. Wall times were measured on a "
-                            "2-core CPU shared with other jobs and include the evaluations."),
-               configuration={"game": "kuhn_poker", "dtype": "float64", "iters": args.iters,
-                              "eval_every": args.eval_every, "seeds": seeds.tolist(),
-                              "algorithms": {k: {"solver": a, "options": o, "hyperparameters": h}
-                                             for k, (a, o, h) in ALGORITHMS.items()}},
-               results={"seconds": timing, "load_average_1min_at_end": os.getloadavg()[0], "final": final,
-                        "closing_note": note, "curves": curves})
+  write_record(
+    args.out + ".json",
+    benchmark="figure4_kuhn",
+    description=(
+      "Ponsen et al. 2011 Figure 4 (left): MCCFR vs MCTS on Kuhn poker. Squared error to the "
+      "nearest Kuhn equilibrium (sum over the 12 infosets of the bet probability's squared "
+      "difference), dominated error (summed probability of the five dominated actions of "
+      "docs/kuhn.md), exploitability = NashConv / 2; mean and spread over "
+      f"{args.seeds} seeds run as one batch per algorithm. Wall times were measured on a "
+      "2-core CPU shared with other jobs and include the evaluations."
+    ),
+    configuration={
+      "game": "kuhn_poker",
+      "dtype": "float64",
+      "iters": args.iters,
+      "eval_every": args.eval_every,
+      "seeds": seeds.tolist(),
+      "algorithms": {k: {"solver": a, "options": o, "hyperparameters": h} for k, (a, o, h) in ALGORITHMS.items()},
+    },
+    results={
+      "seconds": timing,
+      "load_average_1min_at_end": os.getloadavg()[0],
+      "final": final,
+      "closing_note": note,
+      "curves": curves,
+    },
+  )
   _plot(curves, args.out + ".png")
   return read_record(args.out + ".json")
 
@@ -81,33 +111,38 @@ def main(argv=None) -> dict:
 def _closing_note(final: dict, curves: dict, args) -> str:
   lines = [f"Final metrics after {args.iters} iterations (mean over {args.seeds} seeds [min, max]):"]
   for label, metrics in final.items():
-    lines.append(f"  {label}: " + "; ".join(f"{m} {v['mean']:.4g} [{v['min']:.3g}, {v['max']:.3g}]"
-                                           for m, v in metrics.items()))
+    lines.append(
+      f"  {label}: " + "; ".join(f"{m} {v['mean']:.4g} [{v['min']:.3g}, {v['max']:.3g}]" for m, v in metrics.items())
+    )
   for label, curve in curves.items():
     dominated = np.mean(curve["dominated_error"], axis=1)
     squared = np.mean(curve["squared_error"], axis=1)
     half = len(dominated) // 2
-    lines.append(f"  {label}: mean dominated error {dominated[half]:.4g} at {curve['iteration'][half]} -> "
-                 f"{dominated[-1]:.4g}; mean squared error {squared[half]:.4g} -> {squared[-1]:.4g}")
+    lines.append(
+      f"  {label}: mean dominated error {dominated[half]:.4g} at {curve['iteration'][half]} -> "
+      f"{dominated[-1]:.4g}; mean squared error {squared[half]:.4g} -> {squared[-1]:.4g}"
+    )
   mccfr, uct = (final[k] for k in list(final)[:2])
   exploit = {k: np.mean(curve["exploitability"], axis=1) for k, curve in curves.items()}
   uct_label = list(curves)[1]
   half = len(exploit[uct_label]) // 2
   lines.append(
-      "Paper's finding (Ponsen et al. 2011, section 3.3.1): MCCFR goes to the equilibrium "
-      f"(squared error {mccfr['squared_error']['mean']:.2g}, exploitability {mccfr['exploitability']['mean']:.2g} and "
-      f"falling); MCTS settles off the equilibrium (exploitability {exploit[uct_label][half]:.3g} at half the run, "
-      f"{exploit[uct_label][-1]:.3g} at the end; squared error {uct['squared_error']['mean']:.2g}, "
-      f"{uct['squared_error']['mean'] / mccfr['squared_error']['mean']:.0f}x MCCFR's) while its dominated error "
-      "keeps falling (still unlearning dominated actions). "
-      + ("Confirmed." if uct["exploitability"]["mean"] > 3 * mccfr["exploitability"]["mean"] else "NOT confirmed.")
-      + " Smooth UCT approaches the equilibrium like MCCFR, as Heinrich and Silver 2015 report.")
+    "Paper's finding (Ponsen et al. 2011, section 3.3.1): MCCFR goes to the equilibrium "
+    f"(squared error {mccfr['squared_error']['mean']:.2g}, exploitability {mccfr['exploitability']['mean']:.2g} and "
+    f"falling); MCTS settles off the equilibrium (exploitability {exploit[uct_label][half]:.3g} at half the run, "
+    f"{exploit[uct_label][-1]:.3g} at the end; squared error {uct['squared_error']['mean']:.2g}, "
+    f"{uct['squared_error']['mean'] / mccfr['squared_error']['mean']:.0f}x MCCFR's) while its dominated error "
+    "keeps falling (still unlearning dominated actions). "
+    + ("Confirmed." if uct["exploitability"]["mean"] > 3 * mccfr["exploitability"]["mean"] else "NOT confirmed.")
+    + " Smooth UCT approaches the equilibrium like MCCFR, as Heinrich and Silver 2015 report."
+  )
   return "\n".join(lines)
 
 
 def _plot(curves: dict, path: str) -> None:
   try:
     import matplotlib  # pylint: disable=import-outside-toplevel
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt  # pylint: disable=import-outside-toplevel
   except ImportError:
@@ -121,8 +156,14 @@ def _plot(curves: dict, path: str) -> None:
       ax.fill_between(x, np.percentile(y, 10, axis=1), np.percentile(y, 90, axis=1), color=f"C{k}", alpha=0.2)
     ax.set_yscale("log")
     ax.set_xlabel("iterations")
-    ax.set_title({"squared_error": "squared error (SQRE)", "dominated_error": "dominated error (DOM-E)",
-                  "exploitability": "exploitability (NashConv / 2)"}[metric], fontsize=9)
+    ax.set_title(
+      {
+        "squared_error": "squared error (SQRE)",
+        "dominated_error": "dominated error (DOM-E)",
+        "exploitability": "exploitability (NashConv / 2)",
+      }[metric],
+      fontsize=9,
+    )
   axes[0].legend(fontsize=7)
   fig.suptitle("Kuhn poker (Ponsen et al. 2011, Figure 4 left): mean and 10-90% band over seeds", fontsize=9)
   fig.tight_layout()

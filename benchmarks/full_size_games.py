@@ -36,19 +36,63 @@ from pathlib import Path
 from timing import per_iteration, timed  # pylint: disable=wrong-import-order
 
 GAMES = {  # short name: (game string, Lanctot et al. 2009 Table 1 row or None)
-    "one_card_poker": ("one_card_poker(num_cards=500)",
-                       {"game": "OCP", "H_millions": 22.4, "I_thousands": 2, "l": 5, "M1": 45, "M2": 32,
-                        "t_vc_s": 28, "t_os_s": 46e-6, "t_es_s": 99e-6}),
-    "goofspiel": ("goofspiel(num_cards=7)",
-                  {"game": "Goof", "H_millions": 98.3, "I_thousands": 3294, "l": 14, "M1": 89884, "M2": 89884,
-                   "t_vc_s": 110, "t_os_s": 150e-6, "t_es_s": 150e-3}),
-    "latent_tic_tac_toe": ("latent_tic_tac_toe",
-                           {"game": "LTTT", "H_millions": 70.4, "I_thousands": 16039, "l": 18, "M1": 1333630,
-                            "M2": 1236660, "t_vc_s": 38, "t_os_s": 62e-6, "t_es_s": 70e-3}),
-    "princess_and_monster": ("princess_and_monster(rows=3,cols=3,horizon=11)",
-                             {"game": "PAM", "H_millions": 91.8, "I_thousands": 20, "l": 13, "M1": 9541, "M2": 2930,
-                              "t_vc_s": 120, "t_os_s": 85e-6, "t_es_s": 28e-3}),
-    "liars_dice": ("liars_dice(dice_sides=6)", None),  # Bluff(1,1,6): Ponsen et al. 2011, not in Table 1
+  "one_card_poker": (
+    "one_card_poker(num_cards=500)",
+    {
+      "game": "OCP",
+      "H_millions": 22.4,
+      "I_thousands": 2,
+      "l": 5,
+      "M1": 45,
+      "M2": 32,
+      "t_vc_s": 28,
+      "t_os_s": 46e-6,
+      "t_es_s": 99e-6,
+    },
+  ),
+  "goofspiel": (
+    "goofspiel(num_cards=7)",
+    {
+      "game": "Goof",
+      "H_millions": 98.3,
+      "I_thousands": 3294,
+      "l": 14,
+      "M1": 89884,
+      "M2": 89884,
+      "t_vc_s": 110,
+      "t_os_s": 150e-6,
+      "t_es_s": 150e-3,
+    },
+  ),
+  "latent_tic_tac_toe": (
+    "latent_tic_tac_toe",
+    {
+      "game": "LTTT",
+      "H_millions": 70.4,
+      "I_thousands": 16039,
+      "l": 18,
+      "M1": 1333630,
+      "M2": 1236660,
+      "t_vc_s": 38,
+      "t_os_s": 62e-6,
+      "t_es_s": 70e-3,
+    },
+  ),
+  "princess_and_monster": (
+    "princess_and_monster(rows=3,cols=3,horizon=11)",
+    {
+      "game": "PAM",
+      "H_millions": 91.8,
+      "I_thousands": 20,
+      "l": 13,
+      "M1": 9541,
+      "M2": 2930,
+      "t_vc_s": 120,
+      "t_os_s": 85e-6,
+      "t_es_s": 28e-3,
+    },
+  ),
+  "liars_dice": ("liars_dice(dice_sides=6)", None),  # Bluff(1,1,6): Ponsen et al. 2011, not in Table 1
 }
 
 
@@ -86,8 +130,12 @@ class _AnonymousPeak:
     return peak
 
 
-ALGORITHMS = {"cfr+": "cfr_plus", "cfr": "vanilla_cfr", "mccfr-os": "outcome_sampling",
-              "mccfr-es": "external_sampling"}  # solver name: key prefix in the results
+ALGORITHMS = {
+  "cfr+": "cfr_plus",
+  "cfr": "vanilla_cfr",
+  "mccfr-os": "outcome_sampling",
+  "mccfr-es": "external_sampling",
+}  # solver name: key prefix in the results
 
 
 def time_iterations(solver, tensors, seconds: float = 2.0, repeats: int = 3) -> dict:
@@ -98,9 +146,11 @@ def time_iterations(solver, tensors, seconds: float = 2.0, repeats: int = 3) -> 
   it: their fixed cost per call includes a copy of the state)."""
   import jax  # pylint: disable=import-outside-toplevel
   import jax.numpy as jnp  # pylint: disable=import-outside-toplevel
+
   state = jax.tree_util.tree_map(jnp.copy, solver.init(tensors))  # buffers of its own, to donate
-  return per_iteration(lambda state, n: solver.run(tensors, state, n, donate=True), state, seconds=seconds,
-                       repeats=repeats)
+  return per_iteration(
+    lambda state, n: solver.run(tensors, state, n, donate=True), state, seconds=seconds, repeats=repeats
+  )
 
 
 def measure(game_string: str) -> dict:
@@ -117,6 +167,7 @@ def measure(game_string: str) -> dict:
   row["build_peak_rss_gib"] = _peak_rss_gib()
   row["build_peak_anon_gib"] = anonymous.take()
   from jaxcfr.game.statistics import statistics  # pylint: disable=import-outside-toplevel
+
   row["statistics_s"], row["statistics"] = timed(lambda arrays=arrays: statistics(arrays))
   histories = arrays.num_histories
   npz = arrays.to_npz_dict()
@@ -127,7 +178,7 @@ def measure(game_string: str) -> dict:
   # Write the cache entry from the arrays just built (the builder replaced by them), then
   # read it back, then load from it.
   real_builder = vectorized.build_vectorized
-  vectorized.build_vectorized = lambda rules, name, **kwargs: arrays
+  vectorized.build_vectorized = lambda rules, name, built=arrays, **kwargs: built
   row["cache_write_s"] = timed(lambda: loading.build_arrays(game_string))[0]  # the result dropped at once
   vectorized.build_vectorized = real_builder
   row["cache_file_bytes"] = sum(f.stat().st_size for f in loading.cache_dir().glob("*.npz"))
@@ -170,14 +221,16 @@ def main(argv=None) -> dict:
     return {}
 
   from record import read_record, stamp, write_record  # pylint: disable=import-outside-toplevel
+
   rows = []
   for short in args.games.split(","):
     game_string, paper = GAMES[short]
     with tempfile.TemporaryDirectory(prefix="jaxcfr-full-size-") as cache:
       env = {**os.environ, "JAXCFR_CACHE_DIR": cache}
       print(f"{game_string} ...", flush=True)
-      done = subprocess.run([sys.executable, __file__, "--child", game_string], env=env, capture_output=True,
-                            text=True, check=False)
+      done = subprocess.run(
+        [sys.executable, __file__, "--child", game_string], env=env, capture_output=True, text=True, check=False
+      )
     if done.returncode:
       print(done.stderr[-3000:], file=sys.stderr)
       rows.append({"game": game_string, "error": done.stderr[-2000:], "paper_002_table_1": paper})
@@ -187,35 +240,50 @@ def main(argv=None) -> dict:
     # a partial run keeps the other games' rows of an earlier run: each row says when and at which commit
     row["measured"] = stamp()
     if paper:  # the paper's seconds per iteration over ours (> 1: we are faster)
-      row["speedup_over_paper"] = {key: paper[f"t_{short_key}_s"] / row[f"{key}_iteration_s"]
-                                   for key, short_key in (("vanilla_cfr", "vc"), ("outcome_sampling", "os"),
-                                                          ("external_sampling", "es"))}
+      row["speedup_over_paper"] = {
+        key: paper[f"t_{short_key}_s"] / row[f"{key}_iteration_s"]
+        for key, short_key in (("vanilla_cfr", "vc"), ("outcome_sampling", "os"), ("external_sampling", "es"))
+      }
     rows.append(row)
     stats = row["statistics"]
-    print(f"  |H| {stats['histories']:,}  |I| {stats['infosets']}  l {stats['max_length']}  "
-          f"M {[round(m) for m in stats['m_values']]}  build {row['build_s']:.1f} s  "
-          f"peak {row['build_peak_rss_gib']:.1f} GiB (anon {row['peak_anon_gib']:.1f} GiB overall)  "
-          f"{row['array_bytes_per_history']:.1f} B/history  "
-          f"cached load {row['cached_load_s']:.1f} s  CFR+ iteration {row['cfr_plus_iteration_s']:.3f} s", flush=True)
+    print(
+      f"  |H| {stats['histories']:,}  |I| {stats['infosets']}  l {stats['max_length']}  "
+      f"M {[round(m) for m in stats['m_values']]}  build {row['build_s']:.1f} s  "
+      f"peak {row['build_peak_rss_gib']:.1f} GiB (anon {row['peak_anon_gib']:.1f} GiB overall)  "
+      f"{row['array_bytes_per_history']:.1f} B/history  "
+      f"cached load {row['cached_load_s']:.1f} s  CFR+ iteration {row['cfr_plus_iteration_s']:.3f} s",
+      flush=True,
+    )
     for key in ALGORITHMS.values():
-      print(f"  {key:18s} {row[f'{key}_iteration_s']:.3g} s per iteration, compile {row[f'{key}_compile_s']:.1f} s"
-            + (f", {row['speedup_over_paper'][key]:.0f}x the paper's" if key in row.get("speedup_over_paper", {})
-               else ""), flush=True)
-  description = ("vectorised build (cache off), cache write/read, jaxcfr.load from the cache; compile time "
-                 "and seconds per iteration (best of 3 timed calls) of CFR+, vanilla CFR, outcome sampling "
-                 "(epsilon 0.6, one trajectory per player per iteration) and external sampling (one traversal "
-                 "per player per iteration), next to Lanctot et al. 2009 Table 1's t_vc, t_os, t_es (an 8-core "
-                 "2009 machine); peak memory per game (own process); each row records the date and commit it was "
-                 "measured at ('measured')")
+      print(
+        f"  {key:18s} {row[f'{key}_iteration_s']:.3g} s per iteration, compile {row[f'{key}_compile_s']:.1f} s"
+        + (f", {row['speedup_over_paper'][key]:.0f}x the paper's" if key in row.get("speedup_over_paper", {}) else ""),
+        flush=True,
+      )
+  description = (
+    "vectorised build (cache off), cache write/read, jaxcfr.load from the cache; compile time "
+    "and seconds per iteration (best of 3 timed calls) of CFR+, vanilla CFR, outcome sampling "
+    "(epsilon 0.6, one trajectory per player per iteration) and external sampling (one traversal "
+    "per player per iteration), next to Lanctot et al. 2009 Table 1's t_vc, t_os, t_es (an 8-core "
+    "2009 machine); peak memory per game (own process); each row records the date and commit it was "
+    "measured at ('measured')"
+  )
   out = Path(args.out)
   if out.exists() and set(args.games.split(",")) != set(GAMES):  # a partial run updates its rows only
     kept = [r for r in read_record(out)["results"] if r["game"] not in {row["game"] for row in rows}]
     rows = kept + rows
-  write_record(out, benchmark="full_size_games", description=description,
-               configuration={"games": [row["game"] for row in rows], "algorithms": list(ALGORITHMS),
-                              "timing": "timing.per_iteration: seconds=2, repeats=3",
-                              "paper_002_table_1": {GAMES[k][0]: v for k, (_, v) in GAMES.items() if v}},
-               results=rows)
+  write_record(
+    out,
+    benchmark="full_size_games",
+    description=description,
+    configuration={
+      "games": [row["game"] for row in rows],
+      "algorithms": list(ALGORITHMS),
+      "timing": "timing.per_iteration: seconds=2, repeats=3",
+      "paper_002_table_1": {GAMES[k][0]: v for k, (_, v) in GAMES.items() if v},
+    },
+    results=rows,
+  )
   print(f"wrote {out}")
   return read_record(out)
 

@@ -77,17 +77,19 @@ def m_values(n: int) -> dict:
     code = lambda labels: (labels * n ** np.arange(labels.shape[1])).sum(1)
     card = code(bids)[sequence]
     groups = {
-        "card labels": card,
-        "rank labels": code(_rank_labels(bids))[sequence],
-        "parent sequence": card * 3**max(k - 1, 0) + results // 3,
-        "results only": results,
-        "set of own cards": (1 << bids).sum(1)[sequence],
-        "round only": np.zeros(len(sequence), np.int64),
+      "card labels": card,
+      "rank labels": code(_rank_labels(bids))[sequence],
+      "parent sequence": card * 3 ** max(k - 1, 0) + results // 3,
+      "results only": results,
+      "set of own cards": (1 << bids).sum(1)[sequence],
+      "round only": np.zeros(len(sequence), np.int64),
     }
     for name, key in groups.items():
       per_round.setdefault(name, []).append(_m(key))
-  return {"infosets_per_player": num_infosets,
-          **{name: (sum(values), sum(values[:-1])) for name, values in per_round.items()}}
+  return {
+    "infosets_per_player": num_infosets,
+    **{name: (sum(values), sum(values[:-1])) for name, values in per_round.items()},
+  }
 
 
 def main(argv=None) -> dict:
@@ -96,25 +98,32 @@ def main(argv=None) -> dict:
   parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "goofspiel_m_values.json"))
   args = parser.parse_args(argv)
   from record import read_record, write_record  # pylint: disable=import-outside-toplevel
+
   results = {}
   for n in args.n:
     result = m_values(n)
     infosets = result.pop("infosets_per_player")
     results[f"goofspiel(num_cards={n})"] = {
-        "infosets_per_player": infosets,
-        **{name: {"m_value": full, "m_value_without_forced_last_round": without_forced}
-           for name, (full, without_forced) in result.items()}}
+      "infosets_per_player": infosets,
+      **{
+        name: {"m_value": full, "m_value_without_forced_last_round": without_forced}
+        for name, (full, without_forced) in result.items()
+      },
+    }
     print(f"Goof({n}): {infosets:,} infosets per player")
     for name, (full, without_forced) in result.items():
       print(f"  {name:18s} {full:12,.1f}   without the forced last round {without_forced:12,.1f}")
     if n == 7:
       print(f"  Lanctot et al. 2009 Table 1: {PAPER_002_GOOF7_M:,}")
-  write_record(args.out, benchmark="goofspiel_m_values",
-               description="Goof(N)'s M-value (sum over groups of infosets of sqrt(group size)) per player under "
-                           "several grouping conventions, counted from the rules (no game build), with and "
-                           "without the forced last round; Lanctot et al. 2009 Table 1 gives 89,884 for Goof(7)",
-               configuration={"num_cards": args.n, "paper_002_goof7_m": PAPER_002_GOOF7_M},
-               results=results)
+  write_record(
+    args.out,
+    benchmark="goofspiel_m_values",
+    description="Goof(N)'s M-value (sum over groups of infosets of sqrt(group size)) per player under "
+    "several grouping conventions, counted from the rules (no game build), with and "
+    "without the forced last round; Lanctot et al. 2009 Table 1 gives 89,884 for Goof(7)",
+    configuration={"num_cards": args.n, "paper_002_goof7_m": PAPER_002_GOOF7_M},
+    results=results,
+  )
   print(f"wrote {args.out}")
   return read_record(args.out)
 

@@ -36,6 +36,7 @@ def main(argv=None) -> dict:
   parser.add_argument("--out", default="benchmarks/results/hand_eval_check.json")
   args = parser.parse_args(argv)
   import phevaluator  # pylint: disable=import-outside-toplevel
+
   rng = np.random.default_rng(2011)
   hand_eval.hand_rank(jnp.zeros((args.chunk, 7), jnp.int32) + jnp.arange(7)).block_until_ready()  # compile
   ours_seconds = ref_seconds = 0.0
@@ -58,13 +59,23 @@ def main(argv=None) -> dict:
   ours_sorted = sorted(mapping)
   refs = [mapping[o] for o in ours_sorted]
   ordered = all(a > b for a, b in zip(refs, refs[1:]))  # phevaluator: lower is better; distinct classes
-  results = {"hands": done, "distinct_ranks": len(mapping), "tie_mismatches": mismatches, "same_order": ordered,
-             "agree": bool(ordered and mismatches == 0),
-             "ours_hands_per_second": done / ours_seconds, "phevaluator_hands_per_second": done / ref_seconds}
-  write_record(args.out, benchmark="hand_eval_check",
-               description="jaxcfr.game.hand_eval.hand_rank against phevaluator.evaluate_cards on uniformly "
-                           "random 7-card hands; the CPU was shared with other jobs",
-               configuration=vars(args), results=results)
+  results = {
+    "hands": done,
+    "distinct_ranks": len(mapping),
+    "tie_mismatches": mismatches,
+    "same_order": ordered,
+    "agree": bool(ordered and mismatches == 0),
+    "ours_hands_per_second": done / ours_seconds,
+    "phevaluator_hands_per_second": done / ref_seconds,
+  }
+  write_record(
+    args.out,
+    benchmark="hand_eval_check",
+    description="jaxcfr.game.hand_eval.hand_rank against phevaluator.evaluate_cards on uniformly "
+    "random 7-card hands; the CPU was shared with other jobs",
+    configuration=vars(args),
+    results=results,
+  )
   print(results)
   return results
 

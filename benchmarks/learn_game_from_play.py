@@ -65,8 +65,9 @@ def card_game(tensors, structure, theta):
   w = jax.nn.softmax(theta)
   prob = jnp.where(first >= 0, w[card] / (1 - w[jnp.maximum(first, 0)]), w[jnp.maximum(card, 0)])
   chance_prob = jnp.where(card >= 0, prob, tensors.tree.chance_prob)
-  return jaxcfr.with_payoff_from_tree(dataclasses.replace(tensors, tree=dataclasses.replace(tensors.tree,
-                                                                                             chance_prob=chance_prob)))
+  return jaxcfr.with_payoff_from_tree(
+    dataclasses.replace(tensors, tree=dataclasses.replace(tensors.tree, chance_prob=chance_prob))
+  )
 
 
 def terminal_probabilities(tensors, profile):
@@ -86,10 +87,12 @@ def action_counts(tensors, arrays, terminal_counts):
   for player in (0, 1):
     tp = tensors.players[player]
     seq_counts = np.zeros(tp.num_sequences)
-    np.add.at(seq_counts, np.asarray(tensors.tree.sequence[player])[np.asarray(tensors.payoff.terminal)], terminal_counts)
+    np.add.at(
+      seq_counts, np.asarray(tensors.tree.sequence[player])[np.asarray(tensors.payoff.terminal)], terminal_counts
+    )
     parent = np.asarray(tp.parent_seq)
     for lo, hi in reversed(tp.level_slices):
-      block = seq_counts[1 + lo * tp.max_actions:1 + hi * tp.max_actions].reshape(hi - lo, tp.max_actions)
+      block = seq_counts[1 + lo * tp.max_actions : 1 + hi * tp.max_actions].reshape(hi - lo, tp.max_actions)
       np.add.at(seq_counts, parent[lo:hi], block.sum(1))
     counts.append(jnp.asarray(seq_counts[1:].reshape(tp.legal.shape)))
   return counts
@@ -124,11 +127,14 @@ def leduc_game(tensors, coefficients, theta):
   """Leduc with ``(ante, bet) = exp(theta)``: utilities ``s (ante + k bet)``."""
   ante, bet = jnp.exp(theta[0]), jnp.exp(theta[1])
   utility = coefficients[0] * ante + coefficients[1] * bet
-  return jaxcfr.with_payoff_from_tree(dataclasses.replace(tensors, tree=dataclasses.replace(tensors.tree, utility=utility)))
+  return jaxcfr.with_payoff_from_tree(
+    dataclasses.replace(tensors, tree=dataclasses.replace(tensors.tree, utility=utility))
+  )
 
 
 def fit(make_game, temperature, counts, starts, steps, lr=0.1):
   """Adam on the mean negative log-likelihood from every start ([R, D]) at once (vmap)."""
+
   def log_likelihood(theta):
     profile = diff.qre(make_game(theta), temperature=temperature, tolerance=1e-9)
     return sum((c * jnp.log(jnp.where(c > 0, s, 1))).sum() for c, s in zip(counts, profile))
@@ -142,12 +148,14 @@ def fit(make_game, temperature, counts, starts, steps, lr=0.1):
       theta, m, v = carry
       value, g = jax.vmap(grad)(theta)
       g = -g / total
-      m, v = 0.9 * m + 0.1 * g, 0.999 * v + 0.001 * g ** 2
+      m, v = 0.9 * m + 0.1 * g, 0.999 * v + 0.001 * g**2
       t = i + 1.0
-      theta = theta - lr * (m / (1 - 0.9 ** t)) / (jnp.sqrt(v / (1 - 0.999 ** t)) + 1e-8)
+      theta = theta - lr * (m / (1 - 0.9**t)) / (jnp.sqrt(v / (1 - 0.999**t)) + 1e-8)
       return (theta, m, v), value
-    (theta, _, _), _ = jax.lax.scan(step, (thetas, jnp.zeros_like(thetas), jnp.zeros_like(thetas)),
-                                    jnp.arange(steps, dtype=thetas.dtype))
+
+    (theta, _, _), _ = jax.lax.scan(
+      step, (thetas, jnp.zeros_like(thetas), jnp.zeros_like(thetas)), jnp.arange(steps, dtype=thetas.dtype)
+    )
     return theta, jax.vmap(log_likelihood)(theta)
 
   return adam(jnp.asarray(starts))
@@ -158,13 +166,25 @@ def task(name):
   if name == "one_card":
     game = jaxcfr.load(f"one_card_poker(num_cards={CARDS})", dtype="float64")
     structure = deal_structure(game.arrays)
-    return (game, lambda theta: card_game(game.tensors, structure, theta), TEMPERATURE, np.log(TRUE_WEIGHTS),
-            lambda theta: np.asarray(jax.nn.softmax(jnp.asarray(theta), -1)), [f"w{c}" for c in range(CARDS)])
+    return (
+      game,
+      lambda theta: card_game(game.tensors, structure, theta),
+      TEMPERATURE,
+      np.log(TRUE_WEIGHTS),
+      lambda theta: np.asarray(jax.nn.softmax(jnp.asarray(theta), -1)),
+      [f"w{c}" for c in range(CARDS)],
+    )
   if name == "leduc":
     game = jaxcfr.load("leduc_poker", dtype="float64")
     coefficients = leduc_coefficients(game.arrays)
-    return (game, lambda theta: leduc_game(game.tensors, coefficients, theta), LEDUC_TEMPERATURE, np.log(LEDUC_TRUE),
-            lambda theta: np.exp(np.asarray(theta)), ["ante", "bet"])
+    return (
+      game,
+      lambda theta: leduc_game(game.tensors, coefficients, theta),
+      LEDUC_TEMPERATURE,
+      np.log(LEDUC_TRUE),
+      lambda theta: np.exp(np.asarray(theta)),
+      ["ante", "bet"],
+    )
   raise ValueError(f"--games: unknown game {name!r}; choose one_card or leduc")
 
 
@@ -183,26 +203,36 @@ def run_task(name, sample_sizes, restarts, steps, rng, log=print):
     thetas, likelihoods = fit(make_game, temperature, counts, starts, steps)
     best = int(jnp.argmax(likelihoods))
     recovered = reported(thetas[best])
-    rows.append({"game": name, "samples": n, "parameters": names, "recovered": recovered.tolist(),
-                 "true": true_params.tolist(), "max_abs_error": float(np.abs(recovered - true_params).max()),
-                 "max_rel_error": float(np.abs(recovered / true_params - 1).max()),
-                 "restart_spread": float(np.ptp(reported(thetas), 0).max()),
-                 "seconds": time.perf_counter() - start})
+    rows.append(
+      {
+        "game": name,
+        "samples": n,
+        "parameters": names,
+        "recovered": recovered.tolist(),
+        "true": true_params.tolist(),
+        "max_abs_error": float(np.abs(recovered - true_params).max()),
+        "max_rel_error": float(np.abs(recovered / true_params - 1).max()),
+        "restart_spread": float(np.ptp(reported(thetas), 0).max()),
+        "seconds": time.perf_counter() - start,
+      }
+    )
     log(rows[-1])
   return rows
 
 
 def figure(rows, out):
   import matplotlib  # pylint: disable=import-outside-toplevel
+
   matplotlib.use("Agg")
   import matplotlib.pyplot as plt  # pylint: disable=import-outside-toplevel
+
   games = sorted({r["game"] for r in rows})
   fig, axes = plt.subplots(1, len(games), figsize=(5 * len(games), 3.8), squeeze=False)
   for ax, name in zip(axes[0], games):
     mine = [r for r in rows if r["game"] == name]
     n = [r["samples"] for r in mine]
     for k, label in enumerate(mine[0]["parameters"]):
-      line, = ax.semilogx(n, [r["recovered"][k] for r in mine], "o-", label=f"{label} recovered")
+      (line,) = ax.semilogx(n, [r["recovered"][k] for r in mine], "o-", label=f"{label} recovered")
       ax.axhline(mine[0]["true"][k], color=line.get_color(), ls=":", lw=1)
     ax.set(xlabel="sampled games N", ylabel="parameter (dotted: true)", title=f"{name}: recovered vs true")
     ax.legend(fontsize=7)
@@ -227,17 +257,26 @@ def main(argv=None) -> int:
   rng = np.random.default_rng(0)
   rows = [row for name in names for row in run_task(name, sizes, args.restarts, args.steps, rng)]
   figure(rows, Path(args.out).with_suffix(".png"))
-  write_record(args.out, benchmark="learn_game_from_play", description=(
+  write_record(
+    args.out,
+    benchmark="learn_game_from_play",
+    description=(
       "Recovering hidden game parameters from sampled play of the logit QRE by maximum likelihood "
-                     f"through jaxcfr.diff.qre: one_card_poker(num_cards={CARDS})'s card weights (temperature "
-                     f"{TEMPERATURE}) and Leduc's (ante, bet) (temperature {LEDUC_TEMPERATURE}, true (1, 2)). Adam "
-                     f"(lr 0.1, {args.steps} steps) on the mean negative log-likelihood, {args.restarts} restarts batched "
-                     "by vmap (theta ~ N(0, 1) for one_card's card logits, N(0, 0.7^2) for Leduc's log (ante, bet)), best restart by likelihood. "
-                     "Observations: actions at their infosets, not the deals or the payoffs. Float64; CPU shared with "
-                     "other jobs."),
-      configuration={"temperatures": {"one_card": TEMPERATURE, "leduc": LEDUC_TEMPERATURE}, "steps": args.steps,
-                     "restarts": args.restarts, "figure": Path(args.out).with_suffix(".png").name},
-      results={"rows": rows})
+      f"through jaxcfr.diff.qre: one_card_poker(num_cards={CARDS})'s card weights (temperature "
+      f"{TEMPERATURE}) and Leduc's (ante, bet) (temperature {LEDUC_TEMPERATURE}, true (1, 2)). Adam "
+      f"(lr 0.1, {args.steps} steps) on the mean negative log-likelihood, {args.restarts} restarts batched "
+      "by vmap (theta ~ N(0, 1) for one_card's card logits, N(0, 0.7^2) for Leduc's log (ante, bet)), best restart by likelihood. "
+      "Observations: actions at their infosets, not the deals or the payoffs. Float64; CPU shared with "
+      "other jobs."
+    ),
+    configuration={
+      "temperatures": {"one_card": TEMPERATURE, "leduc": LEDUC_TEMPERATURE},
+      "steps": args.steps,
+      "restarts": args.restarts,
+      "figure": Path(args.out).with_suffix(".png").name,
+    },
+    results={"rows": rows},
+  )
   return 0
 
 

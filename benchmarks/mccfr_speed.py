@@ -34,10 +34,17 @@ from pathlib import Path
 def _parse(argv):
   parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
   parser.add_argument("--game", default="leduc_poker")
-  parser.add_argument("--devices", type=int, default=os.cpu_count() or 1,
-                      help="XLA host devices for the sharded batch runs (default: CPU count)")
-  parser.add_argument("--es-games", default="kuhn_poker,leduc_poker",
-                      help="games of the external / chance sampling comparison ('' to skip)")
+  parser.add_argument(
+    "--devices",
+    type=int,
+    default=os.cpu_count() or 1,
+    help="XLA host devices for the sharded batch runs (default: CPU count)",
+  )
+  parser.add_argument(
+    "--es-games",
+    default="kuhn_poker,leduc_poker",
+    help="games of the external / chance sampling comparison ('' to skip)",
+  )
   parser.add_argument("--seconds", type=float, default=2.0, help="about how long to time each configuration")
   parser.add_argument("--repeats", type=int, default=3)
   parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "mccfr_speed.json"))
@@ -46,13 +53,18 @@ def _parse(argv):
 
 # The device count must be known before jax starts: ``python benchmarks/mccfr_speed.py ARGS`` and
 # ``python -m benchmarks mccfr_speed ARGS`` both parse their arguments here, at import.
-_COMMAND_LINE = (sys.argv[1:] if __name__ == "__main__" else
-                 sys.argv[2:] if sys.argv[1:2] == ["mccfr_speed"] and Path(sys.argv[0]).parent.name == "benchmarks"
-                 else [])
+_COMMAND_LINE = (
+  sys.argv[1:]
+  if __name__ == "__main__"
+  else sys.argv[2:]
+  if sys.argv[1:2] == ["mccfr_speed"] and Path(sys.argv[0]).parent.name == "benchmarks"
+  else []
+)
 ARGS = _parse(_COMMAND_LINE)
 if ARGS.devices > 1:  # must precede the first import of jax
-  os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") +
-                             f" --xla_force_host_platform_device_count={ARGS.devices}").strip()
+  os.environ["XLA_FLAGS"] = (
+    os.environ.get("XLA_FLAGS", "") + f" --xla_force_host_platform_device_count={ARGS.devices}"
+  ).strip()
 
 import jax  # pylint: disable=wrong-import-position
 import pyspiel  # pylint: disable=wrong-import-position
@@ -87,16 +99,26 @@ def _time_openspiel(solver, seconds: float, repeats: int) -> tuple[int, float]:
 def openspiel_rate(game_string: str, seconds: float, repeats: int) -> dict:
   solver = pyspiel.OutcomeSamplingMCCFRSolver(pyspiel.load_game(game_string), EPSILON, 1)
   iterations, best = _time_openspiel(solver, seconds, repeats)
-  return {"solver": "pyspiel.OutcomeSamplingMCCFRSolver (C++)", "epsilon": EPSILON, "iterations": iterations,
-          "seconds": best, "iterations_per_s": iterations / best,
-          "trajectories_per_s": 2 * iterations / best}
+  return {
+    "solver": "pyspiel.OutcomeSamplingMCCFRSolver (C++)",
+    "epsilon": EPSILON,
+    "iterations": iterations,
+    "seconds": best,
+    "iterations_per_s": iterations / best,
+    "trajectories_per_s": 2 * iterations / best,
+  }
 
 
 def openspiel_es_rate(game_string: str, seconds: float, repeats: int) -> dict:
   solver = pyspiel.ExternalSamplingMCCFRSolver(pyspiel.load_game(game_string), 1)
   iterations, best = _time_openspiel(solver, seconds, repeats)
-  return {"solver": "pyspiel.ExternalSamplingMCCFRSolver (C++)", "iterations": iterations, "seconds": best,
-          "iterations_per_s": iterations / best, "ms_per_iteration": 1e3 * best / iterations}
+  return {
+    "solver": "pyspiel.ExternalSamplingMCCFRSolver (C++)",
+    "iterations": iterations,
+    "seconds": best,
+    "iterations_per_s": iterations / best,
+    "ms_per_iteration": 1e3 * best / iterations,
+  }
 
 
 def traversal_comparison(game_string: str, seconds: float, repeats: int) -> dict:
@@ -106,18 +128,26 @@ def traversal_comparison(game_string: str, seconds: float, repeats: int) -> dict
   for algorithm, batch in TRAVERSALS:
     row = ours_lib.traversal_rate(game, algorithm, batch, seconds, repeats)
     rows.append(row)
-    print(f"{game.name:14} ours {algorithm:8} B={batch:2d}: {row['ms_per_iteration']:.4f} ms/step, "
-          f"{row['iterations_per_s']:>10,.0f} it/s, {row['nodes_touched_per_s']:>12,.0f} nodes/s", flush=True)
+    print(
+      f"{game.name:14} ours {algorithm:8} B={batch:2d}: {row['ms_per_iteration']:.4f} ms/step, "
+      f"{row['iterations_per_s']:>10,.0f} it/s, {row['nodes_touched_per_s']:>12,.0f} nodes/s",
+      flush=True,
+    )
   es = rows[0]
   reference["nodes_touched_per_s"] = es["nodes_touched_per_iteration"] * reference["iterations_per_s"]
-  print(f"{game.name:14} OpenSpiel C++ ES:   {reference['ms_per_iteration']:.4f} ms/it, "
-        f"{reference['iterations_per_s']:>10,.0f} it/s; ours B=1 is "
-        f"{reference['ms_per_iteration'] / es['ms_per_iteration']:.2f}x its speed", flush=True)
-  return {"histories": game.arrays.num_histories,
-          "frontier_capacity": {str(p): list(game.tensors.tree.statics.frontier_capacity(p))
-                                for p in ((0,), (1,), (0, 1))},
-          "openspiel": reference, "ours": rows,
-          "es_speed_ratio_to_openspiel": reference["ms_per_iteration"] / es["ms_per_iteration"]}
+  print(
+    f"{game.name:14} OpenSpiel C++ ES:   {reference['ms_per_iteration']:.4f} ms/it, "
+    f"{reference['iterations_per_s']:>10,.0f} it/s; ours B=1 is "
+    f"{reference['ms_per_iteration'] / es['ms_per_iteration']:.2f}x its speed",
+    flush=True,
+  )
+  return {
+    "histories": game.arrays.num_histories,
+    "frontier_capacity": {str(p): list(game.tensors.tree.statics.frontier_capacity(p)) for p in ((0,), (1,), (0, 1))},
+    "openspiel": reference,
+    "ours": rows,
+    "es_speed_ratio_to_openspiel": reference["ms_per_iteration"] / es["ms_per_iteration"],
+  }
 
 
 def main(argv=None) -> dict:
@@ -127,56 +157,83 @@ def main(argv=None) -> dict:
   reference = openspiel_rate(args.game, args.seconds, args.repeats)
   print(f"OpenSpiel C++ outcome sampling: {reference['trajectories_per_s']:,.0f} trajectories/s")
   # (K trajectories per update, B seeds, host devices the seeds are sharded over)
-  configurations = [(1, 1, 1), (1, 64, 1), (64, 1, 1), (256, 1, 1), (1024, 1, 1), (4096, 1, 1), (256, 8, 1),
-                    (1024, 4, 1)]
+  configurations = [
+    (1, 1, 1),
+    (1, 64, 1),
+    (64, 1, 1),
+    (256, 1, 1),
+    (1024, 1, 1),
+    (4096, 1, 1),
+    (256, 8, 1),
+    (1024, 4, 1),
+  ]
   if devices > 1:
-    configurations += [(1, 64, devices), (256, 8 * devices, devices), (1024, 2 * devices, devices),
-                       (4096, devices, devices)]
+    configurations += [
+      (1, 64, devices),
+      (256, 8 * devices, devices),
+      (1024, 2 * devices, devices),
+      (4096, devices, devices),
+    ]
   rows = []
   for trajectories, batch, shards in configurations:
     row = ours_lib.outcome_sampling_rate(game, trajectories, batch, shards, args.seconds, args.repeats)
     row["ratio_to_openspiel"] = row["trajectories_per_s"] / reference["trajectories_per_s"]
     rows.append(row)
-    print(f"ours K={trajectories:5d} B={batch:3d} devices={shards}: "
-          f"{row['trajectories_per_s']:>12,.0f} trajectories/s  ({row['ratio_to_openspiel']:.2f}x OpenSpiel)",
-          flush=True)
+    print(
+      f"ours K={trajectories:5d} B={batch:3d} devices={shards}: "
+      f"{row['trajectories_per_s']:>12,.0f} trajectories/s  ({row['ratio_to_openspiel']:.2f}x OpenSpiel)",
+      flush=True,
+    )
   best = max(rows, key=lambda r: r["trajectories_per_s"])
   best_one_device = max((r for r in rows if r["devices"] == 1), key=lambda r: r["trajectories_per_s"])
-  description = ("outcome sampling (epsilon = 0.6, alternating updates) trajectories per second, "
-                 "ours (float32, K trajectories per update, B seeds vmapped, sharded over host "
-                 "devices when devices > 1) next to OpenSpiel's C++ OutcomeSamplingMCCFRSolver "
-                 f"(single thread), best of {args.repeats} timed runs after compilation. external_sampling: "
-                 "time per iteration (one traversal per player, alternating) and nodes touched per "
-                 "second of external sampling (mccfr-es, frontier walks) next to OpenSpiel's C++ "
-                 "ExternalSamplingMCCFRSolver (single thread), and chance-sampled CFR (cfr-cs); ours "
-                 "float32, one seed or 64 vmapped seeds on one device; OpenSpiel's nodes per second "
-                 "use our mean nodes touched per iteration")
+  description = (
+    "outcome sampling (epsilon = 0.6, alternating updates) trajectories per second, "
+    "ours (float32, K trajectories per update, B seeds vmapped, sharded over host "
+    "devices when devices > 1) next to OpenSpiel's C++ OutcomeSamplingMCCFRSolver "
+    f"(single thread), best of {args.repeats} timed runs after compilation. external_sampling: "
+    "time per iteration (one traversal per player, alternating) and nodes touched per "
+    "second of external sampling (mccfr-es, frontier walks) next to OpenSpiel's C++ "
+    "ExternalSamplingMCCFRSolver (single thread), and chance-sampled CFR (cfr-cs); ours "
+    "float32, one seed or 64 vmapped seeds on one device; OpenSpiel's nodes per second "
+    "use our mean nodes touched per iteration"
+  )
   es_games = list(filter(None, args.es_games.split(";" if ";" in args.es_games else ",")))
-  configuration = {"game": game.name, "epsilon": EPSILON, "dtype": "float32", "seconds": args.seconds,
-                   "repeats": args.repeats, "devices": devices,
-                   "outcome_sampling": [{"trajectories_per_update": k, "seeds": b, "devices": d}
-                                        for k, b, d in configurations],
-                   "external_sampling_games": es_games,
-                   "external_sampling": [{"algorithm": a, "seeds": b} for a, b in TRAVERSALS]}
+  configuration = {
+    "game": game.name,
+    "epsilon": EPSILON,
+    "dtype": "float32",
+    "seconds": args.seconds,
+    "repeats": args.repeats,
+    "devices": devices,
+    "outcome_sampling": [{"trajectories_per_update": k, "seeds": b, "devices": d} for k, b, d in configurations],
+    "external_sampling_games": es_games,
+    "external_sampling": [{"algorithm": a, "seeds": b} for a, b in TRAVERSALS],
+  }
   result = {
-      "openspiel": reference,
-      "ours": rows,
-      "best": {"trajectories_per_s": best["trajectories_per_s"], "ratio_to_openspiel": best["ratio_to_openspiel"],
-               "configuration": {k: best[k] for k in ("trajectories_per_update", "seeds", "devices")}},
-      "best_one_device": {"trajectories_per_s": best_one_device["trajectories_per_s"],
-                          "ratio_to_openspiel": best_one_device["ratio_to_openspiel"],
-                          "configuration": {k: best_one_device[k] for k in ("trajectories_per_update", "seeds")}},
-      "papers_algorithm": {"note": "K = 1, one seed: one trajectory per player per iteration",
-                           "trajectories_per_s": rows[0]["trajectories_per_s"],
-                           "ratio_to_openspiel": rows[0]["ratio_to_openspiel"]},
-      "external_sampling": {"games": {name: traversal_comparison(name, args.seconds, args.repeats)
-                                      for name in es_games}},
+    "openspiel": reference,
+    "ours": rows,
+    "best": {
+      "trajectories_per_s": best["trajectories_per_s"],
+      "ratio_to_openspiel": best["ratio_to_openspiel"],
+      "configuration": {k: best[k] for k in ("trajectories_per_update", "seeds", "devices")},
+    },
+    "best_one_device": {
+      "trajectories_per_s": best_one_device["trajectories_per_s"],
+      "ratio_to_openspiel": best_one_device["ratio_to_openspiel"],
+      "configuration": {k: best_one_device[k] for k in ("trajectories_per_update", "seeds")},
+    },
+    "papers_algorithm": {
+      "note": "K = 1, one seed: one trajectory per player per iteration",
+      "trajectories_per_s": rows[0]["trajectories_per_s"],
+      "ratio_to_openspiel": rows[0]["ratio_to_openspiel"],
+    },
+    "external_sampling": {"games": {name: traversal_comparison(name, args.seconds, args.repeats) for name in es_games}},
   }
   out = Path(args.out)
-  write_record(out, benchmark="mccfr_speed", description=description, configuration=configuration,
-               results=result)
-  print(f"best: {best['trajectories_per_s']:,.0f} trajectories/s = {best['ratio_to_openspiel']:.2f}x OpenSpiel; "
-        f"wrote {out}")
+  write_record(out, benchmark="mccfr_speed", description=description, configuration=configuration, results=result)
+  print(
+    f"best: {best['trajectories_per_s']:,.0f} trajectories/s = {best['ratio_to_openspiel']:.2f}x OpenSpiel; wrote {out}"
+  )
   return read_record(out)
 
 

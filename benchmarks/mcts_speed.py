@@ -37,6 +37,7 @@ from timing import timed  # noqa: E402  pylint: disable=wrong-import-position
 def openspiel_rate(name: str, *, uct_c: float, simulations: int, seconds: float) -> dict:
   """ISMCTSBot (C++) self-play: simulations per second over whole games for ~``seconds``."""
   import pyspiel  # pylint: disable=import-outside-toplevel
+
   game = pyspiel.load_game(name)
   rng = np.random.default_rng(0)
   bots = [pyspiel.ISMCTSBot(p, pyspiel.RandomRolloutEvaluator(1, p), uct_c, simulations) for p in (0, 1)]
@@ -65,8 +66,12 @@ def jaxcfr_rate(name: str, *, uct_c: float, batch: int | None, seconds: float) -
   first, state = timed(lambda: solver.run(game.tensors, state, chunk))
   chunk = max(chunk, int(chunk * seconds / max(first, 1e-6)))
   elapsed, _ = timed(lambda: solver.run(game.tensors, state, chunk))
-  return {"simulations_per_second": chunk * (batch or 1) / elapsed, "simulations_per_run": chunk,
-          "runs": batch or 1, "seconds": elapsed}
+  return {
+    "simulations_per_second": chunk * (batch or 1) / elapsed,
+    "simulations_per_run": chunk,
+    "runs": batch or 1,
+    "seconds": elapsed,
+  }
 
 
 def main(argv=None) -> dict:
@@ -83,25 +88,42 @@ def main(argv=None) -> dict:
     peer = openspiel_rate(name, uct_c=args.uct_c, simulations=args.simulations, seconds=args.seconds)
     single = jaxcfr_rate(name, uct_c=args.uct_c, batch=None, seconds=args.seconds)
     batched = jaxcfr_rate(name, uct_c=args.uct_c, batch=args.batch, seconds=args.seconds)
-    rows[name] = {"openspiel_ismcts_cpp": peer, "jaxcfr_single_run": single, f"jaxcfr_batch_{args.batch}": batched,
-                  "ratio_single": single["simulations_per_second"] / peer["simulations_per_second"],
-                  "ratio_batch": batched["simulations_per_second"] / peer["simulations_per_second"]}
-    print(f"{name}: OpenSpiel ISMCTSBot {peer['simulations_per_second']:,.0f} sims/s; jaxcfr one run "
-          f"{single['simulations_per_second']:,.0f} ({rows[name]['ratio_single']:.2f}x); batch of {args.batch} "
-          f"{batched['simulations_per_second']:,.0f} ({rows[name]['ratio_batch']:.1f}x)", flush=True)
-  write_record(args.out + ".json", benchmark="mcts_speed",
-               description=("information-set MCTS simulations per second vs OpenSpiel's C++ ISMCTSBot. OpenSpiel: "
-                            "pyspiel.ISMCTSBot, RandomRolloutEvaluator(1 rollout), "
-                            f"{args.simulations} simulations per decision, whole self-play games, uct_c "
-                            f"{args.uct_c}. jaxcfr: mcts (backup=path, on-policy, visit-count policy), float32, "
-                            f"uct_c {args.uct_c}, one run and a batch of {args.batch} seeds as one program. "
-                            "Simulations are not the same work (see the module docstring: per-decision search "
-                            "with random rollouts vs whole-game self-play). Measured on a 2-core CPU shared with "
-                            "other jobs (the load average is recorded)."),
-               configuration={"games": args.games.split(","), "batch": args.batch, "uct_c": args.uct_c,
-                              "simulations_per_decision": args.simulations, "seconds": args.seconds,
-                              "dtype": "float32"},
-               results={"load_average_1min_at_end": os.getloadavg()[0], "games": rows})
+    rows[name] = {
+      "openspiel_ismcts_cpp": peer,
+      "jaxcfr_single_run": single,
+      f"jaxcfr_batch_{args.batch}": batched,
+      "ratio_single": single["simulations_per_second"] / peer["simulations_per_second"],
+      "ratio_batch": batched["simulations_per_second"] / peer["simulations_per_second"],
+    }
+    print(
+      f"{name}: OpenSpiel ISMCTSBot {peer['simulations_per_second']:,.0f} sims/s; jaxcfr one run "
+      f"{single['simulations_per_second']:,.0f} ({rows[name]['ratio_single']:.2f}x); batch of {args.batch} "
+      f"{batched['simulations_per_second']:,.0f} ({rows[name]['ratio_batch']:.1f}x)",
+      flush=True,
+    )
+  write_record(
+    args.out + ".json",
+    benchmark="mcts_speed",
+    description=(
+      "information-set MCTS simulations per second vs OpenSpiel's C++ ISMCTSBot. OpenSpiel: "
+      "pyspiel.ISMCTSBot, RandomRolloutEvaluator(1 rollout), "
+      f"{args.simulations} simulations per decision, whole self-play games, uct_c "
+      f"{args.uct_c}. jaxcfr: mcts (backup=path, on-policy, visit-count policy), float32, "
+      f"uct_c {args.uct_c}, one run and a batch of {args.batch} seeds as one program. "
+      "Simulations are not the same work (see the module docstring: per-decision search "
+      "with random rollouts vs whole-game self-play). Measured on a 2-core CPU shared with "
+      "other jobs (the load average is recorded)."
+    ),
+    configuration={
+      "games": args.games.split(","),
+      "batch": args.batch,
+      "uct_c": args.uct_c,
+      "simulations_per_decision": args.simulations,
+      "seconds": args.seconds,
+      "dtype": "float32",
+    },
+    results={"load_average_1min_at_end": os.getloadavg()[0], "games": rows},
+  )
   return read_record(args.out + ".json")
 
 

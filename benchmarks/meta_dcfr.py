@@ -36,34 +36,54 @@ def perturbed_utilities(tensors, count, seed):
 
 
 def with_utility(tensors, utility):
-  return jaxcfr.with_payoff_from_tree(dataclasses.replace(tensors, tree=dataclasses.replace(tensors.tree, utility=utility)))
+  return jaxcfr.with_payoff_from_tree(
+    dataclasses.replace(tensors, tree=dataclasses.replace(tensors.tree, utility=utility))
+  )
 
 
 def figure(record: dict, out) -> None:
   """Training exploitability along the descent from each start against the grid's best point
   and DCFR's defaults; and the three points' held-out scores."""
   import matplotlib  # pylint: disable=import-outside-toplevel
+
   matplotlib.use("Agg")
   import matplotlib.pyplot as plt  # pylint: disable=import-outside-toplevel
+
   results, path = record["results"]["rows"], record["results"]["path"]
   fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
   steps = [p["step"] for p in path]
   for k in range(len(path[0]["train_exploitability"])):
     end = path[-1]["alpha_beta_gamma"][k]
-    left.semilogy(steps, [p["train_exploitability"][k] for p in path], "o-", ms=3,
-                  label=f"start {k}, ends at ({', '.join(f'{x:.2f}' for x in end)})")
+    left.semilogy(
+      steps,
+      [p["train_exploitability"][k] for p in path],
+      "o-",
+      ms=3,
+      label=f"start {k}, ends at ({', '.join(f'{x:.2f}' for x in end)})",
+    )
   for name, style in (("grid_best", "--"), ("dcfr_default", ":")):
-    left.axhline(results[name]["train"], color="k", ls=style, lw=1,
-                 label=f"{name} {tuple(round(x, 1) for x in results[name]['alpha_beta_gamma'])}")
-  left.set(xlabel="gradient steps", ylabel="mean exploitability (train games)",
-           title=f"DCFR tuned by gradient, T = {record['configuration']['iterations']}")
+    left.axhline(
+      results[name]["train"],
+      color="k",
+      ls=style,
+      lw=1,
+      label=f"{name} {tuple(round(x, 1) for x in results[name]['alpha_beta_gamma'])}",
+    )
+  left.set(
+    xlabel="gradient steps",
+    ylabel="mean exploitability (train games)",
+    title=f"DCFR tuned by gradient, T = {record['configuration']['iterations']}",
+  )
   left.legend(fontsize=6)
   names = list(results)
   right.bar(range(len(names)), [results[n]["test"] for n in names], color=["C0", "C1", "C2"])
-  right.set_xticks(range(len(names)), [f"{n}\n{tuple(round(x, 2) for x in results[n]['alpha_beta_gamma'])}" for n in names],
-                   fontsize=7)
-  right.set(ylabel="mean exploitability (held-out games)",
-            title=f"tuned vs best of a {record['results']['grid_points']}-point grid")
+  right.set_xticks(
+    range(len(names)), [f"{n}\n{tuple(round(x, 2) for x in results[n]['alpha_beta_gamma'])}" for n in names], fontsize=7
+  )
+  right.set(
+    ylabel="mean exploitability (held-out games)",
+    title=f"tuned vs best of a {record['results']['grid_points']}-point grid",
+  )
   fig.tight_layout()
   fig.savefig(out, dpi=120)
   plt.close(fig)
@@ -105,36 +125,67 @@ def main(argv=None) -> int:
   m, v, path = jnp.zeros_like(abg), jnp.zeros_like(abg), []
   for i in range(args.steps):
     _, g = loss_and_grad(abg)
-    m, v = 0.9 * m + 0.1 * g, 0.999 * v + 0.001 * g ** 2
+    m, v = 0.9 * m + 0.1 * g, 0.999 * v + 0.001 * g**2
     abg = abg - args.lr * (m / (1 - 0.9 ** (i + 1))) / (jnp.sqrt(v / (1 - 0.999 ** (i + 1))) + 1e-8)
     abg = abg.at[2].set(jnp.maximum(abg[2], 0.0))
     if i % 10 == 9 or i == args.steps - 1:
-      path.append({"step": i + 1, "alpha_beta_gamma": np.asarray(abg).T.tolist(),
-                   "train_exploitability": np.asarray(score(abg, train)).tolist()})
+      path.append(
+        {
+          "step": i + 1,
+          "alpha_beta_gamma": np.asarray(abg).T.tolist(),
+          "train_exploitability": np.asarray(score(abg, train)).tolist(),
+        }
+      )
       print(path[-1], flush=True)
   gradient_seconds = time.perf_counter() - start
   abg = abg[:, int(np.argmin(np.asarray(score(abg, train))))]
 
-  grid_values = {"alpha": [0.5, 1.0, 1.5, 2.0, 3.0, 5.0], "beta": [-2.0, -1.0, 0.0, 0.5, 1.0], "gamma": [0.0, 1.0, 2.0, 3.0, 4.0]}
+  grid_values = {
+    "alpha": [0.5, 1.0, 1.5, 2.0, 3.0, 5.0],
+    "beta": [-2.0, -1.0, 0.0, 0.5, 1.0],
+    "gamma": [0.0, 1.0, 2.0, 3.0, 4.0],
+  }
   grid = jnp.asarray(list(itertools.product(*grid_values.values())), tensors.dtype).T  # [3, G]
   start = time.perf_counter()
   grid_train = np.asarray(jax.block_until_ready(score(grid, train)))  # one batch: [G] trailing axes x vmap over games
   grid_seconds = time.perf_counter() - start
   best = grid[:, int(np.argmin(grid_train))]
-  rows = {name: {"alpha_beta_gamma": np.asarray(point).tolist(), "train": float(score(point, train)),
-                 "test": float(score(point, test))}
-          for name, point in (("gradient", abg), ("grid_best", best), ("dcfr_default", jnp.array([1.5, 0.0, 2.0])))}
+  rows = {
+    name: {
+      "alpha_beta_gamma": np.asarray(point).tolist(),
+      "train": float(score(point, train)),
+      "test": float(score(point, test)),
+    }
+    for name, point in (("gradient", abg), ("grid_best", best), ("dcfr_default", jnp.array([1.5, 0.0, 2.0])))
+  }
   print(rows, flush=True)
-  write_record(args.out, benchmark="meta_dcfr", description=(
+  write_record(
+    args.out,
+    benchmark="meta_dcfr",
+    description=(
       f"Meta-learning DCFR (alpha, beta, gamma) on {args.games} perturbed {args.game} games (utilities + "
-                     f"N(0, 0.3^2)), loss = mean exploitability (NashConv/2) of the average strategy after {args.iters} "
-                     f"iterations; Adam (lr {args.lr}) on the log loss through jaxcfr.diff.unrolled (chunk 10), {args.steps} "
-                     f"steps from 4 starts batched (the best on the training games kept); grid of {grid.shape[1]} points as one batch; scores on {args.games} held-out games. "
-                     "float32; CPU shared with other jobs."),
-      configuration={"game": args.game, "iterations": args.iters, "games": args.games, "lr": args.lr,
-                     "steps": args.steps, "grid": grid_values, "figure": Path(args.out).with_suffix(".png").name},
-      results={"gradient_seconds": gradient_seconds, "grid_points": int(grid.shape[1]),
-               "grid_seconds_incl_compile": grid_seconds, "rows": rows, "path": path})
+      f"N(0, 0.3^2)), loss = mean exploitability (NashConv/2) of the average strategy after {args.iters} "
+      f"iterations; Adam (lr {args.lr}) on the log loss through jaxcfr.diff.unrolled (chunk 10), {args.steps} "
+      f"steps from 4 starts batched (the best on the training games kept); grid of {grid.shape[1]} points as one batch; scores on {args.games} held-out games. "
+      "float32; CPU shared with other jobs."
+    ),
+    configuration={
+      "game": args.game,
+      "iterations": args.iters,
+      "games": args.games,
+      "lr": args.lr,
+      "steps": args.steps,
+      "grid": grid_values,
+      "figure": Path(args.out).with_suffix(".png").name,
+    },
+    results={
+      "gradient_seconds": gradient_seconds,
+      "grid_points": int(grid.shape[1]),
+      "grid_seconds_incl_compile": grid_seconds,
+      "rows": rows,
+      "path": path,
+    },
+  )
   figure(json.loads(Path(args.out).read_text()), Path(args.out).with_suffix(".png"))
   return 0
 

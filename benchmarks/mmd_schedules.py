@@ -64,11 +64,14 @@ def run_schedule(tensors, alpha, eta, checkpoints, *, anneal_alpha, anneal_eta, 
     e = eta / jnp.sqrt(t) if anneal_eta else eta
     log_strategy = mmd.mmd_map(tensors, log_strategy, log_magnet, a, e)
     if magnet_rate:
-      log_magnet = _normalised_log(tensors, tuple((1 - magnet_rate) * m + magnet_rate * s
-                                                  for m, s in zip(log_magnet, log_strategy)))
+      log_magnet = _normalised_log(
+        tensors, tuple((1 - magnet_rate) * m + magnet_rate * s for m, s in zip(log_magnet, log_strategy))
+      )
     strategy = mmd.current_strategy(tensors, state._replace(log_strategy=log_strategy))
-    average = tuple(m + (jnp.expand_dims(evaluation.realization_plan(tp, s)[tp.parent_seq], 1) * s - m) / t
-                    for tp, s, m in zip(tensors.players, strategy, average))
+    average = tuple(
+      m + (jnp.expand_dims(evaluation.realization_plan(tp, s)[tp.parent_seq], 1) * s - m) / t
+      for tp, s, m in zip(tensors.players, strategy, average)
+    )
     return log_strategy, log_magnet, average
 
   advance = jax.jit(lambda carry, lo, hi: jax.lax.fori_loop(lo, hi, body, carry))
@@ -76,8 +79,12 @@ def run_schedule(tensors, alpha, eta, checkpoints, *, anneal_alpha, anneal_eta, 
   for hi in checkpoints:
     carry, done = advance(carry, done, hi), hi
     current = mmd.current_strategy(tensors, state._replace(log_strategy=carry[0]))
-    average = tuple(regret.normalise(m, evaluation.expand_to(tp.legal, m.ndim)) for tp, m in zip(tensors.players, carry[2]))
-    out.append((hi, np.asarray(jaxcfr.exploitability(tensors, current)), np.asarray(jaxcfr.exploitability(tensors, average))))
+    average = tuple(
+      regret.normalise(m, evaluation.expand_to(tp.legal, m.ndim)) for tp, m in zip(tensors.players, carry[2])
+    )
+    out.append(
+      (hi, np.asarray(jaxcfr.exploitability(tensors, current)), np.asarray(jaxcfr.exploitability(tensors, average)))
+    )
   return out
 
 
@@ -86,7 +93,12 @@ def cfr_reference(tensors, name, checkpoints):
   state, done, out = solver.init(tensors), 0, []
   for hi in checkpoints:
     state, done = solver.run(tensors, state, hi - done), hi
-    out.append({"iterations": hi, "exploitability": float(jaxcfr.exploitability(tensors, solver.average_strategy(tensors, state)))})
+    out.append(
+      {
+        "iterations": hi,
+        "exploitability": float(jaxcfr.exploitability(tensors, solver.average_strategy(tensors, state))),
+      }
+    )
   return out
 
 
@@ -99,13 +111,19 @@ def main(argv=None) -> int:
   tensors = jaxcfr.load(args.game, dtype="float64").tensors
   checkpoints = [t for t in (100, 1000, 10000, 100000) if t < args.iters] + [args.iters]
   schedules = {
-      "anneal": (dict(anneal_alpha=True, anneal_eta=True), [0.01, 0.03, 0.1], [10.0, 30.0, 100.0]),
-      "anneal_alpha": (dict(anneal_alpha=True, anneal_eta=False), [0.003, 0.01, 0.03], [1.0, 3.0, 10.0]),
-      "md": (dict(anneal_alpha=False, anneal_eta=False), [1e-12], [1.0, 3.0, 10.0, 30.0]),
-      "moving_magnet(0.1)": (dict(anneal_alpha=False, anneal_eta=False, magnet_rate=0.1), [0.003, 0.01, 0.03],
-                             [3.0, 10.0, 30.0]),
-      "moving_magnet(0.01)": (dict(anneal_alpha=False, anneal_eta=False, magnet_rate=0.01), [0.003, 0.01, 0.03],
-                              [3.0, 10.0, 30.0]),
+    "anneal": (dict(anneal_alpha=True, anneal_eta=True), [0.01, 0.03, 0.1], [10.0, 30.0, 100.0]),
+    "anneal_alpha": (dict(anneal_alpha=True, anneal_eta=False), [0.003, 0.01, 0.03], [1.0, 3.0, 10.0]),
+    "md": (dict(anneal_alpha=False, anneal_eta=False), [1e-12], [1.0, 3.0, 10.0, 30.0]),
+    "moving_magnet(0.1)": (
+      dict(anneal_alpha=False, anneal_eta=False, magnet_rate=0.1),
+      [0.003, 0.01, 0.03],
+      [3.0, 10.0, 30.0],
+    ),
+    "moving_magnet(0.01)": (
+      dict(anneal_alpha=False, anneal_eta=False, magnet_rate=0.01),
+      [0.003, 0.01, 0.03],
+      [3.0, 10.0, 30.0],
+    ),
   }
   rows = []
   for name, (options, alphas, etas) in schedules.items():
@@ -115,21 +133,41 @@ def main(argv=None) -> int:
     for t, current, average in run_schedule(tensors, alpha, eta, checkpoints, **options):
       for kind, values in (("current", current), ("average", average)):
         best = int(np.argmin(values))
-        rows.append({"schedule": name, "strategy": kind, "iterations": t, "exploitability": float(values[best]),
-                     "alpha": grid[best][0], "eta": grid[best][1]})
-    print(name, [r for r in rows if r["schedule"] == name and r["iterations"] == args.iters],
-          f"{time.perf_counter() - start:.0f}s", flush=True)
+        rows.append(
+          {
+            "schedule": name,
+            "strategy": kind,
+            "iterations": t,
+            "exploitability": float(values[best]),
+            "alpha": grid[best][0],
+            "eta": grid[best][1],
+          }
+        )
+    print(
+      name,
+      [r for r in rows if r["schedule"] == name and r["iterations"] == args.iters],
+      f"{time.perf_counter() - start:.0f}s",
+      flush=True,
+    )
   references = {name: cfr_reference(tensors, name, checkpoints) for name in ("cfr", "cfr+")}
   print(references, flush=True)
-  write_record(args.out, benchmark="mmd_schedules", description=(
+  write_record(
+    args.out,
+    benchmark="mmd_schedules",
+    description=(
       f"MMD schedules as Nash solvers on {args.game} (float64): for each schedule the best point of a "
-                     "small (alpha, eta) grid run as one batch, exploitability (NashConv/2) of the current and of the "
-                     "average strategy; eta is absolute (OpenSpiel's default alpha / max|A|^2 is about 85 alpha on "
-                     "Leduc); CFR and CFR+ (average) as references. See the module docstring for the schedules. "
-                     "CPU shared with other jobs."),
-      configuration={"game": args.game, "checkpoints": checkpoints,
-                     "grids": {k: {"alpha": v[1], "eta": v[2]} for k, v in schedules.items()}},
-      results={"rows": rows, "references": references})
+      "small (alpha, eta) grid run as one batch, exploitability (NashConv/2) of the current and of the "
+      "average strategy; eta is absolute (OpenSpiel's default alpha / max|A|^2 is about 85 alpha on "
+      "Leduc); CFR and CFR+ (average) as references. See the module docstring for the schedules. "
+      "CPU shared with other jobs."
+    ),
+    configuration={
+      "game": args.game,
+      "checkpoints": checkpoints,
+      "grids": {k: {"alpha": v[1], "eta": v[2]} for k, v in schedules.items()},
+    },
+    results={"rows": rows, "references": references},
+  )
   return 0
 
 

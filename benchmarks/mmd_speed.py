@@ -28,6 +28,7 @@ from record import write_record  # noqa: E402  pylint: disable=wrong-import-posi
 def openspiel_ms(game_string: str, temperature: float, iterations: int) -> float:
   import pyspiel  # pylint: disable=import-outside-toplevel
   from open_spiel.python.algorithms import mmd_dilated  # pylint: disable=import-outside-toplevel
+
   solver = mmd_dilated.MMDDilatedEnt(pyspiel.load_game(game_string), temperature)
   solver.update_sequences()  # warm-up
   start = time.perf_counter()
@@ -50,12 +51,18 @@ def nash_comparison(tensors, checkpoints=(100, 1000, 10000)) -> list[dict]:
   MMD against CFR+ at the same iteration counts."""
   scale = float(jnp.max(jnp.abs(tensors.payoff.value)))
   runs = {
-      "cfr+ (average)": (solvers.get("cfr+"), {}, "average"),
-      "mmd annealed alpha0=0.03 (current)": (solvers.get("mmd", anneal=True),
-                                             {"temperature": 0.03, "step_size": 1 / scale}, "current"),
-      "mmd annealed alpha0=0.03 (average)": (solvers.get("mmd", anneal=True),
-                                             {"temperature": 0.03, "step_size": 1 / scale}, "average"),
-      "mmd alpha=0.001 (current)": (solvers.get("mmd"), {"temperature": 0.001}, "current"),
+    "cfr+ (average)": (solvers.get("cfr+"), {}, "average"),
+    "mmd annealed alpha0=0.03 (current)": (
+      solvers.get("mmd", anneal=True),
+      {"temperature": 0.03, "step_size": 1 / scale},
+      "current",
+    ),
+    "mmd annealed alpha0=0.03 (average)": (
+      solvers.get("mmd", anneal=True),
+      {"temperature": 0.03, "step_size": 1 / scale},
+      "average",
+    ),
+    "mmd alpha=0.001 (current)": (solvers.get("mmd"), {"temperature": 0.001}, "current"),
   }
   rows = []
   for name, (solver, hyper, which) in runs.items():
@@ -63,8 +70,13 @@ def nash_comparison(tensors, checkpoints=(100, 1000, 10000)) -> list[dict]:
     for n in checkpoints:
       state, done = solver.run(tensors, state, n - done), n
       strategy = solver.average_strategy if which == "average" else solver.current_strategy
-      rows.append({"solver": name, "iterations": n,
-                   "exploitability": float(jaxcfr.exploitability(tensors, strategy(tensors, state)))})
+      rows.append(
+        {
+          "solver": name,
+          "iterations": n,
+          "exploitability": float(jaxcfr.exploitability(tensors, strategy(tensors, state))),
+        }
+      )
       print(rows[-1], flush=True)
   return rows
 
@@ -84,16 +96,25 @@ def main(argv=None) -> int:
   qre = jax.jit(lambda t: diff.qre(t, temperature=args.temperature))
   profile = jax.block_until_ready(qre(tensors))
   rows = nash_comparison(tensors)
-  write_record(args.out, benchmark="mmd_speed", description=(
+  write_record(
+    args.out,
+    benchmark="mmd_speed",
+    description=(
       "MMD (dilated entropy, float64, simultaneous updates) per-iteration time on "
-                     f"{args.game}: jaxcfr vs OpenSpiel's NumPy mmd_dilated.MMDDilatedEnt at temperature "
-                     f"{args.temperature}, same process; then annealed MMD vs CFR+ exploitability (NashConv/2). "
-                     "Measured on a CPU shared with other jobs: timings are noisy."),
-      configuration={"game": args.game, "temperature": args.temperature, "dtype": "float64", "goal_ratio": 100},
-      results={"openspiel_ms_per_iteration": peer, "jaxcfr_ms_per_iteration": mine, "ratio": peer / mine,
-               "qre_gap": float(diff.qre_gap(tensors, profile, temperature=args.temperature)),
-               "qre_exploitability": float(jaxcfr.exploitability(tensors, profile)),
-               "nash_comparison": rows})
+      f"{args.game}: jaxcfr vs OpenSpiel's NumPy mmd_dilated.MMDDilatedEnt at temperature "
+      f"{args.temperature}, same process; then annealed MMD vs CFR+ exploitability (NashConv/2). "
+      "Measured on a CPU shared with other jobs: timings are noisy."
+    ),
+    configuration={"game": args.game, "temperature": args.temperature, "dtype": "float64", "goal_ratio": 100},
+    results={
+      "openspiel_ms_per_iteration": peer,
+      "jaxcfr_ms_per_iteration": mine,
+      "ratio": peer / mine,
+      "qre_gap": float(diff.qre_gap(tensors, profile, temperature=args.temperature)),
+      "qre_exploitability": float(jaxcfr.exploitability(tensors, profile)),
+      "nash_comparison": rows,
+    },
+  )
   return 0
 
 

@@ -30,11 +30,11 @@ from record import read_record, write_record  # noqa: E402  pylint: disable=wron
 from timing import timed  # noqa: E402  pylint: disable=wrong-import-position
 
 DEFAULT_GAMES = [f"no_limit_leduc_poker(stack={s})" for s in (4, 6, 8, 10, 12, 14, 16, 18, 20)] + [
-    "no_limit_leduc_poker(stack=8,raise_rule=increment)",
-    "no_limit_leduc_poker(stack=12,betting=fcpa)",
-    "no_limit_leduc_poker(stack=100,betting=fcpa)",
-    "no_limit_leduc_poker(stack=1200,ante=100,betting=fcpa)",
-    "no_limit_leduc_poker(stack=1200,ante=100,betting=deepstack)",
+  "no_limit_leduc_poker(stack=8,raise_rule=increment)",
+  "no_limit_leduc_poker(stack=12,betting=fcpa)",
+  "no_limit_leduc_poker(stack=100,betting=fcpa)",
+  "no_limit_leduc_poker(stack=1200,ante=100,betting=fcpa)",
+  "no_limit_leduc_poker(stack=1200,ante=100,betting=deepstack)",
 ]
 
 
@@ -44,9 +44,11 @@ def _solve(game_string: str, iters: int) -> dict:
   solver = solvers.get("cfr+")
   state = solver.run(game.tensors, solver.init(game.tensors), iters)
   average = solver.average_strategy(game.tensors, state)
-  return {"cfr_plus_iterations": iters,
-          "value": float(jaxcfr.expected_value(game.tensors, average)),
-          "exploitability": float(jaxcfr.exploitability(game.tensors, average))}
+  return {
+    "cfr_plus_iterations": iters,
+    "value": float(jaxcfr.expected_value(game.tensors, average)),
+    "exploitability": float(jaxcfr.exploitability(game.tensors, average)),
+  }
 
 
 def main(argv=None) -> dict:
@@ -64,8 +66,11 @@ def main(argv=None) -> dict:
     row = {**jaxcfr.game.statistics.statistics(arrays), "build_s": build_s, "openspiel_twin": twin}
     if arrays.num_histories <= args.walk_up_to:
       name, params = loading.parse_game_string(game_string)
-      row["tree_walk_build_s"], walked = timed(lambda arrays=arrays, name=name, params=params: build.build_from_protocol(
-          GAMES[name](**params).new_initial_state(), arrays.name))
+      row["tree_walk_build_s"], walked = timed(
+        lambda arrays=arrays, name=name, params=params: build.build_from_protocol(
+          GAMES[name](**params).new_initial_state(), arrays.name
+        )
+      )
       for field in ("parent", "kind", "infoset", "action_id", "chance_prob", "utility", "sequence"):
         assert np.array_equal(getattr(walked, field), getattr(arrays, field)), (game_string, field)
       del walked
@@ -73,21 +78,32 @@ def main(argv=None) -> dict:
     if max(row["sequences"]) <= args.solve_up_to:
       row.update(_solve(game_string, args.iters))
     rows.append(row)
-    print(f"{row['game']:62} H={row['histories']:>10,} I={row['infosets'][0]:>8,} "
-          f"S={row['sequences'][0]:>8,} Z={row['terminals']:>10,} {build_s:7.1f} s "
-          f"(walk {row.get('tree_walk_build_s', float('nan')):6.1f} s) "
-          f"v={row.get('value', float('nan')):+.5f}", flush=True)
+    print(
+      f"{row['game']:62} H={row['histories']:>10,} I={row['infosets'][0]:>8,} "
+      f"S={row['sequences'][0]:>8,} Z={row['terminals']:>10,} {build_s:7.1f} s "
+      f"(walk {row.get('tree_walk_build_s', float('nan')):6.1f} s) "
+      f"v={row.get('value', float('nan')):+.5f}",
+      flush=True,
+    )
 
-  write_record(args.out, benchmark="no_limit_leduc",
-               description="no_limit_leduc_poker sizes (per player: infosets, sequences) and build seconds, cache "
-                           "off (build_s: vectorised rules where the game has them, else the tree walk; "
-                           "tree_walk_build_s: the tree walk, equal arrays checked); values of CFR+'s average "
-                           "strategy with its exploitability. The 2-core CPU was shared with other jobs, so the "
-                           "seconds are upper bounds.",
-               configuration={"games": [row["game"] for row in rows], "solve_up_to_sequences": args.solve_up_to,
-                              "cfr_plus_iterations": args.iters, "walk_up_to_histories": args.walk_up_to,
-                              "dtype": "float64", "cache": False},
-               results=rows)
+  write_record(
+    args.out,
+    benchmark="no_limit_leduc",
+    description="no_limit_leduc_poker sizes (per player: infosets, sequences) and build seconds, cache "
+    "off (build_s: vectorised rules where the game has them, else the tree walk; "
+    "tree_walk_build_s: the tree walk, equal arrays checked); values of CFR+'s average "
+    "strategy with its exploitability. The 2-core CPU was shared with other jobs, so the "
+    "seconds are upper bounds.",
+    configuration={
+      "games": [row["game"] for row in rows],
+      "solve_up_to_sequences": args.solve_up_to,
+      "cfr_plus_iterations": args.iters,
+      "walk_up_to_histories": args.walk_up_to,
+      "dtype": "float64",
+      "cache": False,
+    },
+    results=rows,
+  )
   print(f"wrote {args.out}")
   return read_record(args.out)
 

@@ -17,9 +17,17 @@ from jaxcfr.solvers import mccfr_state
 from timing import best_seconds, seconds_per_call, timed  # noqa: E402  pylint: disable=wrong-import-position
 
 
-def cfr_ms_per_iteration(game: jaxcfr.Game, algorithm: str = "cfr+", *, batch: int | None = None,
-                         vmap: bool = False, shard: bool = False, library: bool = False,
-                         min_seconds: float = 1.0, chunk: int | None = None) -> dict:
+def cfr_ms_per_iteration(
+  game: jaxcfr.Game,
+  algorithm: str = "cfr+",
+  *,
+  batch: int | None = None,
+  vmap: bool = False,
+  shard: bool = False,
+  library: bool = False,
+  min_seconds: float = 1.0,
+  chunk: int | None = None,
+) -> dict:
   """Milliseconds per iteration of one run (``batch=None``) or of a vmapped batch of runs.
 
   The batch runs differ in their averaging exponent gamma, so no two are the same program
@@ -59,22 +67,28 @@ def cfr_ms_per_iteration(game: jaxcfr.Game, algorithm: str = "cfr+", *, batch: i
   state = run(state)
   jax.block_until_ready(state)
   seconds, calls, _ = seconds_per_call(run, state, min_seconds)
-  return {"ms_per_iteration": 1e3 * seconds / chunk, "iterations_timed": calls * chunk,
-          "batch": batch, "batch_layout": "vmap" if vmap else "trailing", "loop": "solver.run" if library else "user",
-          "dtype": str(tensors.dtype),
-          "devices": len(jax.local_devices()) if shard else 1,
-          "algorithm": algorithm}
+  return {
+    "ms_per_iteration": 1e3 * seconds / chunk,
+    "iterations_timed": calls * chunk,
+    "batch": batch,
+    "batch_layout": "vmap" if vmap else "trailing",
+    "loop": "solver.run" if library else "user",
+    "dtype": str(tensors.dtype),
+    "devices": len(jax.local_devices()) if shard else 1,
+    "algorithm": algorithm,
+  }
 
 
-def outcome_sampling_rate(game: jaxcfr.Game, trajectories: int, batch: int, devices: int, seconds: float,
-                          repeats: int) -> dict:
+def outcome_sampling_rate(
+  game: jaxcfr.Game, trajectories: int, batch: int, devices: int, seconds: float, repeats: int
+) -> dict:
   """Trajectories per second of outcome sampling (epsilon 0.6), ``trajectories`` per update and
   player, ``batch`` seeds on trailing axes (1: no batch axis); ``devices`` > 1 shards the seeds
   over that many local devices."""
   tensors = game.tensors
   solver = solvers.get("mccfr-os", trajectories=trajectories)
   # solver.run is jitted with a traced count: every n shares one compilation.
-  make = lambda n: (lambda state: solver.run(tensors, state, n))
+  make = lambda n: lambda state: solver.run(tensors, state, n)
   if batch == 1:
     state = solver.init(tensors)
   else:
@@ -94,18 +108,24 @@ def outcome_sampling_rate(game: jaxcfr.Game, trajectories: int, batch: int, devi
     holder[0] = jax.block_until_ready(run(holder[0]))
 
   best = best_seconds(go, repeats)
-  return {"trajectories_per_update": trajectories, "seeds": batch, "devices": devices,
-          "steps": steps, "seconds": best, "steps_per_s": steps / best,
-          "trajectories_per_s": 2 * trajectories * batch * steps / best,
-          "nodes_touched_per_trajectory": float(np.mean(mccfr_state.nodes_touched(holder[0]))) /
-                                          (2 * trajectories * int(np.mean(holder[0].iteration)))}
+  return {
+    "trajectories_per_update": trajectories,
+    "seeds": batch,
+    "devices": devices,
+    "steps": steps,
+    "seconds": best,
+    "steps_per_s": steps / best,
+    "trajectories_per_s": 2 * trajectories * batch * steps / best,
+    "nodes_touched_per_trajectory": float(np.mean(mccfr_state.nodes_touched(holder[0])))
+    / (2 * trajectories * int(np.mean(holder[0].iteration))),
+  }
 
 
 def traversal_rate(game: jaxcfr.Game, algorithm: str, batch: int, seconds: float, repeats: int) -> dict:
   """External (``mccfr-es``) or chance (``cfr-cs``) sampling, ``batch`` seeds (1: no vmap)."""
   tensors = game.tensors
   solver = solvers.get(algorithm)
-  make = lambda n: (lambda state: solver.run(tensors, state, n))  # jitted, n traced: one compilation
+  make = lambda n: lambda state: solver.run(tensors, state, n)  # jitted, n traced: one compilation
   state = solver.init(tensors) if batch == 1 else solver.init(tensors, seed=jnp.arange(batch))  # [..., B]
   probe = make(50)
   state = jax.block_until_ready(probe(state))
@@ -119,7 +139,13 @@ def traversal_rate(game: jaxcfr.Game, algorithm: str, batch: int, seconds: float
 
   best = best_seconds(go, repeats)
   nodes_per_iteration = float(np.mean(mccfr_state.nodes_touched(holder[0]) / np.asarray(holder[0].iteration)))
-  return {"algorithm": algorithm, "seeds": batch, "steps": steps, "seconds": best,
-          "ms_per_iteration": 1e3 * best / steps, "iterations_per_s": batch * steps / best,
-          "nodes_touched_per_iteration": nodes_per_iteration,
-          "nodes_touched_per_s": nodes_per_iteration * batch * steps / best}
+  return {
+    "algorithm": algorithm,
+    "seeds": batch,
+    "steps": steps,
+    "seconds": best,
+    "ms_per_iteration": 1e3 * best / steps,
+    "iterations_per_s": batch * steps / best,
+    "nodes_touched_per_iteration": nodes_per_iteration,
+    "nodes_touched_per_s": nodes_per_iteration * batch * steps / best,
+  }

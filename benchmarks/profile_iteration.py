@@ -70,24 +70,31 @@ def profile(game: jaxcfr.Game, batch: int, iters: int, repeats: int) -> dict:
     return regret.normalise(jnp.abs(s) + 0.1, legal0) if s.shape == sigma0.shape else s
 
   parts = {
-      "opponent_plan": (lambda s: sigma1 * 0.5 + 0.5 * evaluation.action_table(
-          p1, evaluation.realization_plan(p1, s)), sigma1),
-      "sequence_values": (lambda v: 0.5 * v + 0.5 * resized(evaluation.sequence_values_for(
-          tensors.payoff, 0, v), v.shape[0]), y),
-      "counterfactual_values": (lambda s: renormalised(evaluation.counterfactual_values(p0, g0, s)[0]), sigma0),
-      "regret_matching_plus": (lambda r: regret.regret_matching(jnp.maximum(r - 0.01, 0) + 0.001, legal0),
-                               state.regrets[0]),
+    "opponent_plan": (
+      lambda s: sigma1 * 0.5 + 0.5 * evaluation.action_table(p1, evaluation.realization_plan(p1, s)),
+      sigma1,
+    ),
+    "sequence_values": (
+      lambda v: 0.5 * v + 0.5 * resized(evaluation.sequence_values_for(tensors.payoff, 0, v), v.shape[0]),
+      y,
+    ),
+    "counterfactual_values": (lambda s: renormalised(evaluation.counterfactual_values(p0, g0, s)[0]), sigma0),
+    "regret_matching_plus": (
+      lambda r: regret.regret_matching(jnp.maximum(r - 0.01, 0) + 0.001, legal0),
+      state.regrets[0],
+    ),
   }
   rows = {}
   for name, (part, x) in parts.items():
     rows[name] = {"us_per_call": 1e6 * best_seconds(looped(part, iters), x, repeats) / iters}
   step = looped(lambda s: solver.step(tensors, s), iters)
-  rows["whole_step"] = {"us_per_call": 1e6 * best_seconds(step, state, repeats) / iters,
-                        "ops": op_counts(step, state)}
+  rows["whole_step"] = {"us_per_call": 1e6 * best_seconds(step, state, repeats) / iters, "ops": op_counts(step, state)}
   fusions = rows["whole_step"]["ops"]["fusion"]
   chain = lambda v: tiny_operations(v, fusions)
-  rows["empty_loop_same_op_count"] = {"us_per_call": 1e6 * best_seconds(looped(chain, iters), jnp.ones(4), repeats) / iters,
-                                      "ops": op_counts(looped(chain, iters), jnp.ones(4))}
+  rows["empty_loop_same_op_count"] = {
+    "us_per_call": 1e6 * best_seconds(looped(chain, iters), jnp.ones(4), repeats) / iters,
+    "ops": op_counts(looped(chain, iters), jnp.ones(4)),
+  }
   return rows
 
 
@@ -113,11 +120,20 @@ def main(argv=None) -> int:
     print(f"{args.game} B={batch}:")
     for name, row in rows.items():
       print(f"  {name:26s} {row['us_per_call']:9.2f} us  {row.get('ops', '')}")
-  write_record(args.out, benchmark="profile_iteration", description=__doc__.split("\n\n")[0].strip(),
-               configuration={"game": args.game, "algorithm": "cfr+", "dtype": str(game.tensors.dtype),
-                              "batches": [int(b) for b in args.batch.split(",")], "iters": args.iters,
-                              "repeats": args.repeats},
-               results=results)
+  write_record(
+    args.out,
+    benchmark="profile_iteration",
+    description=__doc__.split("\n\n")[0].strip(),
+    configuration={
+      "game": args.game,
+      "algorithm": "cfr+",
+      "dtype": str(game.tensors.dtype),
+      "batches": [int(b) for b in args.batch.split(",")],
+      "iters": args.iters,
+      "repeats": args.repeats,
+    },
+    results=results,
+  )
   return 0
 
 

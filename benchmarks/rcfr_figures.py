@@ -79,9 +79,21 @@ def main(argv=None) -> None:
   game = jaxcfr.load("leduc_poker", dtype=args.dtype)
   tensors = game.tensors
   table = 2184
-  agents, record = {}, {"rcfr_iters": args.rcfr_iters, "mlp_iters": args.mlp_iters, "cfr_iters": args.cfr_iters,
-                        "dtype": args.dtype, "mlp_steps": args.mlp_steps,
-                        "table_size": table, "paper_unit": PAPER_UNIT, "curves": {}, "sizes": {}, "seconds": {}}
+  agents, record = (
+    {},
+    {
+      "rcfr_iters": args.rcfr_iters,
+      "mlp_iters": args.mlp_iters,
+      "cfr_iters": args.cfr_iters,
+      "dtype": args.dtype,
+      "mlp_steps": args.mlp_steps,
+      "table_size": table,
+      "paper_unit": PAPER_UNIT,
+      "curves": {},
+      "sizes": {},
+      "seconds": {},
+    },
+  )
 
   def add(name, profile, size, curve, seconds, paper_size=None):
     agents[name] = profile
@@ -89,12 +101,17 @@ def main(argv=None) -> None:
     record["sizes"][name] = {"parameters": int(size), "relative_size": size / table, "paper_relative_size": paper}
     record["curves"][name] = curve
     record["seconds"][name] = seconds
-    print(f"{name:>14} size {int(size):5d} ({size / table:.3f} table, {paper:.3f} paper) "
-          f"exploitability {np.asarray(curve[-1][1]).item():.4f} after {curve[-1][0]} it, {seconds:.1f} s", flush=True)
+    print(
+      f"{name:>14} size {int(size):5d} ({size / table:.3f} table, {paper:.3f} paper) "
+      f"exploitability {np.asarray(curve[-1][1]).item():.4f} after {curve[-1][0]} it, {seconds:.1f} s",
+      flush=True,
+    )
 
   cfr = solvers.get("cfr")
   curve, state, seconds = run_curve(tensors, cfr, cfr.init(tensors), args.cfr_iters)
-  add("FULL", cfr.average_strategy(tensors, state), table, curve, seconds, paper_size=PAPER_UNIT)  # suit-isomorphic: 672
+  add(
+    "FULL", cfr.average_strategy(tensors, state), table, curve, seconds, paper_size=PAPER_UNIT
+  )  # suit-isomorphic: 672
   for name in ABSTRACTIONS:
     solver = solvers.get("rcfr", regressor=f"abstraction:{name}")
     average = lambda t, s, name=name: rcfr.abstract_average_strategy(t, s, name)
@@ -103,21 +120,26 @@ def main(argv=None) -> None:
 
   thresholds = [float(v) for v in args.thresholds.split(",")]
   tree = solvers.get("rcfr", regressor="tree")
-  curve, state, seconds = run_curve(tensors, tree, tree.init(tensors, threshold=jnp.asarray(thresholds)),
-                                    args.rcfr_iters)
+  curve, state, seconds = run_curve(
+    tensors, tree, tree.init(tensors, threshold=jnp.asarray(thresholds)), args.rcfr_iters
+  )
   sizes = np.asarray(tree.counters(state)["regressor_size"])
   profile = tree.average_strategy(tensors, state)
   for b, threshold in enumerate(thresholds):
-    add(f"tree-{threshold:g}", tuple(p[..., b] for p in profile), sizes[b],
-        [(i, v[b]) for i, v in curve], seconds)
+    add(f"tree-{threshold:g}", tuple(p[..., b] for p in profile), sizes[b], [(i, v[b]) for i, v in curve], seconds)
     record["sizes"][f"tree-{threshold:g}"]["threshold"] = threshold
 
   # threshold 0 against unabstracted CFR on the tree's own checkpoints
   reference, _, _ = run_curve(tensors, cfr, cfr.init(tensors), args.rcfr_iters)
-  ratios = [(i, tree_value / cfr_value)
-            for (i, cfr_value), (_, tree_value) in zip(reference, record["curves"]["tree-0"])]
-  record["tree0_vs_cfr"] = {"checkpoints": [i for i, _ in ratios], "cfr": [v for _, v in reference],
-                            "ratio": [r for _, r in ratios], "worst_ratio": max(r for _, r in ratios)}
+  ratios = [
+    (i, tree_value / cfr_value) for (i, cfr_value), (_, tree_value) in zip(reference, record["curves"]["tree-0"])
+  ]
+  record["tree0_vs_cfr"] = {
+    "checkpoints": [i for i, _ in ratios],
+    "cfr": [v for _, v in reference],
+    "ratio": [r for _, r in ratios],
+    "worst_ratio": max(r for _, r in ratios),
+  }
   print(f"tree-0 over CFR: worst ratio {record['tree0_vs_cfr']['worst_ratio']:.3f}", flush=True)
 
   # MLPs 8 -> hidden -> 1 sized like the abstractions (RCFR+) and with half the table's parameters (RCFR)
@@ -140,19 +162,24 @@ def main(argv=None) -> None:
       seat0 = float(ev(tensors, (agents[row][0], agents[col][1])))
       seat1 = -float(ev(tensors, (agents[col][0], agents[row][1])))
       cross[i, j] = 1000 * (seat0 + seat1) / 2
-  record["crosstable_mbh"] = {"agents": names, "rows": cross.tolist(),
-                              "mean": {n: float(np.delete(cross[i], i).mean()) for i, n in enumerate(names)}}
+  record["crosstable_mbh"] = {
+    "agents": names,
+    "rows": cross.tolist(),
+    "mean": {n: float(np.delete(cross[i], i).mean()) for i, n in enumerate(names)},
+  }
   description = (
-      "Waugh et al. 2015 Figures 1-2 and Table 1 on Leduc (exploitability = NashConv / 2, in chips; "
-      "the figures plot milli-chips per hand). Iterations reduced from the paper's 100000: CFR and the "
-      "abstractions run cfr_iters, the trees rcfr_iters and the MLPs mlp_iters, to fit the CPU budget. "
-      "goals: at each abstraction's size, the least exploitable tree and MLP no larger, final values. "
-      "Timings measured while the 2-core CPU was shared with other jobs.")
-  configuration = {key: record.pop(key) for key in
-                   ("rcfr_iters", "mlp_iters", "cfr_iters", "dtype", "mlp_steps", "table_size", "paper_unit")}
+    "Waugh et al. 2015 Figures 1-2 and Table 1 on Leduc (exploitability = NashConv / 2, in chips; "
+    "the figures plot milli-chips per hand). Iterations reduced from the paper's 100000: CFR and the "
+    "abstractions run cfr_iters, the trees rcfr_iters and the MLPs mlp_iters, to fit the CPU budget. "
+    "goals: at each abstraction's size, the least exploitable tree and MLP no larger, final values. "
+    "Timings measured while the 2-core CPU was shared with other jobs."
+  )
+  configuration = {
+    key: record.pop(key)
+    for key in ("rcfr_iters", "mlp_iters", "cfr_iters", "dtype", "mlp_steps", "table_size", "paper_unit")
+  }
   configuration["thresholds"] = args.thresholds
-  write_record(args.out, benchmark="rcfr_figures", description=description, configuration=configuration,
-               results=record)
+  write_record(args.out, benchmark="rcfr_figures", description=description, configuration=configuration, results=record)
   plot(record, Path(args.out).with_suffix(""))
 
 
@@ -166,24 +193,34 @@ def goals(record) -> list[dict]:
     for kind in ("tree", "mlp"):
       fits = [n for n, s in record["sizes"].items() if n.startswith(kind) and s["parameters"] <= size]
       best = min(fits, key=final.get) if fits else None
-      row[kind] = best and {"agent": best, "parameters": record["sizes"][best]["parameters"],
-                            "exploitability": final[best], "iterations": record["curves"][best][-1][0],
-                            "less_exploitable": final[best] < final[name]}
+      row[kind] = best and {
+        "agent": best,
+        "parameters": record["sizes"][best]["parameters"],
+        "exploitability": final[best],
+        "iterations": record["curves"][best][-1][0],
+        "less_exploitable": final[best] < final[name],
+      }
     rows.append(row)
   return rows
 
 
 def plot(record, stem: Path) -> None:
   import matplotlib  # pylint: disable=import-outside-toplevel
+
   matplotlib.use("Agg")
   import matplotlib.pyplot as plt  # pylint: disable=import-outside-toplevel
+
   fig, ax = plt.subplots(figsize=(6, 4))
   for name, curve in record["curves"].items():
     if name in ABSTRACTIONS:
       continue
     x, y = zip(*curve)
-    ax.loglog(x, 1000 * np.asarray(y), label=f"{name} ({100 * record['sizes'][name]['paper_relative_size']:.0f}%)",
-              lw=2 if name == "FULL" else 1)
+    ax.loglog(
+      x,
+      1000 * np.asarray(y),
+      label=f"{name} ({100 * record['sizes'][name]['paper_relative_size']:.0f}%)",
+      lw=2 if name == "FULL" else 1,
+    )
   ax.set_xlabel("iterations")
   ax.set_ylabel("exploitability (mb/h)")
   ax.set_title("Figure 1: RCFR (tree, MLP) and CFR on Leduc")
@@ -192,9 +229,11 @@ def plot(record, stem: Path) -> None:
   fig.savefig(f"{stem}_figure1.png", dpi=120)
   fig, ax = plt.subplots(figsize=(6, 4))
   for kind, marker in (("tree", "o"), ("mlp", "s"), ("abstraction", "x"), ("FULL", "*")):
-    points = [(100 * s["paper_relative_size"], 1000 * record["curves"][n][-1][1], n)
-              for n, s in record["sizes"].items()
-              if (n in ABSTRACTIONS) == (kind == "abstraction") and (n.startswith(kind) or kind == "abstraction")]
+    points = [
+      (100 * s["paper_relative_size"], 1000 * record["curves"][n][-1][1], n)
+      for n, s in record["sizes"].items()
+      if (n in ABSTRACTIONS) == (kind == "abstraction") and (n.startswith(kind) or kind == "abstraction")
+    ]
     if points:
       ax.scatter([p[0] for p in points], [p[1] for p in points], marker=marker, label=kind)
       for p in points:

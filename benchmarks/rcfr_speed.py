@@ -32,7 +32,6 @@ from pathlib import Path
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import jaxcfr  # noqa: E402
@@ -56,6 +55,7 @@ def _openspiel_trainer(steps: int, learning_rate: float):
       grads = nn.grad(lambda m: ((m(x) - y) ** 2).mean())(model)
       optimizer.update(model, grads)
       return nn.state((model, optimizer))
+
     return jax.lax.fori_loop(0, steps, one, state)
 
   optimizers = {}
@@ -76,8 +76,9 @@ def openspiel_ms(game_name: str, width: int, steps: int, learning_rate: float, i
     import pyspiel  # pylint: disable=import-outside-toplevel
     from open_spiel.python.jax import rcfr as peer  # pylint: disable=import-outside-toplevel
   except ImportError as error:
-    raise SystemExit(f"OpenSpiel's JAX RCFR does not import ({error}); install flax and chex in this "
-                     "environment (benchmark only)") from error
+    raise SystemExit(
+      f"OpenSpiel's JAX RCFR does not import ({error}); install flax and chex in this environment (benchmark only)"
+    ) from error
   game = pyspiel.load_game(game_name)
   models = [peer.DeepRcfrModel(game, num_hidden_units=width, num_hidden_layers=1, seed=p) for p in range(2)]
   solver = peer.RcfrSolver(game, models)
@@ -92,8 +93,12 @@ def openspiel_ms(game_name: str, width: int, steps: int, learning_rate: float, i
     solver.evaluate_and_update_policy(train, sub)
   jax.block_until_ready(solver._cumulative_seq_probs)  # pylint: disable=protected-access
   ms = 1e3 * (time.perf_counter() - start) / iterations
-  return {"ms_per_iteration": ms, "first_iteration_s": first, "features": peer.num_features(game),
-          "iterations_timed": iterations}
+  return {
+    "ms_per_iteration": ms,
+    "first_iteration_s": first,
+    "features": peer.num_features(game),
+    "iterations_timed": iterations,
+  }
 
 
 def ours_ms(game_name: str, width: int, steps: int, learning_rate: float, iterations: int, batch: int) -> dict:
@@ -114,8 +119,11 @@ def ours_ms(game_name: str, width: int, steps: int, learning_rate: float, iterat
     if runs > 1:
       out[f"{key}ms_per_run_iteration"] = ms / runs
   rows = solver.counters(solver.init(tensors))
-  out |= {"iterations_timed": iterations, "regressor_size": int(rows["regressor_size"]),
-          "relative_size": float(rows["relative_size"])}
+  out |= {
+    "iterations_timed": iterations,
+    "regressor_size": int(rows["regressor_size"]),
+    "relative_size": float(rows["relative_size"]),
+  }
   return out
 
 
@@ -136,22 +144,40 @@ def main(argv=None) -> None:
     theirs = openspiel_ms(game, iterations=args.openspiel_iters, **settings)
     ours = ours_ms(game, iterations=args.ours_iters, batch=args.batch, **settings)
     ratio = theirs["ms_per_iteration"] / ours["ms_per_iteration"]
-    rows.append({"game": game, "openspiel": theirs, "jaxcfr": ours, "speedup": ratio,
-                 "speedup_per_run_in_batch":
-                     theirs["ms_per_iteration"] / ours[f"batch{args.batch}_ms_per_run_iteration"]})
-    print(f"{game:>12}: OpenSpiel {theirs['ms_per_iteration']:9.1f} ms/it, jaxcfr {ours['ms_per_iteration']:7.2f} "
-          f"ms/it ({ratio:6.0f}x; in a batch of {args.batch}: {rows[-1]['speedup_per_run_in_batch']:6.0f}x per run)",
-          flush=True)
+    rows.append(
+      {
+        "game": game,
+        "openspiel": theirs,
+        "jaxcfr": ours,
+        "speedup": ratio,
+        "speedup_per_run_in_batch": theirs["ms_per_iteration"] / ours[f"batch{args.batch}_ms_per_run_iteration"],
+      }
+    )
+    print(
+      f"{game:>12}: OpenSpiel {theirs['ms_per_iteration']:9.1f} ms/it, jaxcfr {ours['ms_per_iteration']:7.2f} "
+      f"ms/it ({ratio:6.0f}x; in a batch of {args.batch}: {rows[-1]['speedup_per_run_in_batch']:6.0f}x per run)",
+      flush=True,
+    )
   path = write_record(
-      args.out, benchmark="rcfr_speed",
-      configuration={**settings, "hidden_layers": 2, "optimizer": "adam", "loss": "squared error",
-                     "dtype": "float32", "batch": args.batch, "games": args.games.split(",")},
-      results={"rows": rows},
-      description=(
-                "Milliseconds per RCFR iteration (both players) with an MLP regressor, jaxcfr's rcfr against "
-                "OpenSpiel's JAX RcfrSolver side by side, same network, steps, learning rate and full batch; "
-                "OpenSpiel's training loop is one jitted fori_loop (its best case). Measured while the 2-core CPU "
-                "was shared with other jobs: the ratio, taken in one run, is the figure to quote."))
+    args.out,
+    benchmark="rcfr_speed",
+    configuration={
+      **settings,
+      "hidden_layers": 2,
+      "optimizer": "adam",
+      "loss": "squared error",
+      "dtype": "float32",
+      "batch": args.batch,
+      "games": args.games.split(","),
+    },
+    results={"rows": rows},
+    description=(
+      "Milliseconds per RCFR iteration (both players) with an MLP regressor, jaxcfr's rcfr against "
+      "OpenSpiel's JAX RcfrSolver side by side, same network, steps, learning rate and full batch; "
+      "OpenSpiel's training loop is one jitted fori_loop (its best case). Measured while the 2-core CPU "
+      "was shared with other jobs: the ratio, taken in one run, is the figure to quote."
+    ),
+  )
   print(f"wrote {path}")
 
 

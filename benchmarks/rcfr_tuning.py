@@ -30,14 +30,14 @@ from record import write_record  # noqa: E402  pylint: disable=wrong-import-posi
 RESULTS = Path(__file__).resolve().parent / "results"
 BASE = {"hidden": (15,), "steps": 30}
 VARIANTS = {
-    "baseline": {},
-    "100 steps per iteration": {"steps": 100},
-    "no target normalisation": {"normalise": False},
-    "RCFR+ (floored targets)": {"plus": True},
-    "bootstrapped targets": {"bootstrap": True},
-    "linear averaging": {"averaging": "linear"},
-    "RCFR+ and linear averaging": {"plus": True, "averaging": "linear"},
-    "deeper, same size (9, 6)": {"hidden": (9, 6)},
+  "baseline": {},
+  "100 steps per iteration": {"steps": 100},
+  "no target normalisation": {"normalise": False},
+  "RCFR+ (floored targets)": {"plus": True},
+  "bootstrapped targets": {"bootstrap": True},
+  "linear averaging": {"averaging": "linear"},
+  "RCFR+ and linear averaging": {"plus": True, "averaging": "linear"},
+  "deeper, same size (9, 6)": {"hidden": (9, 6)},
 }
 
 
@@ -62,21 +62,36 @@ def main(argv=None) -> None:
       done = point
       curve.append((point, np.asarray(measure(state)).tolist()))
     final = curve[-1][1]
-    rows.append({"variant": name, "options": {k: list(v) if isinstance(v, tuple) else v for k, v in options.items()},
-                 "parameters": int(np.asarray(solver.counters(state)["regressor_size"]).ravel()[0]),
-                 "curve": curve, "final_by_learning_rate": final, "best_final": min(final), "median_final":
-                 float(np.median(final)), "seconds": time.perf_counter() - start})
-    print(f"{name:>28}: final exploitability {', '.join(f'{v:.3f}' for v in final)} (learning rates "
-          f"{', '.join(map(str, rates))})", flush=True)
+    rows.append(
+      {
+        "variant": name,
+        "options": {k: list(v) if isinstance(v, tuple) else v for k, v in options.items()},
+        "parameters": int(np.asarray(solver.counters(state)["regressor_size"]).ravel()[0]),
+        "curve": curve,
+        "final_by_learning_rate": final,
+        "best_final": min(final),
+        "median_final": float(np.median(final)),
+        "seconds": time.perf_counter() - start,
+      }
+    )
+    print(
+      f"{name:>28}: final exploitability {', '.join(f'{v:.3f}' for v in final)} (learning rates "
+      f"{', '.join(map(str, rates))})",
+      flush=True,
+    )
   path = write_record(
-      args.out, benchmark="rcfr_tuning",
-      configuration={"iterations": args.iters, "learning_rates": rates, "seed": 0, "base": BASE},
-      results={"rows": rows},
-      description=("Exploitability (NashConv / 2) of RCFR's average strategy on Leduc with an 8 -> 15 -> 1 "
-                            "MLP per player (302 parameters), one change per row against the baseline, three "
-                            "learning rates each; the abstraction of the same size JQ.K reaches 0.51 and J.QK 0.74 "
-                            "(benchmarks/results/rcfr_figures.json). float32; the 2-core CPU was shared with "
-                            "other jobs (seconds are indicative only)."))
+    args.out,
+    benchmark="rcfr_tuning",
+    configuration={"iterations": args.iters, "learning_rates": rates, "seed": 0, "base": BASE},
+    results={"rows": rows},
+    description=(
+      "Exploitability (NashConv / 2) of RCFR's average strategy on Leduc with an 8 -> 15 -> 1 "
+      "MLP per player (302 parameters), one change per row against the baseline, three "
+      "learning rates each; the abstraction of the same size JQ.K reaches 0.51 and J.QK 0.74 "
+      "(benchmarks/results/rcfr_figures.json). float32; the 2-core CPU was shared with "
+      "other jobs (seconds are indicative only)."
+    ),
+  )
   print(f"wrote {path}")
 
 

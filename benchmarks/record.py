@@ -28,8 +28,9 @@ def validate(record, where: str = "record") -> dict:
     raise ValueError(f"{where}: a benchmark record is a JSON object, got {type(record).__name__}")
   missing, extra = [k for k in KEYS if k not in record], sorted(set(record) - set(KEYS))
   if missing or extra:
-    raise ValueError(f"{where}: a benchmark record has exactly the keys {list(KEYS)}; "
-                     f"missing {missing}, unexpected {extra}")
+    raise ValueError(
+      f"{where}: a benchmark record has exactly the keys {list(KEYS)}; missing {missing}, unexpected {extra}"
+    )
   for key in ("benchmark", "description"):
     if not isinstance(record[key], str) or not record[key].strip():
       raise ValueError(f"{where}: {key!r} must be a non-empty string, got {record[key]!r}")
@@ -54,8 +55,9 @@ def read_record(path: str | Path) -> dict:
   return validate(record, str(path))
 
 
-def write_record(out: str | Path, *, benchmark: str, description: str, configuration: dict, results,
-                 **unexpected) -> Path:
+def write_record(
+  out: str | Path, *, benchmark: str, description: str, configuration: dict, results, **unexpected
+) -> Path:
   """Writes one record to ``out`` (JSON), adding ``date``, ``git_commit`` and ``hardware``.
 
   Only the keywords ``benchmark``, ``description``, ``configuration`` (what was run) and
@@ -63,12 +65,21 @@ def write_record(out: str | Path, *, benchmark: str, description: str, configura
   validated before anything is written. Returns ``out`` as a Path.
   """
   from jaxcfr.run import hardware  # pylint: disable=import-outside-toplevel
+
   out = Path(out)
   if unexpected:
-    raise TypeError(f"write_record: unexpected keywords {sorted(unexpected)}; a record has only benchmark, "
-                    "description, configuration (what was run) and results (what was measured)")
-  record = {"benchmark": benchmark, "description": description, **stamp(), "hardware": hardware.hardware(),
-            "configuration": configuration, "results": results}
+    raise TypeError(
+      f"write_record: unexpected keywords {sorted(unexpected)}; a record has only benchmark, "
+      "description, configuration (what was run) and results (what was measured)"
+    )
+  record = {
+    "benchmark": benchmark,
+    "description": description,
+    **stamp(),
+    "hardware": hardware.hardware(),
+    "configuration": configuration,
+    "results": results,
+  }
   validate(record, f"write_record({str(out)!r})")
   text = json.dumps(record, indent=2) + "\n"  # fails before the file is touched if not JSON
   out.parent.mkdir(parents=True, exist_ok=True)
@@ -80,6 +91,7 @@ def stamp() -> dict:
   """{"date", "git_commit"} of now: a record's own, or a row's when a partial run merges its
   rows into a file measured earlier."""
   from jaxcfr.run import hardware  # pylint: disable=import-outside-toplevel
+
   return {"date": _now(), "git_commit": hardware.git_commit()}
 
 

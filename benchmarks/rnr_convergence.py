@@ -32,7 +32,6 @@ import time
 from pathlib import Path
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 
 import jaxcfr
@@ -43,8 +42,10 @@ from jaxcfr.solvers import mcrnr
 from record import read_record, write_record  # noqa: E402  pylint: disable=wrong-import-position
 from timing import timed  # noqa: E402  pylint: disable=wrong-import-position
 
-GAMES = ("one_card_poker(num_cards=500),liars_dice(dice_sides=6),goofspiel(num_cards=4),"
-         "princess_and_monster(rows=3,cols=3,horizon=5)")
+GAMES = (
+  "one_card_poker(num_cards=500),liars_dice(dice_sides=6),goofspiel(num_cards=4),"
+  "princess_and_monster(rows=3,cols=3,horizon=5)"
+)
 
 
 def model_from_mccfr(game, *, target: float, seconds: float, trajectories: int = 64, chunk: int = 2000):
@@ -59,9 +60,12 @@ def model_from_mccfr(game, *, target: float, seconds: float, trajectories: int =
     state = run(state, chunk)
     value = float(nash_conv(state))
     if value <= target or time.perf_counter() - start > seconds:
-      return solver.average_strategy(tensors, state), {"nash_conv": value, "iterations": int(state.iteration),
-                                                      "trajectories": trajectories,
-                                                      "seconds": time.perf_counter() - start}
+      return solver.average_strategy(tensors, state), {
+        "nash_conv": value,
+        "iterations": int(state.iteration),
+        "trajectories": trajectories,
+        "seconds": time.perf_counter() - start,
+      }
 
 
 def convergence(tensors, state, solver, paired, *, seconds: float, first_chunk: int):
@@ -102,8 +106,11 @@ def main(argv=None) -> dict:
     game = jaxcfr.load(name, dtype=args.dtype)
     tensors = game.tensors
     model, model_info = model_from_mccfr(game, target=args.model_target, seconds=args.model_seconds)
-    print(f"{game.name}: model NashConv {model_info['nash_conv']:.4f} after {model_info['iterations']} "
-          f"outcome-sampling iterations of {model_info['trajectories']} trajectories", flush=True)
+    print(
+      f"{game.name}: model NashConv {model_info['nash_conv']:.4f} after {model_info['iterations']} "
+      f"outcome-sampling iterations of {model_info['trajectories']} trajectories",
+      flush=True,
+    )
     curves = {}
     for algorithm in ("cfr", "cfr+"):
       solver = solvers.get("rnr", base=algorithm)
@@ -113,27 +120,39 @@ def main(argv=None) -> dict:
         return average[0][..., :half], average[1][..., half:]
 
       state = solver.init(tensors, model=model, p=grid_p, restricted=grid_r)
-      curves[f"rnr-{algorithm}"] = convergence(tensors, state, solver, paired, seconds=args.seconds,
-                                               first_chunk=1)
+      curves[f"rnr-{algorithm}"] = convergence(tensors, state, solver, paired, seconds=args.seconds, first_chunk=1)
     solver = solvers.get("mcrnr", trajectories=args.trajectories)
     state = solver.init(tensors, model=model, p=grid_p, restricted=grid_r, seed=np.arange(2 * half))
-    curves["mcrnr"] = convergence(tensors, state, solver, lambda s: mcrnr.paired_profile(tensors, s, solver),
-                                  seconds=args.seconds, first_chunk=16)
+    curves["mcrnr"] = convergence(
+      tensors, state, solver, lambda s: mcrnr.paired_profile(tensors, s, solver), seconds=args.seconds, first_chunk=16
+    )
     for label, points in curves.items():
       last = points[-1]
-      print(f"  {label:9s} {last['iterations']:>9} iterations in {last['seconds']:.1f} s: NashConv "
-            + ", ".join(f"p={p}: {v:.4f}" for p, v in zip(ps, last["nash_conv"])), flush=True)
+      print(
+        f"  {label:9s} {last['iterations']:>9} iterations in {last['seconds']:.1f} s: NashConv "
+        + ", ".join(f"p={p}: {v:.4f}" for p, v in zip(ps, last["nash_conv"])),
+        flush=True,
+      )
     results[game.name] = {"model": model_info, "curves": curves}
-  write_record(args.out + ".json", benchmark="rnr_convergence",
-               description="Ponsen et al. 2011 Figure 7: RNR vs MCRNR convergence in time (NashConv of the "
-                           "restricted player's and its opponent's paired profile against solving seconds, "
-                           "compilation excluded; the model is an outcome-sampling average). The CPU may be "
-                           "shared with other jobs (the load average is recorded).",
-               configuration={"games": list(results), "ps": ps, "seconds_per_solver": args.seconds,
-                              "model_seconds": args.model_seconds, "model_target": args.model_target,
-                              "mcrnr_trajectories": args.trajectories, "dtype": args.dtype,
-                              "solvers": ["rnr-cfr", "rnr-cfr+", "mcrnr"]},
-               results={"load_average_1min_at_end": os.getloadavg()[0], "games": results})
+  write_record(
+    args.out + ".json",
+    benchmark="rnr_convergence",
+    description="Ponsen et al. 2011 Figure 7: RNR vs MCRNR convergence in time (NashConv of the "
+    "restricted player's and its opponent's paired profile against solving seconds, "
+    "compilation excluded; the model is an outcome-sampling average). The CPU may be "
+    "shared with other jobs (the load average is recorded).",
+    configuration={
+      "games": list(results),
+      "ps": ps,
+      "seconds_per_solver": args.seconds,
+      "model_seconds": args.model_seconds,
+      "model_target": args.model_target,
+      "mcrnr_trajectories": args.trajectories,
+      "dtype": args.dtype,
+      "solvers": ["rnr-cfr", "rnr-cfr+", "mcrnr"],
+    },
+    results={"load_average_1min_at_end": os.getloadavg()[0], "games": results},
+  )
   _plot(results, ps, args.out + ".png")
   return read_record(args.out + ".json")
 
@@ -141,6 +160,7 @@ def main(argv=None) -> dict:
 def _plot(results: dict, ps: list, path: str) -> None:
   try:
     import matplotlib  # pylint: disable=import-outside-toplevel
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt  # pylint: disable=import-outside-toplevel
   except ImportError:
@@ -150,8 +170,13 @@ def _plot(results: dict, ps: list, path: str) -> None:
   for ax, (name, result) in zip(axes[0], results.items()):
     for label, points in result["curves"].items():
       for k, p in enumerate(ps):
-        ax.loglog([pt["seconds"] for pt in points], [pt["nash_conv"][k] for pt in points], color=styles[label],
-                  linestyle="-" if k == 0 else "--", label=f"{label} p={p}")
+        ax.loglog(
+          [pt["seconds"] for pt in points],
+          [pt["nash_conv"][k] for pt in points],
+          color=styles[label],
+          linestyle="-" if k == 0 else "--",
+          label=f"{label} p={p}",
+        )
     ax.set_title(name, fontsize=8)
     ax.set_xlabel("seconds")
     ax.set_ylabel("NashConv of the paired profile")

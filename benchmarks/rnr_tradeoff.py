@@ -36,7 +36,6 @@ from __future__ import annotations
 import argparse
 
 import jax
-import jax.numpy as jnp
 
 from record import read_record, write_record  # noqa: E402  pylint: disable=wrong-import-position
 
@@ -47,14 +46,19 @@ def model_of(game, spec: str, seed: int = 0):
   """A model profile from a spec (see the module doc)."""
   from jaxcfr.core import evaluation  # pylint: disable=import-outside-toplevel
   from jaxcfr.evaluate import opponent  # pylint: disable=import-outside-toplevel
+
   if not spec.startswith("frequentist:"):
     return opponent.fixed_model(game, spec)
-  strategy_spec, _, games = spec[len("frequentist:"):].rpartition(":")
+  strategy_spec, _, games = spec[len("frequentist:") :].rpartition(":")
   strategy = opponent.fixed_model(game, strategy_spec)
   probe = evaluation.uniform_profile(game.tensors)
   keys = jax.random.split(jax.random.key(seed))
-  return tuple(opponent.frequentist_model(game.tensors, player, strategy[player], probe[1 - player], keys[player],
-                                          int(games))[player] for player in (0, 1))
+  return tuple(
+    opponent.frequentist_model(game.tensors, player, strategy[player], probe[1 - player], keys[player], int(games))[
+      player
+    ]
+    for player in (0, 1)
+  )
 
 
 def main(argv=None) -> dict:
@@ -63,9 +67,11 @@ def main(argv=None) -> dict:
   parser.add_argument("--models", default="cfr:20", help="comma-separated model specs (see the module doc)")
   parser.add_argument("--ps", default=",".join(f"{p:g}" for p in PAPER_PS))
   parser.add_argument("--restricted", choices=("0", "1", "both"), default="both")
-  parser.add_argument("--algo", default="rnr",
-                      help="restricted solver: rnr, dbr or mcrnr (or, as before, a CFR preset for rnr on it, "
-                           "or mccfr-os for mcrnr)")
+  parser.add_argument(
+    "--algo",
+    default="rnr",
+    help="restricted solver: rnr, dbr or mcrnr (or, as before, a CFR preset for rnr on it, or mccfr-os for mcrnr)",
+  )
   parser.add_argument("--base", default="cfr+", help="the CFR preset under rnr and dbr (and of the game value)")
   parser.add_argument("--trajectories", type=int, default=1, help="mcrnr: trajectories per walk")
   parser.add_argument("--iters", type=int, default=2000)
@@ -90,40 +96,62 @@ def main(argv=None) -> dict:
   results = {}
   for name in split_game_list(args.games):
     game = jaxcfr.load(name, dtype="float64")
-    value, tolerance = exploitation.game_value(game.tensors, iterations=max(args.iters, 2000),
-                                               algorithm="cfr+" if algo == "mcrnr" else base)
+    value, tolerance = exploitation.game_value(
+      game.tensors, iterations=max(args.iters, 2000), algorithm="cfr+" if algo == "mcrnr" else base
+    )
     per_model = {}
     for spec in args.models.split(","):
       model = model_of(game, spec)
-      rows = exploitation.trade_off(game.tensors, model, ps, restricted=restricted, solver=algo,
-                                    iterations=args.iters, value=value, **options)
+      rows = exploitation.trade_off(
+        game.tensors, model, ps, restricted=restricted, solver=algo, iterations=args.iters, value=value, **options
+      )
       curve = []
       for p in ps:
         pair = [r for r in rows if r["p"] == p]
-        curve.append({"p": p, "exploitation": sum(r["exploitation"] for r in pair),
-                      "exploitability": sum(r["exploitability"] for r in pair)})
+        curve.append(
+          {
+            "p": p,
+            "exploitation": sum(r["exploitation"] for r in pair),
+            "exploitability": sum(r["exploitability"] for r in pair),
+          }
+        )
       per_model[spec] = {"curve": curve, "rows": rows}
       print(f"{game.name}, model {spec}")
       for point in curve:
-        print(f"  p={point['p']:<5} exploitation {point['exploitation']:.5f}  "
-              f"exploitability {point['exploitability']:.5f}", flush=True)
+        print(
+          f"  p={point['p']:<5} exploitation {point['exploitation']:.5f}  exploitability {point['exploitability']:.5f}",
+          flush=True,
+        )
     results[game.name] = {"game_value": value, "game_value_tolerance": 2 * tolerance, "models": per_model}
-  write_record(args.out + ".json", benchmark="rnr_tradeoff",
-               description="The exploitation / exploitability trade-off of restricted Nash responses (Ponsen et "
-                           "al. 2011 Figure 6, Johanson et al. 2007 Figure 1): for each game, opponent model and "
-                           "p, the restricted solver's exploitation (value against the model minus the game "
-                           "value) and exploitability (worst-case loss below the game value), summed over the "
-                           "restricted players when both are restricted in turn; float64",
-               configuration={"games": list(results), "models": args.models.split(","), "algo": algo, **options,
-                              "iters": args.iters, "restricted": list(restricted), "ps": ps, "dtype": "float64",
-                              "summed_over_restricted_players": len(restricted) == 2},
-               results={"games": results})
+  write_record(
+    args.out + ".json",
+    benchmark="rnr_tradeoff",
+    description="The exploitation / exploitability trade-off of restricted Nash responses (Ponsen et "
+    "al. 2011 Figure 6, Johanson et al. 2007 Figure 1): for each game, opponent model and "
+    "p, the restricted solver's exploitation (value against the model minus the game "
+    "value) and exploitability (worst-case loss below the game value), summed over the "
+    "restricted players when both are restricted in turn; float64",
+    configuration={
+      "games": list(results),
+      "models": args.models.split(","),
+      "algo": algo,
+      **options,
+      "iters": args.iters,
+      "restricted": list(restricted),
+      "ps": ps,
+      "dtype": "float64",
+      "summed_over_restricted_players": len(restricted) == 2,
+    },
+    results={"games": results},
+  )
   _plot(results, args.out + ".png", len(restricted) == 2)
   return read_record(args.out + ".json")
+
 
 def _plot(results: dict, path: str, summed: bool) -> None:
   try:
     import matplotlib  # pylint: disable=import-outside-toplevel
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt  # pylint: disable=import-outside-toplevel
   except ImportError:

@@ -12,13 +12,15 @@ timed calls by the callers' warm-up call.
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 __all__ = ["best_of", "best_seconds", "per_iteration", "seconds_per_call", "timed"]
 
 
 def _ready(value):
   import jax  # pylint: disable=import-outside-toplevel  (scripts set XLA_FLAGS before jax starts)
+
   return jax.block_until_ready(value)
 
 
@@ -87,6 +89,10 @@ def per_iteration(run: Callable[[Any, int], Any], state, *, seconds: float = 2.0
     count *= max(2, min(100, int(seconds / 4 / max(twice - once, 1e-6))))
     once, twice = best(count), best(2 * count)
   iteration = (twice - once) / count if twice > once else twice / (2 * count)
-  return {"compile_and_first_iteration_s": first, "compile_s": max(first - once / count, 0.0),
-          "iteration_s": iteration, "per_call_s": max(once - count * iteration, 0.0),
-          "iterations_per_call": count}
+  return {
+    "compile_and_first_iteration_s": first,
+    "compile_s": max(first - once / count, 0.0),
+    "iteration_s": iteration,
+    "per_call_s": max(once - count * iteration, 0.0),
+    "iterations_per_call": count,
+  }

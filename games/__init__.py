@@ -15,17 +15,17 @@ from .one_card_poker import OneCardPoker, kuhn_poker
 from .princess_and_monster import PrincessAndMonster
 
 GAMES = {
-    "kuhn_poker": kuhn_poker,
-    "leduc_poker": LeducPoker,
-    "one_card_poker": OneCardPoker,
-    "rps": rps,
-    "rps_plus": rps_plus,
-    "coin_toss": CoinToss,
-    "goofspiel": Goofspiel,
-    "liars_dice": LiarsDice,
-    "princess_and_monster": PrincessAndMonster,
-    "latent_tic_tac_toe": LatentTicTacToe,
-    "no_limit_leduc_poker": NoLimitLeducPoker,
+  "kuhn_poker": kuhn_poker,
+  "leduc_poker": LeducPoker,
+  "one_card_poker": OneCardPoker,
+  "rps": rps,
+  "rps_plus": rps_plus,
+  "coin_toss": CoinToss,
+  "goofspiel": Goofspiel,
+  "liars_dice": LiarsDice,
+  "princess_and_monster": PrincessAndMonster,
+  "latent_tic_tac_toe": LatentTicTacToe,
+  "no_limit_leduc_poker": NoLimitLeducPoker,
 }
 
 __all__ = ["CHANCE", "TERMINAL", "GAMES", "GameError", "OpenSpielVariant"]

@@ -19,7 +19,6 @@ GUESS_HEADS, GUESS_TAILS, FORFEIT = 0, 1, 2
 
 
 class CoinTossState(State):
-
   def __init__(self, sell_value: float, moves: tuple = ()):
     self.sell_value, self.moves = sell_value, moves  # (coin, player 0's move[, guess])
 
@@ -38,7 +37,7 @@ class CoinTossState(State):
   def chance_outcomes(self) -> list[tuple[int, float]]:
     return [(0, 0.5), (1, 0.5)]
 
-  def child(self, action: int) -> "CoinTossState":
+  def child(self, action: int) -> CoinTossState:
     return CoinTossState(self.sell_value, self.moves + (action,))
 
   def returns(self) -> list[float]:
@@ -54,7 +53,6 @@ class CoinTossState(State):
 
 
 class CoinToss:
-
   def __init__(self, sell_value: float = 0.5):
     if isinstance(sell_value, bool) or not isinstance(sell_value, (int, float)) or not math.isfinite(sell_value):
       raise GameError(f"parameter sell_value must be a finite number, got {sell_value!r}")

@@ -31,8 +31,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._base import (PLAYER_0, PLAYER_1, TERMINAL, TERMINAL_NODE, GameError, OpenSpielVariant, State,
-                         check_int, strings_from_chars)
+from ._base import (
+  PLAYER_0,
+  PLAYER_1,
+  TERMINAL,
+  TERMINAL_NODE,
+  GameError,
+  OpenSpielVariant,
+  State,
+  check_int,
+  strings_from_chars,
+)
 
 _SYMBOLS = "0123456789abcdefghijklmnopqrstuvwxyz"
 _RESULTS = "01="  # player 0 won the point card, player 1 won it, tie
@@ -44,7 +53,6 @@ def _result(bid0: int, bid1: int) -> int:
 
 
 class GoofspielState(State):
-
   def __init__(self, num_cards: int, num_rounds: int, bids0: tuple = (), bids1: tuple = ()):
     self.num_cards, self.num_rounds, self.bids0, self.bids1 = num_cards, num_rounds, bids0, bids1
 
@@ -57,7 +65,7 @@ class GoofspielState(State):
     own = self.bids0 if self.current_player() == 0 else self.bids1
     return [card for card in range(self.num_cards) if card not in own]
 
-  def child(self, action: int) -> "GoofspielState":
+  def child(self, action: int) -> GoofspielState:
     if self.current_player() == 0:
       return GoofspielState(self.num_cards, self.num_rounds, self.bids0 + (action,), self.bids1)
     return GoofspielState(self.num_cards, self.num_rounds, self.bids0, self.bids1 + (action,))
@@ -94,8 +102,15 @@ class Goofspiel:
   the OpenSpiel adapter.
   """
 
-  def __init__(self, num_cards: int = 4, forced_last_round: bool | None = None, *,
-               imp_info: bool | None = None, points_order: str | None = None, returns_type: str | None = None):
+  def __init__(
+    self,
+    num_cards: int = 4,
+    forced_last_round: bool | None = None,
+    *,
+    imp_info: bool | None = None,
+    points_order: str | None = None,
+    returns_type: str | None = None,
+  ):
     self.num_cards = check_int("num_cards", num_cards, low=1, high=MAX_CARDS)
     openspiel_params = {"imp_info": imp_info, "points_order": points_order, "returns_type": returns_type}
     if any(value is not None for value in openspiel_params.values()):
@@ -104,8 +119,9 @@ class Goofspiel:
       for key, value in openspiel_params.items():
         value = openspiel_defaults[key] if value is None else value
         if value != these_rules[key]:
-          raise OpenSpielVariant(f"native goofspiel has {key}={these_rules[key]}; OpenSpiel's {key}={value} "
-                                 f"is another game")
+          raise OpenSpielVariant(
+            f"native goofspiel has {key}={these_rules[key]}; OpenSpiel's {key}={value} is another game"
+          )
       if forced_last_round:
         raise GameError("forced_last_round=True is not OpenSpiel's goofspiel; drop OpenSpiel's parameters")
       forced_last_round = False
@@ -127,7 +143,7 @@ class Goofspiel:
   def new_initial_state(self) -> GoofspielState:
     return GoofspielState(self.num_cards, self.num_rounds)
 
-  def vectorized(self) -> "VectorizedGoofspiel":
+  def vectorized(self) -> VectorizedGoofspiel:
     return VectorizedGoofspiel(self.num_cards, self.num_rounds)
 
 
@@ -150,9 +166,15 @@ class VectorizedGoofspiel:
 
   def initial_states(self) -> dict:
     full = (1 << self.num_cards) - 1
-    return {"hand0": np.array([full], np.int32), "hand1": np.array([full], np.int32),
-            "pending": np.array([-1], np.int8), "diff": np.array([0], np.int16),
-            "round": np.array([0], np.int8), "code0": np.array([0], np.int64), "code1": np.array([0], np.int64)}
+    return {
+      "hand0": np.array([full], np.int32),
+      "hand1": np.array([full], np.int32),
+      "pending": np.array([-1], np.int8),
+      "diff": np.array([0], np.int16),
+      "round": np.array([0], np.int8),
+      "code0": np.array([0], np.int64),
+      "code1": np.array([0], np.int64),
+    }
 
   def node_kind(self, states) -> np.ndarray:
     kind = np.where(states["pending"] >= 0, PLAYER_1, PLAYER_0)

@@ -47,7 +47,6 @@ def _replay(moves: tuple):
 
 
 class LatentTicTacToeState(State):
-
   def __init__(self, moves: tuple = ()):
     self.moves = moves
 
@@ -59,7 +58,7 @@ class LatentTicTacToeState(State):
     board, _, _ = _replay(self.moves)
     return [cell for cell in range(9) if board[cell] is None]
 
-  def child(self, action: int) -> "LatentTicTacToeState":
+  def child(self, action: int) -> LatentTicTacToeState:
     return LatentTicTacToeState(self.moves + (action,))
 
   def returns(self) -> list[float]:
@@ -68,8 +67,7 @@ class LatentTicTacToeState(State):
     return [u0, -u0]
 
   def information_state_string(self, player: int) -> str:
-    return "".join(f"{self.moves[t]}{self.moves[t - 1] if t else '-'}"
-                   for t in range(player, len(self.moves), 2))
+    return "".join(f"{self.moves[t]}{self.moves[t - 1] if t else '-'}" for t in range(player, len(self.moves), 2))
 
 
 class LatentTicTacToe:
@@ -90,7 +88,7 @@ class LatentTicTacToe:
   def new_initial_state(self) -> LatentTicTacToeState:
     return LatentTicTacToeState(self.opening)
 
-  def vectorized(self) -> "VectorizedLatentTicTacToe":
+  def vectorized(self) -> VectorizedLatentTicTacToe:
     return VectorizedLatentTicTacToe(self.opening)
 
 
@@ -108,9 +106,15 @@ class VectorizedLatentTicTacToe:
     self.opening = opening
 
   def initial_states(self) -> dict:
-    states = {"marks0": np.array([0], np.int16), "marks1": np.array([0], np.int16),
-              "pending": np.array([-1], np.int8), "moves": np.array([0], np.int8),
-              "outcome": np.array([0], np.int8), "code0": np.array([0], np.int64), "code1": np.array([0], np.int64)}
+    states = {
+      "marks0": np.array([0], np.int16),
+      "marks1": np.array([0], np.int16),
+      "pending": np.array([-1], np.int8),
+      "moves": np.array([0], np.int8),
+      "outcome": np.array([0], np.int8),
+      "code0": np.array([0], np.int64),
+      "code1": np.array([0], np.int64),
+    }
     for cell in self.opening:
       _, action, _, children = self.expand(states)
       states = {name: values[action == cell] for name, values in children.items()}
@@ -165,5 +169,7 @@ class VectorizedLatentTicTacToe:
       present = k < length
       move_plus_one, revealed_plus_one = np.divmod(pairs[rows, np.maximum(length - 1 - k, 0)], 10)
       chars[:, 2 * k] = np.where(present, ord("0") + move_plus_one - 1, 0)
-      chars[:, 2 * k + 1] = np.where(present, np.where(revealed_plus_one > 0, ord("0") + revealed_plus_one - 1, ord("-")), 0)
+      chars[:, 2 * k + 1] = np.where(
+        present, np.where(revealed_plus_one > 0, ord("0") + revealed_plus_one - 1, ord("-")), 0
+      )
     return strings_from_chars(chars)

@@ -40,7 +40,6 @@ def _contributions(rounds: tuple) -> list[int]:
 
 
 class LeducState(State):
-
   def __init__(self, cards: tuple = (), rounds: tuple = ((),)):
     self.cards, self.rounds = cards, rounds  # cards: (p0, p1[, public])
 
@@ -72,7 +71,7 @@ class LeducState(State):
     remaining = [c for c in range(_NUM_CARDS) if c not in self.cards]
     return [(c, 1.0 / len(remaining)) for c in remaining]
 
-  def child(self, action: int) -> "LeducState":
+  def child(self, action: int) -> LeducState:
     if self.current_player() == CHANCE:
       rounds = self.rounds if len(self.cards) < 2 else self.rounds + ((),)
       return LeducState(self.cards + (action,), rounds)
@@ -99,7 +98,6 @@ class LeducState(State):
 
 
 class LeducPoker:
-
   def __init__(self):
     self.name, self.params = "leduc_poker", {}
 

@@ -33,7 +33,6 @@ def _bid_string(bid: int, sides: int) -> str:
 
 
 class LiarsDiceState(State):
-
   def __init__(self, sides: int, dice: tuple = (), bids: tuple = ()):
     self.sides, self.dice, self.bids = sides, dice, bids
 
@@ -55,7 +54,7 @@ class LiarsDiceState(State):
   def chance_outcomes(self) -> list[tuple[int, float]]:
     return [(face, 1.0 / self.sides) for face in range(self.sides)]
 
-  def child(self, action: int) -> "LiarsDiceState":
+  def child(self, action: int) -> LiarsDiceState:
     if self.current_player() == CHANCE:
       return LiarsDiceState(self.sides, self.dice + (action,), self.bids)
     return LiarsDiceState(self.sides, self.dice, self.bids + (action,))
@@ -85,7 +84,7 @@ class LiarsDice:
   def new_initial_state(self) -> LiarsDiceState:
     return LiarsDiceState(self.sides)
 
-  def vectorized(self) -> "VectorizedLiarsDice":
+  def vectorized(self) -> VectorizedLiarsDice:
     return VectorizedLiarsDice(self.sides)
 
 
@@ -101,9 +100,14 @@ class VectorizedLiarsDice:
     self.liar = 2 * sides
 
   def initial_states(self) -> dict:
-    return {"die0": np.array([-1], np.int8), "die1": np.array([-1], np.int8),
-            "last_bid": np.array([-1], np.int8), "num_bids": np.array([0], np.int8),
-            "bids_made": np.array([0], np.int32), "called": np.array([False])}
+    return {
+      "die0": np.array([-1], np.int8),
+      "die1": np.array([-1], np.int8),
+      "last_bid": np.array([-1], np.int8),
+      "num_bids": np.array([0], np.int8),
+      "bids_made": np.array([0], np.int32),
+      "called": np.array([False]),
+    }
 
   def node_kind(self, states) -> np.ndarray:
     kind = np.where(states["called"], TERMINAL_NODE, np.where(states["num_bids"] % 2 == 0, PLAYER_0, PLAYER_1))
@@ -128,7 +132,9 @@ class VectorizedLiarsDice:
     children["called"] = call
     children["last_bid"] = np.where(raise_, action, children["last_bid"]).astype(np.int8)
     children["num_bids"] = (children["num_bids"] + raise_).astype(np.int8)
-    children["bids_made"] = children["bids_made"] | np.where(raise_, 1 << np.minimum(action, self.liar - 1), 0).astype(np.int32)
+    children["bids_made"] = children["bids_made"] | np.where(raise_, 1 << np.minimum(action, self.liar - 1), 0).astype(
+      np.int32
+    )
     return parent, action, np.ones(len(parent)), children
 
   def utility(self, states) -> np.ndarray:

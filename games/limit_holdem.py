@@ -129,11 +129,16 @@ def betting_tree() -> BettingTree:
       queue.append(nxt)
     children.append(row)
   cols = list(zip(*rows))
-  return BettingTree(player=np.array(cols[0], np.int32), round=np.array(cols[1], np.int32),
-                     contribution=np.stack([np.array(cols[2], np.int32), np.array(cols[3], np.int32)], -1),
-                     child=np.array(children, np.int32), terminal=np.array(cols[4], np.int32),
-                     folder=np.array(cols[5], np.int32), bets=np.array(cols[6], np.int32),
-                     history=np.array(cols[7]))
+  return BettingTree(
+    player=np.array(cols[0], np.int32),
+    round=np.array(cols[1], np.int32),
+    contribution=np.stack([np.array(cols[2], np.int32), np.array(cols[3], np.int32)], -1),
+    child=np.array(children, np.int32),
+    terminal=np.array(cols[4], np.int32),
+    folder=np.array(cols[5], np.int32),
+    bets=np.array(cols[6], np.int32),
+    history=np.array(cols[7]),
+  )
 
 
 def preflop_class(cards: np.ndarray) -> np.ndarray:

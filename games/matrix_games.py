@@ -15,7 +15,6 @@ RPS_PLUS_PAYOFF = ((0, -1, 2), (1, 0, -2), (-2, 2, 0))  # Chelarescu 2019 Table 
 
 
 class MatrixState(State):
-
   def __init__(self, payoff, moves: tuple = ()):
     self.payoff, self.moves = payoff, moves
 
@@ -25,7 +24,7 @@ class MatrixState(State):
   def legal_actions(self) -> list[int]:
     return list(range(len(self.payoff) if not self.moves else len(self.payoff[0])))
 
-  def child(self, action: int) -> "MatrixState":
+  def child(self, action: int) -> MatrixState:
     return MatrixState(self.payoff, self.moves + (action,))
 
   def returns(self) -> list[float]:
@@ -37,7 +36,6 @@ class MatrixState(State):
 
 
 class MatrixGame:
-
   def __init__(self, name: str, payoff):
     self.name, self.params, self.payoff = name, {}, payoff
 

@@ -81,8 +81,7 @@ class NoLimitLeducState(State):
   """A history. ``spent`` are the players' chips in the pot; ``top`` the largest of them,
   ``previous`` its value before the last raise and ``base`` its value at the round's start."""
 
-  __slots__ = ("rules", "cards", "spent", "top", "previous", "base", "round", "turn", "folded",
-               "over", "history")
+  __slots__ = ("rules", "cards", "spent", "top", "previous", "base", "round", "turn", "folded", "over", "history")
 
   def __init__(self, rules, cards, spent, top, previous, base, round_, turn, folded, over, history):
     self.rules, self.cards, self.spent = rules, cards, spent
@@ -136,30 +135,66 @@ class NoLimitLeducState(State):
       return action
     return 3 * self.top if action == POT else self.rules.stack
 
-  def child(self, action: int) -> "NoLimitLeducState":
+  def child(self, action: int) -> NoLimitLeducState:
     if self.current_player() == CHANCE:
-      return NoLimitLeducState(self.rules, self.cards + (action,), self.spent, self.top, self.previous,
-                               self.base, self.round, self.turn, self.folded, self.over, self.history)
+      return NoLimitLeducState(
+        self.rules,
+        self.cards + (action,),
+        self.spent,
+        self.top,
+        self.previous,
+        self.base,
+        self.round,
+        self.turn,
+        self.folded,
+        self.over,
+        self.history,
+      )
     player = self.turn % 2
     if action == FOLD:
-      return NoLimitLeducState(self.rules, self.cards, self.spent, self.top, self.previous, self.base,
-                               self.round, self.turn + 1, player, self.over, self.history + "f")
+      return NoLimitLeducState(
+        self.rules,
+        self.cards,
+        self.spent,
+        self.top,
+        self.previous,
+        self.base,
+        self.round,
+        self.turn + 1,
+        player,
+        self.over,
+        self.history + "f",
+      )
     if action == CALL:
       spent = (self.top, self.spent[1]) if player == 0 else (self.spent[0], self.top)
       history = self.history + "c"
       if self.turn == 0:  # a check opening the round
-        return NoLimitLeducState(self.rules, self.cards, spent, self.top, self.previous, self.base,
-                                 self.round, 1, -1, False, history)
+        return NoLimitLeducState(
+          self.rules, self.cards, spent, self.top, self.previous, self.base, self.round, 1, -1, False, history
+        )
       if self.round == 0:  # the round ends: deal the public card; an all-in goes to the showdown
         over = self.top >= self.rules.stack
-        return NoLimitLeducState(self.rules, self.cards, spent, self.top, self.top, self.top, 1, 0,
-                                 -1, over, history + "/")
-      return NoLimitLeducState(self.rules, self.cards, spent, self.top, self.previous, self.base,
-                               self.round, self.turn + 1, -1, True, history)
+        return NoLimitLeducState(
+          self.rules, self.cards, spent, self.top, self.top, self.top, 1, 0, -1, over, history + "/"
+        )
+      return NoLimitLeducState(
+        self.rules, self.cards, spent, self.top, self.previous, self.base, self.round, self.turn + 1, -1, True, history
+      )
     amount = self.raise_to(action)
     spent = (amount, self.spent[1]) if player == 0 else (self.spent[0], amount)
-    return NoLimitLeducState(self.rules, self.cards, spent, amount, self.top, self.base, self.round,
-                             self.turn + 1, -1, False, f"{self.history}r{amount}")
+    return NoLimitLeducState(
+      self.rules,
+      self.cards,
+      spent,
+      amount,
+      self.top,
+      self.base,
+      self.round,
+      self.turn + 1,
+      -1,
+      False,
+      f"{self.history}r{amount}",
+    )
 
   def returns(self) -> list[float]:
     if self.folded >= 0:
@@ -183,8 +218,15 @@ class NoLimitLeducPoker:
   """``no_limit_leduc_poker(stack=10, ante=1, betting="full", raise_rule="double",
   num_ranks=3, num_suits=2)``; ``stack`` counts each player's chips before the ante."""
 
-  def __init__(self, stack: int = 10, ante: int = 1, betting: str = "full", raise_rule: str = "double",
-               num_ranks: int = 3, num_suits: int = 2):
+  def __init__(
+    self,
+    stack: int = 10,
+    ante: int = 1,
+    betting: str = "full",
+    raise_rule: str = "double",
+    num_ranks: int = 3,
+    num_suits: int = 2,
+  ):
     self.ante = check_int("ante", ante, low=1, high=MAX_STACK - 1)
     self.stack = check_int("stack", stack, low=ante + 1, high=MAX_STACK)
     if betting not in BETTINGS:
@@ -193,15 +235,16 @@ class NoLimitLeducPoker:
       raise GameError(f"parameter raise_rule must be one of {list(RAISE_RULES)}, got {raise_rule!r}")
     self.betting, self.raise_rule = betting, raise_rule
     if betting == "full" and stack - ante > MAX_VECTORIZED_CHIPS:
-      raise GameError(f"no_limit_leduc_poker with betting=full allows stack - ante <= {MAX_VECTORIZED_CHIPS} "
-                      f"chips (stack=20 has 18.5 million histories), got {stack - ante}; "
-                      f"use betting=fcpa or betting=deepstack for larger stacks")
+      raise GameError(
+        f"no_limit_leduc_poker with betting=full allows stack - ante <= {MAX_VECTORIZED_CHIPS} "
+        f"chips (stack=20 has 18.5 million histories), got {stack - ante}; "
+        f"use betting=fcpa or betting=deepstack for larger stacks"
+      )
     self.num_ranks = check_int("num_ranks", num_ranks, low=2, high=13)
     self.num_suits = check_int("num_suits", num_suits, low=1, high=4)
     self.num_cards = num_ranks * num_suits
     if self.num_cards < 3:
-      raise GameError(f"num_ranks * num_suits must be >= 3 (two private cards and a public one), "
-                      f"got {self.num_cards}")
+      raise GameError(f"num_ranks * num_suits must be >= 3 (two private cards and a public one), got {self.num_cards}")
     self.name = "no_limit_leduc_poker"
     self.params = {"stack": stack, "ante": ante}
     defaults = {"betting": "full", "raise_rule": "double", "num_ranks": 3, "num_suits": 2}
@@ -219,15 +262,23 @@ class NoLimitLeducPoker:
       return None
     if self.betting == "full" and self.raise_rule == "double" and self.stack > 4 * self.ante:
       return None
-    params = {"betting": "nolimit", "bettingAbstraction": "fullgame" if self.betting == "full" else "fcpa",
-              "blind": f"{self.ante} {self.ante}", "firstPlayer": "1 1", "numBoardCards": "0 1",
-              "numHoleCards": 1, "numPlayers": 2, "numRanks": self.num_ranks, "numRounds": 2,
-              "numSuits": self.num_suits, "stack": f"{self.stack} {self.stack}"}
+    params = {
+      "betting": "nolimit",
+      "bettingAbstraction": "fullgame" if self.betting == "full" else "fcpa",
+      "blind": f"{self.ante} {self.ante}",
+      "firstPlayer": "1 1",
+      "numBoardCards": "0 1",
+      "numHoleCards": 1,
+      "numPlayers": 2,
+      "numRanks": self.num_ranks,
+      "numRounds": 2,
+      "numSuits": self.num_suits,
+      "stack": f"{self.stack} {self.stack}",
+    }
     return f"universal_poker({','.join(f'{k}={v}' for k, v in params.items())})"
 
   def new_initial_state(self) -> NoLimitLeducState:
-    return NoLimitLeducState(self, (), (self.ante, self.ante), self.ante, self.ante, self.ante, 0, 0, -1,
-                             False, "")
+    return NoLimitLeducState(self, (), (self.ante, self.ante), self.ante, self.ante, self.ante, 0, 0, -1, False, "")
 
 
 def _take(states: dict, index) -> dict:
@@ -258,11 +309,22 @@ class VectorizedNoLimitLeduc:
   def initial_states(self) -> dict:
     ante = self.rules.ante
     one = lambda value, dtype: np.array([value], dtype)
-    return {"c0": one(-1, np.int8), "c1": one(-1, np.int8), "board": one(-1, np.int8),
-            "spent0": one(ante, np.int32), "spent1": one(ante, np.int32), "top": one(ante, np.int32),
-            "previous": one(ante, np.int32), "base": one(ante, np.int32), "round": one(0, np.int8),
-            "turn": one(0, np.int16), "folded": one(-1, np.int8), "over": one(False, bool),
-            "raises": one(0, np.int64), "checks": one(0, np.int8)}
+    return {
+      "c0": one(-1, np.int8),
+      "c1": one(-1, np.int8),
+      "board": one(-1, np.int8),
+      "spent0": one(ante, np.int32),
+      "spent1": one(ante, np.int32),
+      "top": one(ante, np.int32),
+      "previous": one(ante, np.int32),
+      "base": one(ante, np.int32),
+      "round": one(0, np.int8),
+      "turn": one(0, np.int16),
+      "folded": one(-1, np.int8),
+      "over": one(False, bool),
+      "raises": one(0, np.int64),
+      "checks": one(0, np.int8),
+    }
 
   def _chance(self, s) -> np.ndarray:
     return (s["c1"] < 0) | ((s["round"] == 1) & (s["board"] < 0) & (s["folded"] < 0))

@@ -23,7 +23,6 @@ _TERMINAL_BETS = {"pp": 1, "pbp": 1, "pbb": 2, "bp": 1, "bb": 2}
 
 
 class OneCardPokerState(State):
-
   def __init__(self, num_cards: int, cards: tuple = (), bets: str = ""):
     self.num_cards, self.cards, self.bets = num_cards, cards, bets
 
@@ -41,7 +40,7 @@ class OneCardPokerState(State):
     remaining = [c for c in range(self.num_cards) if c not in self.cards]
     return [(c, 1.0 / len(remaining)) for c in remaining]
 
-  def child(self, action: int) -> "OneCardPokerState":
+  def child(self, action: int) -> OneCardPokerState:
     if self.current_player() == CHANCE:
       return OneCardPokerState(self.num_cards, self.cards + (action,), self.bets)
     return OneCardPokerState(self.num_cards, self.cards, self.bets + "pb"[action])
@@ -61,7 +60,6 @@ class OneCardPokerState(State):
 
 
 class OneCardPoker:
-
   def __init__(self, num_cards: int = 3):
     self.num_cards = check_int("num_cards", num_cards, low=2)
     self.name = "one_card_poker"
@@ -70,7 +68,7 @@ class OneCardPoker:
   def new_initial_state(self) -> OneCardPokerState:
     return OneCardPokerState(self.num_cards)
 
-  def vectorized(self) -> "VectorizedOneCardPoker":
+  def vectorized(self) -> VectorizedOneCardPoker:
     return VectorizedOneCardPoker(self.num_cards)
 
 
@@ -100,8 +98,7 @@ class VectorizedOneCardPoker:
     self.num_cards = num_cards
 
   def initial_states(self) -> dict:
-    return {"card0": np.array([-1], np.int32), "card1": np.array([-1], np.int32),
-            "betting": np.array([0], np.int8)}
+    return {"card0": np.array([-1], np.int32), "card1": np.array([-1], np.int32), "betting": np.array([0], np.int8)}
 
   def node_kind(self, states) -> np.ndarray:
     return np.where(states["card1"] < 0, CHANCE_NODE, _KIND[states["betting"]]).astype(np.int8)
@@ -109,20 +106,34 @@ class VectorizedOneCardPoker:
   def expand(self, states):
     n, num_cards = len(states["card0"]), self.num_cards
     if states["card0"][0] < 0:  # the root: deal player 0's card
-      return (np.zeros(num_cards, np.int64), np.arange(num_cards), np.full(num_cards, 1.0 / num_cards),
-              {"card0": np.arange(num_cards, dtype=np.int32), "card1": np.full(num_cards, -1, np.int32),
-               "betting": np.zeros(num_cards, np.int8)})
+      return (
+        np.zeros(num_cards, np.int64),
+        np.arange(num_cards),
+        np.full(num_cards, 1.0 / num_cards),
+        {
+          "card0": np.arange(num_cards, dtype=np.int32),
+          "card1": np.full(num_cards, -1, np.int32),
+          "betting": np.zeros(num_cards, np.int8),
+        },
+      )
     if states["card1"][0] < 0:  # deal player 1's card from the rest
       parent = np.repeat(np.arange(n), num_cards)
       card1 = np.tile(np.arange(num_cards, dtype=np.int32), n)
       keep = card1 != states["card0"][parent]
       parent, card1 = parent[keep], card1[keep]
-      return (parent, card1, np.full(len(parent), 1.0 / (num_cards - 1)),
-              {"card0": states["card0"][parent], "card1": card1, "betting": np.zeros(len(parent), np.int8)})
+      return (
+        parent,
+        card1,
+        np.full(len(parent), 1.0 / (num_cards - 1)),
+        {"card0": states["card0"][parent], "card1": card1, "betting": np.zeros(len(parent), np.int8)},
+      )
     parent = np.repeat(np.arange(n), 2)
     action = np.tile(np.array([PASS, BET]), n)
-    children = {"card0": states["card0"][parent], "card1": states["card1"][parent],
-                "betting": _NEXT[states["betting"][parent], action].astype(np.int8)}
+    children = {
+      "card0": states["card0"][parent],
+      "card1": states["card1"][parent],
+      "betting": _NEXT[states["betting"][parent], action].astype(np.int8),
+    }
     return parent, action, np.ones(len(parent)), children
 
   def utility(self, states) -> np.ndarray:

@@ -39,7 +39,6 @@ def _move(cell: int, action: int, rows: int, cols: int) -> int | None:
 
 
 class PrincessAndMonsterState(State):
-
   def __init__(self, rows: int, cols: int, horizon: int, starts: tuple = (), moves: tuple = ()):
     self.rows, self.cols, self.horizon = rows, cols, horizon
     self.starts, self.moves = starts, moves
@@ -68,7 +67,7 @@ class PrincessAndMonsterState(State):
     cells = self.rows * self.cols
     return [(cell, 1.0 / cells) for cell in range(cells)]
 
-  def child(self, action: int) -> "PrincessAndMonsterState":
+  def child(self, action: int) -> PrincessAndMonsterState:
     if self.current_player() == CHANCE:
       return PrincessAndMonsterState(self.rows, self.cols, self.horizon, self.starts + (action,), self.moves)
     return PrincessAndMonsterState(self.rows, self.cols, self.horizon, self.starts, self.moves + (action,))
@@ -96,7 +95,7 @@ class PrincessAndMonster:
   def new_initial_state(self) -> PrincessAndMonsterState:
     return PrincessAndMonsterState(self.rows, self.cols, self.horizon)
 
-  def vectorized(self) -> "VectorizedPrincessAndMonster":
+  def vectorized(self) -> VectorizedPrincessAndMonster:
     return VectorizedPrincessAndMonster(self.rows, self.cols, self.horizon)
 
 
@@ -109,16 +108,25 @@ class VectorizedPrincessAndMonster:
   def __init__(self, rows: int, cols: int, horizon: int):
     self.rows, self.cols, self.horizon = rows, cols, horizon
     self.cells = rows * cols
-    if 6.0 ** ((horizon + 1) // 2) * self.cells >= 2.0 ** 62:
+    if 6.0 ** ((horizon + 1) // 2) * self.cells >= 2.0**62:
       raise GameError(f"horizon {horizon} is too long for exact int64 infoset codes")
 
   def initial_states(self) -> dict:
-    return {"pos0": np.array([-1], np.int16), "pos1": np.array([-1], np.int16), "moves": np.array([0], np.int8),
-            "captured": np.array([False]), "code0": np.array([0], np.int64), "code1": np.array([0], np.int64)}
+    return {
+      "pos0": np.array([-1], np.int16),
+      "pos1": np.array([-1], np.int16),
+      "moves": np.array([0], np.int8),
+      "captured": np.array([False]),
+      "code0": np.array([0], np.int64),
+      "code1": np.array([0], np.int64),
+    }
 
   def node_kind(self, states) -> np.ndarray:
-    kind = np.where(states["captured"] | (states["moves"] == self.horizon), TERMINAL_NODE,
-                    np.where(states["moves"] % 2 == 0, PLAYER_0, PLAYER_1))
+    kind = np.where(
+      states["captured"] | (states["moves"] == self.horizon),
+      TERMINAL_NODE,
+      np.where(states["moves"] % 2 == 0, PLAYER_0, PLAYER_1),
+    )
     return np.where(states["pos1"] < 0, CHANCE_NODE, kind).astype(np.int8)
 
   def expand(self, states):
@@ -149,7 +157,7 @@ class VectorizedPrincessAndMonster:
     return parent, action, np.ones(len(parent)), children
 
   def utility(self, states) -> np.ndarray:
-    return (states["moves"].astype(np.float64) - states["captured"])
+    return states["moves"].astype(np.float64) - states["captured"]
 
   def infoset_code(self, states, player: int) -> np.ndarray:
     return states[f"code{player}"]

@@ -20,9 +20,19 @@ xla_setup.configure()
 
 # pylint: disable=wrong-import-position
 from jaxcfr import core, diff, evaluate, game, games, run, solvers
-from jaxcfr.core.evaluation import (best_response, best_response_values, check_profile, counterfactual_values,
-                                    expected_value, exploitability, nash_conv, realization_plan, sequence_values,
-                                    uniform_profile, uniform_strategy)
+from jaxcfr.core.evaluation import (
+  best_response,
+  best_response_values,
+  check_profile,
+  counterfactual_values,
+  expected_value,
+  exploitability,
+  nash_conv,
+  realization_plan,
+  sequence_values,
+  uniform_profile,
+  uniform_strategy,
+)
 from jaxcfr.evaluate.strategy_files import load_strategy, save_strategy
 from jaxcfr.game.build import GameBuildError
 from jaxcfr.game.loading import Game, UnknownGameError, load, parse_game_string
@@ -32,14 +42,37 @@ from jaxcfr.run.driver import SolveResult, solve
 __version__ = "0.1.0"
 
 __all__ = [
-    # layers
-    "core", "diff", "evaluate", "game", "games", "run", "solvers",
-    # games
-    "Game", "GameBuildError", "GameTensors", "UnknownGameError", "load", "parse_game_string",
-    "with_payoff_from_tree",
-    # exact evaluation
-    "best_response", "best_response_values", "check_profile", "counterfactual_values", "expected_value",
-    "exploitability", "nash_conv", "realization_plan", "sequence_values", "uniform_profile", "uniform_strategy",
-    # running
-    "SolveResult", "solve", "load_strategy", "save_strategy",
+  # layers
+  "core",
+  "diff",
+  "evaluate",
+  "game",
+  "games",
+  "run",
+  "solvers",
+  # games
+  "Game",
+  "GameBuildError",
+  "GameTensors",
+  "UnknownGameError",
+  "load",
+  "parse_game_string",
+  "with_payoff_from_tree",
+  # exact evaluation
+  "best_response",
+  "best_response_values",
+  "check_profile",
+  "counterfactual_values",
+  "expected_value",
+  "exploitability",
+  "nash_conv",
+  "realization_plan",
+  "sequence_values",
+  "uniform_profile",
+  "uniform_strategy",
+  # running
+  "SolveResult",
+  "solve",
+  "load_strategy",
+  "save_strategy",
 ]

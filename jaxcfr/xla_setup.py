@@ -59,6 +59,7 @@ def _jax_started() -> bool:
   """Whether JAX has started its backends (XLA_FLAGS are read then, once)."""
   try:
     from jax._src import xla_bridge  # pylint: disable=import-outside-toplevel
+
     return xla_bridge.backends_are_initialized()
   except (ImportError, AttributeError):  # a JAX without this function: assume not
     return False
@@ -76,9 +77,12 @@ def configure(environ=os.environ) -> None:
     return
   _add_flag(environ, flag)
   if _jax_started():
-    warnings.warn("JAX started before jaxcfr was imported, so XLA keeps its default size limit for loops compiled "
-                  "into one kernel: sampled solvers on CPU may run several times slower. Import jaxcfr before using "
-                  "JAX (or set JAXCFR_SMALL_LOOP_BYTES=0 to silence this)", stacklevel=3)
+    warnings.warn(
+      "JAX started before jaxcfr was imported, so XLA keeps its default size limit for loops compiled "
+      "into one kernel: sampled solvers on CPU may run several times slower. Import jaxcfr before using "
+      "JAX (or set JAXCFR_SMALL_LOOP_BYTES=0 to silence this)",
+      stacklevel=3,
+    )
 
 
 DEVICE_COUNT = "xla_force_host_platform_device_count"

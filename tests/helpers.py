@@ -19,7 +19,7 @@ nash_conv = jax.jit(jaxcfr.nash_conv)
 exploitability = jax.jit(jaxcfr.exploitability)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load(name: str) -> jaxcfr.Game:
   """A float64 game, built once per test session."""
   game = jaxcfr.load(name, dtype=jnp.float64)
@@ -27,13 +27,12 @@ def load(name: str) -> jaxcfr.Game:
   return game
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def openspiel_game(name: str):
   return load(name).openspiel_game()
 
 
-def random_strategy(player, rng: np.random.Generator, *, zeros: float = 0.0,
-                    pure: bool = False) -> np.ndarray:
+def random_strategy(player, rng: np.random.Generator, *, zeros: float = 0.0, pure: bool = False) -> np.ndarray:
   """[I, A] random behavioural strategy of a PlayerArrays.
 
   Args:
@@ -115,6 +114,7 @@ def lp_game_value(tensors) -> float:
   """Player 0's exact game value ``max_x min_y x^T A y`` by one linear program (the inner min
   replaced by its dual: ``max f^T z`` subject to ``F^T z <= A^T x``)."""
   from scipy.optimize import linprog  # pylint: disable=import-outside-toplevel
+
   a = payoff_matrix(tensors)
   e, e_rhs, x_bounds = sequence_constraints(tensors.players[0])
   f, f_rhs, _ = sequence_constraints(tensors.players[1])
@@ -122,7 +122,14 @@ def lp_game_value(tensors) -> float:
   objective = -np.concatenate([np.zeros(a.shape[0]), f_rhs])
   inequality = np.hstack([-a.T, f.T])
   equality = np.hstack([e, np.zeros((e.shape[0], nz))])
-  result = linprog(objective, A_ub=inequality, b_ub=np.zeros(a.shape[1]), A_eq=equality, b_eq=e_rhs,
-                   bounds=x_bounds + [(None, None)] * nz, method="highs")
+  result = linprog(
+    objective,
+    A_ub=inequality,
+    b_ub=np.zeros(a.shape[1]),
+    A_eq=equality,
+    b_eq=e_rhs,
+    bounds=x_bounds + [(None, None)] * nz,
+    method="highs",
+  )
   assert result.status == 0
   return -result.fun

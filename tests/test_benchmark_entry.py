@@ -16,16 +16,21 @@ sys.path.insert(0, str(BENCHMARKS))
 
 import record  # noqa: E402  pylint: disable=wrong-import-position
 
+
 def _run(*argv):
-  return subprocess.run([sys.executable, "-m", "benchmarks", *argv], capture_output=True, text=True, cwd=ROOT,
-                        timeout=300)
+  return subprocess.run(
+    [sys.executable, "-m", "benchmarks", *argv], capture_output=True, text=True, cwd=ROOT, timeout=300
+  )
 
 
 @functools.lru_cache(maxsize=1)
 def _scripts() -> dict[str, ast.Module]:
   trees = {p.stem: ast.parse(p.read_text()) for p in sorted(BENCHMARKS.glob("*.py")) if not p.stem.startswith("_")}
-  return {name: tree for name, tree in trees.items()
-          if any(isinstance(node, ast.FunctionDef) and node.name == "main" for node in tree.body)}
+  return {
+    name: tree
+    for name, tree in trees.items()
+    if any(isinstance(node, ast.FunctionDef) and node.name == "main" for node in tree.body)
+  }
 
 
 def test_lists_every_benchmark_and_runs_one_by_name():
@@ -50,27 +55,36 @@ def test_every_results_file_follows_the_record_schema():
 def test_every_script_writes_its_record_with_the_schema_keywords():
   for name, tree in _scripts().items():
     main = next(node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == "main")
-    calls = [node for node in ast.walk(main) if isinstance(node, ast.Call)
-             and getattr(node.func, "id", getattr(node.func, "attr", None)) == "write_record"]
+    calls = [
+      node
+      for node in ast.walk(main)
+      if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "write_record"
+    ]
     assert calls, f"{name}.main does not call write_record"
     for call in calls:
       keywords = {k.arg for k in call.keywords}
-      assert len(call.args) == 1 and keywords == {"benchmark", "description", "configuration", "results"}, \
-          f"{name}.main: write_record(out, benchmark=, description=, configuration=, results=)"
+      assert len(call.args) == 1 and keywords == {"benchmark", "description", "configuration", "results"}, (
+        f"{name}.main: write_record(out, benchmark=, description=, configuration=, results=)"
+      )
       benchmark = next(k.value for k in call.keywords if k.arg == "benchmark")
       assert isinstance(benchmark, ast.Constant) and benchmark.value == name, f"{name}: benchmark={name!r}"
 
 
 def test_write_record_adds_the_provenance_and_rejects_other_keys(tmp_path):
   out = tmp_path / "sub" / "r.json"
-  assert record.write_record(out, benchmark="b", description="d", configuration={"game": "kuhn_poker"},
-                             results=[{"ms": 1.0}]) == out
+  assert (
+    record.write_record(
+      out, benchmark="b", description="d", configuration={"game": "kuhn_poker"}, results=[{"ms": 1.0}]
+    )
+    == out
+  )
   written = record.read_record(out)
   assert list(written) == list(record.KEYS) and written["results"] == [{"ms": 1.0}]
   assert written["date"].endswith("+00:00") and "cpu_count" in written["hardware"]
   with pytest.raises(TypeError, match=r"unexpected keywords \['game'\]"):
-    record.write_record(tmp_path / "x.json", benchmark="b", description="d", configuration={}, results=[1],
-                        game="kuhn_poker")
+    record.write_record(
+      tmp_path / "x.json", benchmark="b", description="d", configuration={}, results=[1], game="kuhn_poker"
+    )
   with pytest.raises(ValueError, match="'configuration' must be an object"):
     record.write_record(tmp_path / "x.json", benchmark="b", description="d", configuration=None, results=[1])
   assert not (tmp_path / "x.json").exists()
@@ -83,6 +97,7 @@ def test_per_iteration_separates_the_fixed_cost_from_the_slope(monkeypatch):
   """On a fake clock (no wall time is asserted): a call of n iterations costs 2 ms + n x 0.1 ms."""
   import types  # pylint: disable=import-outside-toplevel
   import timing  # pylint: disable=import-outside-toplevel
+
   clock = [0.0]
   monkeypatch.setattr(timing, "time", types.SimpleNamespace(perf_counter=lambda: clock[0]))
 
@@ -109,8 +124,14 @@ def test_the_recorded_commit_is_marked_dirty_when_the_code_differs(tmp_path):
   from it; a changed results file or an untracked file does not count. Run on a copy of
   jaxcfr/run/hardware.py in a fresh repository."""
   import importlib.util  # pylint: disable=import-outside-toplevel
-  git = lambda *argv: subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *argv], cwd=tmp_path,
-                                     check=True, capture_output=True, text=True).stdout.strip()
+
+  git = lambda *argv: subprocess.run(
+    ["git", "-c", "user.name=t", "-c", "user.email=t@t", *argv],
+    cwd=tmp_path,
+    check=True,
+    capture_output=True,
+    text=True,
+  ).stdout.strip()
   git("init", "-q")
   module = tmp_path / "jaxcfr" / "run" / "hardware.py"
   module.parent.mkdir(parents=True)
@@ -137,6 +158,7 @@ def test_accelerator_suite_counts_kernels_bytes_and_goals():
   import jaxcfr  # pylint: disable=import-outside-toplevel
   from jaxcfr import solvers  # pylint: disable=import-outside-toplevel
   import accelerator  # pylint: disable=import-outside-toplevel
+
   tensors = jaxcfr.load("kuhn_poker").tensors
   state = solvers.get("cfr+").init(tensors)
   body = accelerator.loop_body_operations(tensors, state)
@@ -144,13 +166,19 @@ def test_accelerator_suite_counts_kernels_bytes_and_goals():
   moved = accelerator.step_bytes(tensors, state)
   assert moved["least_bytes"] == moved["tensor_bytes"] + 2 * moved["state_bytes"] > 0
   assert moved["xla_bytes_accessed"] > 0
-  record = {"batches": {"user_1024": {"cost_vs_one_run": 5.0}, "library_1024": {"cost_vs_one_run": 3.0}},
-            "cfr": {"g7": {"ms_per_iteration": 12.0}}, "outcome_sampling": [{"trajectories_per_s": 2e8}],
-            "bandwidth": {"least_bytes_fraction_of_copy": 0.4}}
+  record = {
+    "batches": {"user_1024": {"cost_vs_one_run": 5.0}, "library_1024": {"cost_vs_one_run": 3.0}},
+    "cfr": {"g7": {"ms_per_iteration": 12.0}},
+    "outcome_sampling": [{"trajectories_per_s": 2e8}],
+    "bandwidth": {"least_bytes_fraction_of_copy": 0.4},
+  }
   goals = accelerator.verdicts(record, "g7")
   assert {k: (v["measured"], v["met"]) for k, v in goals.items()} == {
-      "leduc_batch_1024_vs_one_run": (3.0, True), "goofspiel7_cfr_plus_ms": (12.0, False),
-      "outcome_sampling_trajectories_per_s": (2e8, True), "goofspiel7_bandwidth_fraction": (0.4, False)}
+    "leduc_batch_1024_vs_one_run": (3.0, True),
+    "goofspiel7_cfr_plus_ms": (12.0, False),
+    "outcome_sampling_trajectories_per_s": (2e8, True),
+    "goofspiel7_bandwidth_fraction": (0.4, False),
+  }
 
 
 def test_figure1_keeps_other_curves_when_one_is_redrawn_in_another_dtype():
@@ -158,13 +186,24 @@ def test_figure1_keeps_other_curves_when_one_is_redrawn_in_another_dtype():
   new curve replaces that algorithm's, the game's other curves stay, and each curve keeps
   its dtype (the plot labels the ones that differ from the game's)."""
   import figure1_nodes_touched as figure1  # pylint: disable=import-outside-toplevel
+
   curve = lambda nash_conv: [{"iteration": 1, "nodes_touched": 10, "nash_conv": nash_conv, "seconds": 0.1}]
-  old = {"histories": 5, "node_budget": 100.0, "dtype": "float32",
-         "algorithms": {"mccfr-os": curve(0.4), "mccfr-es": curve(0.05)},
-         "measured_per_algorithm": {"mccfr-os": {"date": "d0"}, "mccfr-es": {"date": "d0"}}}
+  old = {
+    "histories": 5,
+    "node_budget": 100.0,
+    "dtype": "float32",
+    "algorithms": {"mccfr-os": curve(0.4), "mccfr-es": curve(0.05)},
+    "measured_per_algorithm": {"mccfr-os": {"date": "d0"}, "mccfr-es": {"date": "d0"}},
+  }
   earlier = {"date": "d0", "git_commit": "c0", "configuration": {"scale": 1.0}, "results": {"games": {"g": old}}}
-  new = {"histories": 5, "node_budget": 100.0, "dtype": "float32", "algorithms": {"mccfr-os": curve(0.2)},
-         "measured_per_algorithm": {"mccfr-os": {"date": "d1"}}, "dtype_per_algorithm": {"mccfr-os": "float64"}}
+  new = {
+    "histories": 5,
+    "node_budget": 100.0,
+    "dtype": "float32",
+    "algorithms": {"mccfr-os": curve(0.2)},
+    "measured_per_algorithm": {"mccfr-os": {"date": "d1"}},
+    "dtype_per_algorithm": {"mccfr-os": "float64"},
+  }
   merged = figure1._merge_earlier({"g": new}, earlier)["g"]
   assert merged["algorithms"]["mccfr-os"][0]["nash_conv"] == 0.2
   assert merged["algorithms"]["mccfr-es"][0]["nash_conv"] == 0.05

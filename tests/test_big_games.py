@@ -18,7 +18,6 @@ from jaxcfr import games
 import jaxcfr
 from jaxcfr.game import arrays as arrays_module
 from jaxcfr import solvers
-from jaxcfr.solvers import cfr
 from jaxcfr.game.build import GameBuildError, build_from_protocol
 from jaxcfr.game.openspiel import to_openspiel_policy
 from jaxcfr.game.vectorized import build_vectorized
@@ -27,12 +26,22 @@ from helpers import as_jax, best_response_values, expected_value, load, nash_con
 from test_games import _openspiel, _partition, check_layout, openspiel_reference
 
 SMALL_GAMES = [
-    games.OneCardPoker(2), games.OneCardPoker(7), games.kuhn_poker(),
-    games.Goofspiel(1), games.Goofspiel(3), games.Goofspiel(4), games.Goofspiel(4, forced_last_round=False),
-    games.Goofspiel(1, forced_last_round=False),
-    games.LiarsDice(2), games.LiarsDice(4),
-    games.PrincessAndMonster(1, 2, 3), games.PrincessAndMonster(2, 3, 5), games.PrincessAndMonster(3, 3, 3),
-    games.LatentTicTacToe("eaibc"), games.LatentTicTacToe("eaib"), games.LatentTicTacToe("aeic"),
+  games.OneCardPoker(2),
+  games.OneCardPoker(7),
+  games.kuhn_poker(),
+  games.Goofspiel(1),
+  games.Goofspiel(3),
+  games.Goofspiel(4),
+  games.Goofspiel(4, forced_last_round=False),
+  games.Goofspiel(1, forced_last_round=False),
+  games.LiarsDice(2),
+  games.LiarsDice(4),
+  games.PrincessAndMonster(1, 2, 3),
+  games.PrincessAndMonster(2, 3, 5),
+  games.PrincessAndMonster(3, 3, 3),
+  games.LatentTicTacToe("eaibc"),
+  games.LatentTicTacToe("eaib"),
+  games.LatentTicTacToe("aeic"),
 ]
 
 
@@ -69,13 +78,21 @@ def test_vectorized_builder_is_deterministic():
 
 def test_node_kinds_of_rules_equal_the_arrays_constants():
   assert (games._base.PLAYER_0, games._base.PLAYER_1, games._base.CHANCE_NODE, games._base.TERMINAL_NODE) == (
-      arrays_module.PLAYER_0, arrays_module.PLAYER_1, arrays_module.CHANCE_NODE, arrays_module.TERMINAL_NODE)
+    arrays_module.PLAYER_0,
+    arrays_module.PLAYER_1,
+    arrays_module.CHANCE_NODE,
+    arrays_module.TERMINAL_NODE,
+  )
 
 
 # --- the rules against OpenSpiel --------------------------------------------------------------
 
-OPENSPIEL_TWINS = ["goofspiel(forced_last_round=False,num_cards=3)", "goofspiel(forced_last_round=False,num_cards=5)",
-                   "liars_dice(dice_sides=2)", "liars_dice(dice_sides=4)"]
+OPENSPIEL_TWINS = [
+  "goofspiel(forced_last_round=False,num_cards=3)",
+  "goofspiel(forced_last_round=False,num_cards=5)",
+  "liars_dice(dice_sides=2)",
+  "liars_dice(dice_sides=4)",
+]
 
 
 @pytest.mark.parametrize("name", OPENSPIEL_TWINS)
@@ -125,13 +142,13 @@ def test_values_of_random_strategies_match_openspiel(name):
 # minutes). In every case the value of the average profile must lie within NashConv of the
 # LP value, which is what is asserted.
 LP_VALUES = {  # name: (value, NashConv to reach, most iterations)
-    "liars_dice(dice_sides=2)": (0.5, 1e-6, 2_000),
-    "liars_dice(dice_sides=3)": (1 / 9, 1e-6, 2_000),
-    "goofspiel(num_cards=3)": (0.0, 1e-6, 2_000),
-    "liars_dice(dice_sides=4)": (0.0625, 1e-6, 2_000),
-    "goofspiel(num_cards=4)": (0.0, 1e-6, 2_000),
-    "liars_dice(dice_sides=6)": (-7 / 258, 5e-4, 2_000),
-    "goofspiel(num_cards=5)": (0.0, 5e-5, 2_000),
+  "liars_dice(dice_sides=2)": (0.5, 1e-6, 2_000),
+  "liars_dice(dice_sides=3)": (1 / 9, 1e-6, 2_000),
+  "goofspiel(num_cards=3)": (0.0, 1e-6, 2_000),
+  "liars_dice(dice_sides=4)": (0.0625, 1e-6, 2_000),
+  "goofspiel(num_cards=4)": (0.0, 1e-6, 2_000),
+  "liars_dice(dice_sides=6)": (-7 / 258, 5e-4, 2_000),
+  "goofspiel(num_cards=5)": (0.0, 5e-5, 2_000),
 }
 
 
@@ -153,6 +170,7 @@ def test_solver_reaches_the_lp_value(name):
 
 # --- loading and errors ------------------------------------------------------------------------
 
+
 def test_registered_names_load_natively():
   assert load("goofspiel(num_cards=3)").name == "goofspiel(num_cards=3)"
   assert load("goofspiel(num_cards=3)").statistics()["max_length"] == 6  # the forced last round is played
@@ -168,6 +186,7 @@ class _CoinGuessRules:
   """A coin (chance), a move of player 0 (two actions), then a guess of ``guesser``; the
   guess infosets are keyed by ``guess_key(states)``; ``short_guess`` leaves one guess after
   move 0. Bad keys and action sets must break the builder's checks."""
+
   guesser: int
   guess_key: callable
   short_guess: bool = False

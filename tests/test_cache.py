@@ -130,6 +130,7 @@ def _corrupt_flipped_payoff_signs(path):
   def flip(arrays):
     terminal = np.flatnonzero(arrays["kind"] == 3)[:10]
     arrays["utility"][terminal] *= -1
+
   _rewrite(path, flip, keep_checksum=True)
 
 
@@ -158,19 +159,33 @@ def _corrupt_chance_with_fresh_checksum(path):
   def chance(arrays):
     children = np.flatnonzero(arrays["parent"] == 0)
     arrays["chance_prob"][children[0]] = 1.5
+
   _rewrite(path, chance, keep_checksum=False)
 
 
 def _corrupt_parent_with_fresh_checksum(path):
   def parent(arrays):
     arrays["parent"][7] = 9
+
   _rewrite(path, parent, keep_checksum=False)
 
 
-@pytest.mark.parametrize("corrupt", [_corrupt_garbage, _corrupt_empty, _corrupt_truncated,
-                                     _corrupt_missing_field, _corrupt_old_version,
-                                     _corrupt_pickled_object, _corrupt_flipped_payoff_signs, _corrupt_bit_in_parent,
-                                     _corrupt_npy_header, _corrupt_chance_with_fresh_checksum, _corrupt_parent_with_fresh_checksum])
+@pytest.mark.parametrize(
+  "corrupt",
+  [
+    _corrupt_garbage,
+    _corrupt_empty,
+    _corrupt_truncated,
+    _corrupt_missing_field,
+    _corrupt_old_version,
+    _corrupt_pickled_object,
+    _corrupt_flipped_payoff_signs,
+    _corrupt_bit_in_parent,
+    _corrupt_npy_header,
+    _corrupt_chance_with_fresh_checksum,
+    _corrupt_parent_with_fresh_checksum,
+  ],
+)
 def test_damaged_cache_file_is_rebuilt(cache, corrupt):
   directory, calls = cache
   first = jaxcfr.load(GAME)
@@ -229,9 +244,13 @@ def test_cached_arrays_are_memory_mapped_and_give_identical_tensors(cache, game_
 def test_read_npz_maps_large_members(tmp_path, monkeypatch):
   monkeypatch.setattr(arrays_module, "_MMAP_MIN_BYTES", 64)
   path = tmp_path / "a.npz"
-  values = {"small": np.arange(3, dtype=np.int8), "big": np.arange(1000, dtype=np.int32).reshape(10, 100),
-            "fortran": np.asfortranarray(np.arange(200.0).reshape(10, 20)), "text": np.array(["ab", "c"]),
-            "scalar": np.array(7)}
+  values = {
+    "small": np.arange(3, dtype=np.int8),
+    "big": np.arange(1000, dtype=np.int32).reshape(10, 100),
+    "fortran": np.asfortranarray(np.arange(200.0).reshape(10, 20)),
+    "text": np.array(["ab", "c"]),
+    "scalar": np.array(7),
+  }
   np.savez(path, **values)
   mapped = arrays_module.read_npz(path)
   for key, value in values.items():

@@ -15,7 +15,7 @@ from jaxcfr import solvers
 from jaxcfr.solvers import cfr
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def game(name):
   return jaxcfr.load(name, dtype=jnp.float64)
 
@@ -25,10 +25,10 @@ def average_exploitability(tensors, solver, state):
 
 
 _OPENSPIEL_SOLVERS = {
-    "cfr": (pyspiel.CFRSolver, pyspiel.exploitability),
-    "cfr+": (pyspiel.CFRPlusSolver, pyspiel.exploitability),
-    "lcfr": (discounted_cfr.LCFRSolver, os_exploitability.exploitability),
-    "dcfr": (discounted_cfr.DCFRSolver, os_exploitability.exploitability),
+  "cfr": (pyspiel.CFRSolver, pyspiel.exploitability),
+  "cfr+": (pyspiel.CFRPlusSolver, pyspiel.exploitability),
+  "lcfr": (discounted_cfr.LCFRSolver, os_exploitability.exploitability),
+  "dcfr": (discounted_cfr.DCFRSolver, os_exploitability.exploitability),
 }
 
 
@@ -81,8 +81,9 @@ def test_cfr_plus_converges_on_leduc():
   assert float(jaxcfr.expected_value(g.tensors, average)) == pytest.approx(-0.0856064, abs=1e-4)
 
 
-@pytest.mark.parametrize("algorithm,updates", [("pcfr+", None), ("dcfr", "simultaneous"),
-                                               ("cfr+", "simultaneous"), ("lcfr", None)])
+@pytest.mark.parametrize(
+  "algorithm,updates", [("pcfr+", None), ("dcfr", "simultaneous"), ("cfr+", "simultaneous"), ("lcfr", None)]
+)
 def test_other_configurations_converge_on_kuhn(algorithm, updates):
   g = game("kuhn_poker")
   solver = solvers.get(algorithm, updates=updates)
@@ -107,6 +108,7 @@ def _matrix(g):
 def _reference_regret_matching(matrix, iterations, *, plus: bool, gamma: float):
   """Simultaneous regret matching on a matrix game, written out (Chelarescu 2019, chapter 3):
   both players respond to the same current strategies; the average weighs sigma^t by t^gamma."""
+
   def match(r):
     positive = np.maximum(r, 0)
     return positive / positive.sum() if positive.sum() > 0 else np.full(len(r), 1 / len(r))
@@ -114,7 +116,7 @@ def _reference_regret_matching(matrix, iterations, *, plus: bool, gamma: float):
   x, y = np.full(matrix.shape[0], 1 / matrix.shape[0]), np.full(matrix.shape[1], 1 / matrix.shape[1])
   rx, ry, sx, sy = np.zeros_like(x), np.zeros_like(y), np.zeros_like(x), np.zeros_like(y)
   for t in range(1, iterations + 1):
-    sx, sy = sx + t ** gamma * x, sy + t ** gamma * y
+    sx, sy = sx + t**gamma * x, sy + t**gamma * y
     ux, uy = matrix @ y, -(matrix.T @ x)
     rx, ry = rx + ux - x @ ux, ry + uy - y @ uy
     if plus:
@@ -161,7 +163,8 @@ def test_dcfr_grid_as_one_batch_equals_runs_alone():
   solver = solvers.get("dcfr")
   grid = jaxcfr.run.driver.hyperparameter_grid(alpha=[1.0, 1.5], beta=[0.0, 0.5], gamma=[1.0, 2.0])
   batched = jax.jit(jax.vmap(lambda kw: solver.run(g.tensors, solver.init(g.tensors, **kw), 20)))(
-      {k: jnp.asarray(v) for k, v in grid.items()})
+    {k: jnp.asarray(v) for k, v in grid.items()}
+  )
   trailing = solver.run(g.tensors, solver.init(g.tensors, **grid), 20)  # batch axes trail
   assert trailing.regrets[0].shape == g.tensors.players[0].legal.shape + (8,)
   for b in range(len(grid["alpha"])):
@@ -180,11 +183,16 @@ def test_batches_over_payoffs_and_initial_states():
 
   def run(scale, regrets):
     tensors = jaxcfr.game.tensors.GameTensors(
-        tree=g.tensors.tree, players=g.tensors.players, name=g.tensors.name,
-        payoff=jaxcfr.game.tensors.SequencePayoff(**{**vars(g.tensors.payoff), "value": g.tensors.payoff.value * scale}))
+      tree=g.tensors.tree,
+      players=g.tensors.players,
+      name=g.tensors.name,
+      payoff=jaxcfr.game.tensors.SequencePayoff(**{**vars(g.tensors.payoff), "value": g.tensors.payoff.value * scale}),
+    )
     state = solver.init(tensors)
-    state = state._replace(regrets=(regrets * tensors.players[0].legal, state.regrets[1]),
-                           strategy=(cfr.regret_matching(tensors.players[0], regrets), state.strategy[1]))
+    state = state._replace(
+      regrets=(regrets * tensors.players[0].legal, state.regrets[1]),
+      strategy=(cfr.regret_matching(tensors.players[0], regrets), state.strategy[1]),
+    )
     return solver.run(tensors, state, 10).average
 
   batched = jax.vmap(run)(scales, regrets0)

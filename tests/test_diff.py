@@ -21,10 +21,40 @@ import helpers
 # Gambit's logit QRE of Kuhn poker at lambda = 10 (temperature 1/10), as OpenSpiel's
 # mmd_dilated_test.py gives it: realization plans in OpenSpiel's sequence order.
 GAMBIT_KUHN_QRE = [
-    np.array([1., 0.75364232, 0.64695966, 0.10668266, 0.24635768, 0.70309809, 0.25609184, 0.44700625, 0.29690191,
-              0.47546799, 0.01290797, 0.46256001, 0.52453201]),
-    np.array([1., 0.63415944, 0.36584056, 0.41154828, 0.58845172, 0.28438486, 0.71561514, 0.0620185, 0.9379815,
-              0.65005434, 0.34994566, 0.79722767, 0.20277233]),
+  np.array(
+    [
+      1.0,
+      0.75364232,
+      0.64695966,
+      0.10668266,
+      0.24635768,
+      0.70309809,
+      0.25609184,
+      0.44700625,
+      0.29690191,
+      0.47546799,
+      0.01290797,
+      0.46256001,
+      0.52453201,
+    ]
+  ),
+  np.array(
+    [
+      1.0,
+      0.63415944,
+      0.36584056,
+      0.41154828,
+      0.58845172,
+      0.28438486,
+      0.71561514,
+      0.0620185,
+      0.9379815,
+      0.65005434,
+      0.34994566,
+      0.79722767,
+      0.20277233,
+    ]
+  ),
 ]
 EPS = 1e-6
 qre = jax.jit(lambda tensors, temperature: diff.qre(tensors, temperature=temperature))  # one compilation per shape
@@ -34,7 +64,7 @@ def kuhn():
   return helpers.load("kuhn_poker")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def perturbed_kuhn(seed=0, scale=0.1):
   """Kuhn with every terminal utility moved by N(0, scale^2): a generic game (unique
   equilibrium, no regret ties)."""
@@ -63,9 +93,11 @@ def central(f, x, d, eps=EPS):
 
 # --- MMD -----------------------------------------------------------------------------------
 
+
 def _openspiel_plans(profile):
   """Our Kuhn profile as realization plans in OpenSpiel's sequence order."""
   from open_spiel.python.algorithms import sequence_form_utils  # pylint: disable=import-outside-toplevel
+
   game = kuhn()
   openspiel_game = helpers.openspiel_game("kuhn_poker")
   _, to_sequence, *_ = sequence_form_utils.construct_vars(openspiel_game)
@@ -89,6 +121,7 @@ def test_qre_of_kuhn_equals_gambits():
 def test_mmd_iterates_equal_openspiels(temperature, step_size):
   """Five MMD steps from the uniform profile equal OpenSpiel's MMDDilatedEnt's, to rounding."""
   from open_spiel.python.algorithms import mmd_dilated  # pylint: disable=import-outside-toplevel
+
   game = kuhn()
   reference = mmd_dilated.MMDDilatedEnt(helpers.openspiel_game("kuhn_poker"), temperature, stepsize=step_size)
   solver = solvers.get("mmd")
@@ -96,8 +129,9 @@ def test_mmd_iterates_equal_openspiels(temperature, step_size):
   for _ in range(5):
     reference.update_sequences()
     state = solver.step(game.tensors, state)
-  for plan, expected in zip(_openspiel_plans(solver.current_strategy(game.tensors, state)),
-                            reference.current_sequences()):
+  for plan, expected in zip(
+    _openspiel_plans(solver.current_strategy(game.tensors, state)), reference.current_sequences()
+  ):
     np.testing.assert_allclose(plan, expected, atol=1e-12)
 
 
@@ -105,7 +139,9 @@ def test_annealed_mmd_approaches_a_nash_equilibrium():
   tensors = kuhn().tensors
   fixed, annealed = solvers.get("mmd"), solvers.get("mmd", anneal=True)
   runs = [s.run(tensors, s.init(tensors, temperature=1.0), 2000) for s in (fixed, annealed)]
-  gaps = [float(helpers.exploitability(tensors, s.current_strategy(tensors, r))) for s, r in zip((fixed, annealed), runs)]
+  gaps = [
+    float(helpers.exploitability(tensors, s.current_strategy(tensors, r))) for s, r in zip((fixed, annealed), runs)
+  ]
   assert gaps[1] < 0.02 < 0.1 < gaps[0]
 
 
@@ -118,13 +154,30 @@ def test_mmd_rejects_bad_temperatures():
 
 def test_cli_solves_with_mmd(tmp_path):
   path = tmp_path / "mmd.json"
-  assert cli.main(["solve", "kuhn_poker", "--algo", "mmd", "--iters", "300", "--temperature", "0.1,1",
-                   "--no-progress", "--json", str(path)]) == 0
+  assert (
+    cli.main(
+      [
+        "solve",
+        "kuhn_poker",
+        "--algo",
+        "mmd",
+        "--iters",
+        "300",
+        "--temperature",
+        "0.1,1",
+        "--no-progress",
+        "--json",
+        str(path),
+      ]
+    )
+    == 0
+  )
   record = json.loads(path.read_text())
   assert record["algo"] == "mmd" and [r["temperature"] for r in record["results"]] == [0.1, 1.0]
 
 
 # --- QRE gradients (implicit differentiation) -------------------------------------------------
+
 
 def _qre_scalar(tensors, temperature):
   """[*B] a mix of strategy entries and the value of the QRE (temperature [*B])."""
@@ -141,8 +194,16 @@ def test_qre_gradients_equal_finite_differences():
     return _qre_scalar(with_leaves(base, utility=x["utility"], chance_prob=x["chance"]), x["temperature"])
 
   zero = jax.tree_util.tree_map(jnp.zeros_like, x0)
-  _check_gradient(f, x0, [{**zero, "utility": direction(base, "utility", 1)}, {**zero, "chance": direction(base, "chance", 2)},
-                          {**zero, "temperature": jnp.asarray(1.0)}], rel=1e-6)
+  _check_gradient(
+    f,
+    x0,
+    [
+      {**zero, "utility": direction(base, "utility", 1)},
+      {**zero, "chance": direction(base, "chance", 2)},
+      {**zero, "temperature": jnp.asarray(1.0)},
+    ],
+    rel=1e-6,
+  )
 
 
 def test_qre_batches_temperatures_and_payoffs():
@@ -155,8 +216,11 @@ def test_qre_batches_temperatures_and_payoffs():
       np.testing.assert_allclose(s[..., b], alone, atol=1e-10)
   # A batch's gradient (trailing axes) equals the gradients one temperature at a time (vmap).
   scalar = lambda x: _qre_scalar(tensors, x)  # noqa: E731
-  np.testing.assert_allclose(jax.jit(jax.grad(lambda t: scalar(t).sum()))(temperatures),
-                             jax.jit(jax.vmap(jax.grad(scalar)))(temperatures), rtol=1e-8)
+  np.testing.assert_allclose(
+    jax.jit(jax.grad(lambda t: scalar(t).sum()))(temperatures),
+    jax.jit(jax.vmap(jax.grad(scalar)))(temperatures),
+    rtol=1e-8,
+  )
   scales = jnp.array([0.5, 1.0, 2.0])  # vmap over payoff parameters: scaling payoffs = dividing the temperature
   scaled = jax.jit(jax.vmap(lambda c: qre(with_leaves(tensors, utility=c * tensors.tree.utility), 0.1)[0]))(scales)
   np.testing.assert_allclose(scaled[1], qre(tensors, 0.1)[0], atol=1e-10)
@@ -164,6 +228,7 @@ def test_qre_batches_temperatures_and_payoffs():
 
 
 # --- Gradients through unrolled solvers -------------------------------------------------------
+
 
 def test_unrolled_equals_run():
   tensors = kuhn().tensors
@@ -220,8 +285,14 @@ def test_gradients_through_cfr_plus_and_rnr():
     return _run_scalar(cfr_plus, tensors) + _run_scalar(restricted, tensors, model=model, p=x["p"])
 
   x0 = {"utility": base.tree.utility, "p": jnp.asarray(0.5)}
-  _check_gradient(f, x0, [{"utility": direction(base, "utility", 5), "p": jnp.asarray(0.0)},
-                          {"utility": jnp.zeros_like(base.tree.utility), "p": jnp.asarray(1.0)}])
+  _check_gradient(
+    f,
+    x0,
+    [
+      {"utility": direction(base, "utility", 5), "p": jnp.asarray(0.0)},
+      {"utility": jnp.zeros_like(base.tree.utility), "p": jnp.asarray(1.0)},
+    ],
+  )
 
 
 @pytest.mark.parametrize("batch", [(2,), (8,)])  # segment sums and scatters; gathered row sums
@@ -229,22 +300,37 @@ def test_hand_written_reverse_passes_equal_autodiff_of_the_forward_code(batch):
   """The payoff products' and the counterfactual values' custom VJPs (transposed products, a
   top-down adjoint) against JAX's reverse mode of the same forward code."""
   from jaxcfr.core import evaluation  # pylint: disable=import-outside-toplevel
+
   tensors = perturbed_kuhn()
   rng = np.random.default_rng(3)
   tp = tensors.players[0]
   strategy = jnp.asarray(rng.random(tp.legal.shape + batch))
   values = jnp.asarray(rng.normal(size=(tp.num_sequences,) + batch))
-  weights = jnp.asarray(rng.normal(size=tp.legal.shape + batch)), jnp.asarray(rng.normal(size=tp.legal.shape[:1] + batch))
+  weights = (
+    jnp.asarray(rng.normal(size=tp.legal.shape + batch)),
+    jnp.asarray(rng.normal(size=tp.legal.shape[:1] + batch)),
+  )
 
   def score(cfv, g, s):
     q, v = cfv(g, s)
-    return (q * weights[0]).sum() + (v * weights[1]).sum() + (q ** 2).sum()
+    return (q * weights[0]).sum() + (v * weights[1]).sum() + (q**2).sum()
 
   with evaluation.hand_written_reverse():
-    ours = jax.jit(jax.grad(lambda g, s: score(functools.partial(evaluation.counterfactual_values, tp), g, s),
-                            (0, 1)))(values, strategy)
-  plain = jax.jit(jax.grad(lambda g, s: score(lambda g, s: evaluation._counterfactual_forward_pass(  # pylint: disable=protected-access
-      tp.level_slices, tp.legal, tp.parent_seq, tp.children, g, s), g, s), (0, 1)))(values, strategy)
+    ours = jax.jit(jax.grad(lambda g, s: score(functools.partial(evaluation.counterfactual_values, tp), g, s), (0, 1)))(
+      values, strategy
+    )
+  plain = jax.jit(
+    jax.grad(
+      lambda g, s: score(
+        lambda g, s: evaluation._counterfactual_forward_pass(  # pylint: disable=protected-access
+          tp.level_slices, tp.legal, tp.parent_seq, tp.children, g, s
+        ),
+        g,
+        s,
+      ),
+      (0, 1),
+    )
+  )(values, strategy)
   for a, b in zip(ours, plain):
     np.testing.assert_allclose(a, b, atol=1e-12)
   payoff = tensors.payoff
@@ -266,8 +352,14 @@ def test_hand_written_reverse_passes_equal_autodiff_of_the_forward_code(batch):
       np.testing.assert_allclose(a, b, atol=1e-12)
   # forward mode through solver.run (outside the switch) still works
   solver = solvers.get("cfr+")
-  tangent = jax.jvp(lambda v: jaxcfr.exploitability(with_payoff(tensors, v), solver.average_strategy(
-      tensors, solver.run(with_payoff(tensors, v), solver.init(tensors), 3))), (payoff.value,), (payoff.value,))[1]
+  tangent = jax.jvp(
+    lambda v: jaxcfr.exploitability(
+      with_payoff(tensors, v),
+      solver.average_strategy(tensors, solver.run(with_payoff(tensors, v), solver.init(tensors), 3)),
+    ),
+    (payoff.value,),
+    (payoff.value,),
+  )[1]
   assert np.isfinite(float(tangent))
 
 
@@ -276,6 +368,7 @@ def with_payoff(tensors, value):
 
 
 # --- The equilibrium value (Danskin) ------------------------------------------------------------
+
 
 def test_equilibrium_value_and_its_gradient_match_linear_programming():
   base = perturbed_kuhn(seed=4)

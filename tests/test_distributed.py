@@ -17,29 +17,54 @@ def _free_port() -> int:
     return sock.getsockname()[1]
 
 
-@pytest.mark.parametrize("argv", [
+@pytest.mark.parametrize(
+  "argv",
+  [
     ["solve", "kuhn_poker", "--algo", "mccfr-es", "--iters", "60", "--eval-every", "30", "--seed", "0,1,2,3"],
     ["solve", "kuhn_poker", "--algo", "dcfr", "--iters", "60", "--eval-every", "30", "--alpha", "1,1.5,2,3"],
-], ids=["seeds", "grid"])
+  ],
+  ids=["seeds", "grid"],
+)
 def test_two_processes_equal_one(argv, tmp_path):
   env = {**os.environ, "XLA_FLAGS": "--xla_force_host_platform_device_count=1", "JAX_PLATFORMS": "cpu"}
   command = [sys.executable, "-m", "jaxcfr.run.cli", *argv, "--no-progress"]
   port = _free_port()
-  processes = [subprocess.Popen(command + ["--json", str(tmp_path / f"two{k}.json"), "--coordinator", f"127.0.0.1:{port}",
-                                           "--num-processes", "2", "--process-id", str(k),
-                                           "--checkpoint", str(tmp_path / "two.npz")],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) for k in (0, 1)]
+  processes = [
+    subprocess.Popen(
+      command
+      + [
+        "--json",
+        str(tmp_path / f"two{k}.json"),
+        "--coordinator",
+        f"127.0.0.1:{port}",
+        "--num-processes",
+        "2",
+        "--process-id",
+        str(k),
+        "--checkpoint",
+        str(tmp_path / "two.npz"),
+      ],
+      stdout=subprocess.PIPE,
+      stderr=subprocess.PIPE,
+      text=True,
+      env=env,
+    )
+    for k in (0, 1)
+  ]
   outputs = [p.communicate(timeout=300) for p in processes]
   assert [p.returncode for p in processes] == [0, 0], [o[1][-2000:] for o in outputs]
   assert not (tmp_path / "two1.json").exists()  # only process 0 writes
-  one = subprocess.run(command + ["--json", str(tmp_path / "one.json")], capture_output=True, text=True, env=env,
-                       timeout=300)
+  one = subprocess.run(
+    command + ["--json", str(tmp_path / "one.json")], capture_output=True, text=True, env=env, timeout=300
+  )
   assert one.returncode == 0, one.stderr[-2000:]
   two, single = (json.loads((tmp_path / name).read_text()) for name in ("two0.json", "one.json"))
   assert two["batch_size"] == single["batch_size"] == 4
   for a, b in zip(two["history"], single["history"]):
     assert a["iteration"] == b["iteration"]
-    for key in ("exploitability", "value", "current_exploitability") + (("nodes_touched",) if "nodes_touched" in b else ()):
+    for key in ("exploitability", "value", "current_exploitability") + (
+      ("nodes_touched",) if "nodes_touched" in b else ()
+    ):
       np.testing.assert_allclose(a[key], b[key], rtol=1e-12, atol=1e-15, err_msg=key)
   assert two["hardware"]["jax_devices"] != single["hardware"]["jax_devices"]  # two devices, one per process
   assert (tmp_path / "two.npz").exists()

@@ -87,8 +87,24 @@ def test_strategy_file_round_trip(kuhn, tmp_path):
 
 def test_cli_solve_writes_json_and_strategy(tmp_path, capsys):
   out, strategy = tmp_path / "r.json", tmp_path / "s.npz"
-  assert cli.main(["solve", "kuhn_poker", "--algo", "cfr+", "--iters", "30", "--json", str(out),
-                   "--strategy-out", str(strategy), "--no-progress"]) == 0
+  assert (
+    cli.main(
+      [
+        "solve",
+        "kuhn_poker",
+        "--algo",
+        "cfr+",
+        "--iters",
+        "30",
+        "--json",
+        str(out),
+        "--strategy-out",
+        str(strategy),
+        "--no-progress",
+      ]
+    )
+    == 0
+  )
   record = json.loads(out.read_text())
   assert record["algo"] == "cfr+" and record["iters"] == 30 and record["game"] == "kuhn_poker"
   solver = jaxcfr.solvers.get("cfr+")
@@ -103,8 +119,16 @@ def test_cli_solve_writes_json_and_strategy(tmp_path, capsys):
 def test_cli_info_json(capsys):
   assert cli.main(["info", "kuhn_poker", "--json"]) == 0
   stats = json.loads(capsys.readouterr().out)
-  for key in ("histories", "chance_nodes", "decision_nodes", "terminals", "infosets", "sequences",
-              "max_length", "m_values"):
+  for key in (
+    "histories",
+    "chance_nodes",
+    "decision_nodes",
+    "terminals",
+    "infosets",
+    "sequences",
+    "max_length",
+    "m_values",
+  ):
     assert key in stats
   assert stats["histories"] == 58 and stats["infosets"] == [6, 6]
 
@@ -114,12 +138,15 @@ def test_cli_reports_errors(capsys):
   assert "unknown game 'no_such_game'" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("mutate,message", [
+@pytest.mark.parametrize(
+  "mutate,message",
+  [
     (lambda s: s[:, :1], "shape"),
     (lambda s: s.at[0, 0].set(jnp.nan), "not finite"),
     (lambda s: s.at[0].set(jnp.array([1.5, -0.5])), "negative"),
     (lambda s: s.at[1].set(jnp.array([0.7, 0.7])), "sums to"),
-])
+  ],
+)
 def test_check_profile_names_the_problem(kuhn, mutate, message):
   sigma0, sigma1 = jaxcfr.uniform_profile(kuhn.tensors)
   jaxcfr.check_profile(kuhn.tensors, (sigma0, sigma1))

@@ -14,6 +14,7 @@ from jaxcfr.game.build import GameBuildError, build_from_protocol
 
 # --- game strings and parameters ------------------------------------------------------------
 
+
 @pytest.mark.parametrize("game_string", ["no_such_game", "no_such_game(num_cards=3)", "openspiel:no_such_game"])
 def test_unknown_game(game_string):
   with pytest.raises(jaxcfr.UnknownGameError, match="'no_such_game'"):
@@ -25,25 +26,31 @@ def test_unknown_game_lists_the_native_games():
     jaxcfr.load("leduk_poker")
 
 
-@pytest.mark.parametrize("game_string, message", [
+@pytest.mark.parametrize(
+  "game_string, message",
+  [
     ("one_card_poker(num_cards=1)", "parameter num_cards must be >= 2, got 1"),
     ("one_card_poker(num_cards=x)", "parameter num_cards must be an integer, got 'x'"),
     ("one_card_poker(num_cards=2.5)", "parameter num_cards must be an integer, got 2.5"),
     ("one_card_poker(num_cards=True)", "parameter num_cards must be an integer, got True"),
     ("coin_toss(sell_value=nan)", "parameter sell_value must be a finite number, got nan"),
     ("coin_toss(sell_value=abc)", "parameter sell_value must be a finite number, got 'abc'"),
-])
+  ],
+)
 def test_bad_parameter_value(game_string, message):
   with pytest.raises(games.GameError) as info:
     jaxcfr.load(game_string, use_cache=False)
   assert message in str(info.value)
 
 
-@pytest.mark.parametrize("game_string, unknown, allowed", [
+@pytest.mark.parametrize(
+  "game_string, unknown, allowed",
+  [
     ("one_card_poker(foo=1)", "['foo']", "['num_cards']"),
     ("kuhn_poker(num_cards=4)", "['num_cards']", "[]"),
     ("leduc_poker(players=3)", "['players']", "[]"),
-])
+  ],
+)
 def test_unknown_parameter(game_string, unknown, allowed):
   with pytest.raises(games.GameError) as info:
     jaxcfr.load(game_string, use_cache=False)
@@ -51,11 +58,14 @@ def test_unknown_parameter(game_string, unknown, allowed):
   assert f"unknown parameter for {name}: {unknown}; its parameters are {allowed}" == str(info.value)
 
 
-@pytest.mark.parametrize("game_string, message", [
+@pytest.mark.parametrize(
+  "game_string, message",
+  [
     ("kuhn_poker(", "cannot parse game string 'kuhn_poker('"),
     ("3card", "cannot parse game string '3card'"),
     ("one_card_poker(num_cards)", "bad parameter 'num_cards' in 'one_card_poker(num_cards)'; expected key=value"),
-])
+  ],
+)
 def test_unparseable_game_string(game_string, message):
   with pytest.raises(jaxcfr.UnknownGameError) as info:
     jaxcfr.load(game_string)
@@ -64,26 +74,36 @@ def test_unparseable_game_string(game_string, message):
 
 def test_parse_game_string():
   assert jaxcfr.parse_game_string("goofspiel(num_cards=4,imp_info=True,points_order=descending)") == (
-      "goofspiel", {"num_cards": 4, "imp_info": True, "points_order": "descending"})
+    "goofspiel",
+    {"num_cards": 4, "imp_info": True, "points_order": "descending"},
+  )
   assert jaxcfr.parse_game_string(" coin_toss( sell_value = -0.5 ) ") == ("coin_toss", {"sell_value": -0.5})
   assert jaxcfr.parse_game_string("rps") == ("rps", {})
 
 
 def test_split_game_list():
   from jaxcfr.game.loading import split_game_list  # pylint: disable=import-outside-toplevel
+
   assert split_game_list("kuhn_poker, princess_and_monster(rows=3,cols=3,horizon=5),rps,") == [
-      "kuhn_poker", "princess_and_monster(rows=3,cols=3,horizon=5)", "rps"]
+    "kuhn_poker",
+    "princess_and_monster(rows=3,cols=3,horizon=5)",
+    "rps",
+  ]
   with pytest.raises(jaxcfr.UnknownGameError, match="unbalanced"):
     split_game_list("goofspiel(num_cards=4,rps")
 
 
 # --- OpenSpiel games jaxcfr cannot solve ----------------------------------------------------
 
-@pytest.mark.parametrize("game_string, message", [
+
+@pytest.mark.parametrize(
+  "game_string, message",
+  [
     ("openspiel:kuhn_poker(players=3)", "kuhn_poker(players=3) has 3 players; jaxcfr solves two-player games"),
     ("openspiel:matrix_pd", "matrix_pd is not zero-sum"),
     ("openspiel:tiny_hanabi", "tiny_hanabi is not zero-sum"),
-])
+  ],
+)
 def test_openspiel_game_rejected(game_string, message):
   with pytest.raises(GameBuildError) as info:
     jaxcfr.load(game_string, use_cache=False)
@@ -96,6 +116,7 @@ def test_openspiel_bad_parameter():
 
 
 # --- rules that break the sequence form, as tiny protocol games -----------------------------
+
 
 class TinyState(State):
   """A protocol state driven by a rules object with functions of the move tuple."""
@@ -163,6 +184,7 @@ def test_chance_probabilities_not_summing_to_one():
   class Rules(CoinThenGuess):
     def chance(self, moves):
       return [(0, 0.5), (1, 0.4)]
+
   with pytest.raises(GameBuildError) as info:
     build(Rules())
   message = str(info.value)
@@ -175,6 +197,7 @@ def test_chance_probability_not_positive(probs):
   class Rules(CoinThenGuess):
     def chance(self, moves):
       return list(zip((0, 1), probs))
+
   with pytest.raises(GameBuildError, match="not positive and finite"):
     build(Rules())
 
@@ -183,6 +206,7 @@ def test_chance_node_without_outcomes():
   class Rules(CoinThenGuess):
     def chance(self, moves):
       return []
+
   with pytest.raises(GameBuildError, match="has no outcomes"):
     build(Rules())
 
@@ -194,6 +218,7 @@ def test_non_finite_utility(bad):
       if moves == (1, 1, 0):
         return [bad, -bad]
       return super().returns(moves)
+
   with pytest.raises(GameBuildError) as info:
     build(Rules())
   message = str(info.value)
@@ -206,6 +231,7 @@ def test_not_zero_sum():
     def returns(self, moves):
       u0, _ = super().returns(moves)
       return [u0, 0.0]
+
   with pytest.raises(GameBuildError, match="is not zero-sum"):
     build(Rules())
 
@@ -214,18 +240,21 @@ def test_three_players():
   class Rules(CoinThenGuess):
     def returns(self, moves):
       return [0.0, 0.0, 0.0]
+
   with pytest.raises(GameBuildError, match="returns 3 utilities; jaxcfr needs two players"):
     build(Rules())
 
   class ThirdPlayer(CoinThenGuess):
     def player(self, moves):
       return 2 if len(moves) == 2 and moves[1] == 1 else super().player(moves)
+
   with pytest.raises(GameBuildError, match="current_player\\(\\) returned 2"):
     build(ThirdPlayer())
 
 
 def test_imperfect_recall_forgetting_own_action():
   """Player 1 guesses, then guesses again without remembering the first guess."""
+
   class Rules(CoinThenGuess):
     def player(self, moves):
       if len(moves) == 3:
@@ -239,6 +268,7 @@ def test_imperfect_recall_forgetting_own_action():
 
     def key(self, moves, player):
       return "again" if len(moves) == 3 else super().key(moves, player)
+
   with pytest.raises(GameBuildError) as info:
     build(Rules())
   message = str(info.value)
@@ -248,6 +278,7 @@ def test_imperfect_recall_forgetting_own_action():
 def test_imperfect_recall_forgetting_an_observation():
   """Player 0 sees the coin, bets, then acts again in one infoset for both coins: the same
   own action labels, but after different own infosets (coin0 vs coin1)."""
+
   class Rules(CoinThenGuess):
     def player(self, moves):
       if len(moves) == 2 and moves[1] == 1:
@@ -262,6 +293,7 @@ def test_imperfect_recall_forgetting_an_observation():
 
     def key(self, moves, player):
       return "forgot the coin" if len(moves) == 2 else super().key(moves, player)
+
   with pytest.raises(GameBuildError) as info:
     build(Rules())
   assert "imperfect recall" in str(info.value) and "'forgot the coin'" in str(info.value)
@@ -282,6 +314,7 @@ def test_infoset_with_different_legal_actions():
       if len(moves) == 2 and moves[1] == 2:
         return TERMINAL
       return super().player(moves)
+
   with pytest.raises(GameBuildError) as info:
     build(Rules())
   assert "'same'" in str(info.value) and "different legal actions" in str(info.value)

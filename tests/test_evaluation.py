@@ -20,34 +20,49 @@ from jaxcfr.game.arrays import TERMINAL_NODE
 from jaxcfr.core.evaluation import plans
 from jaxcfr.game.openspiel import from_openspiel_policy, to_openspiel_policy
 
-from helpers import (as_jax, best_response_values, expected_value, exploitability, history_reach,
-                     load, nash_conv, random_profile, reference_expected_value)
+from helpers import (
+  as_jax,
+  best_response_values,
+  expected_value,
+  exploitability,
+  history_reach,
+  load,
+  nash_conv,
+  random_profile,
+  reference_expected_value,
+)
 
 GOOFSPIEL = "goofspiel(num_cards=4,imp_info=True,points_order=descending)"
 PROFILE_KINDS = {  # seed, random_profile keywords
-    "dirichlet": (0, {}),
-    "dirichlet-2": (1, {}),
-    "with-zeros": (2, {"zeros": 0.4}),
-    "many-zeros": (3, {"zeros": 0.8}),
-    "pure": (4, {"pure": True}),
+  "dirichlet": (0, {}),
+  "dirichlet-2": (1, {}),
+  "with-zeros": (2, {"zeros": 0.4}),
+  "many-zeros": (3, {"zeros": 0.8}),
+  "pure": (4, {"pure": True}),
 }
 
 
 # --- uniform play --------------------------------------------------------------------------
 
-@pytest.mark.parametrize("name, expected", [
+
+@pytest.mark.parametrize(
+  "name, expected",
+  [
     ("kuhn_poker", 0.9166666666666666),  # 11/12
     ("openspiel:kuhn_poker", 0.9166666666666666),
     ("leduc_poker", 4.747222222222222),
     ("openspiel:leduc_poker", 4.747222222222222),
-])
+  ],
+)
 def test_uniform_nash_conv(name, expected):
   game = load(name)
   profile = jaxcfr.uniform_profile(game.tensors)
   assert float(nash_conv(game.tensors, profile)) == pytest.approx(expected, abs=1e-9)
   assert float(exploitability(game.tensors, profile)) == pytest.approx(expected / 2, abs=1e-9)
   os_game = game.openspiel_game()
-  assert os_exploitability.nash_conv(os_game, policy_lib.UniformRandomPolicy(os_game)) == pytest.approx(expected, abs=1e-9)
+  assert os_exploitability.nash_conv(os_game, policy_lib.UniformRandomPolicy(os_game)) == pytest.approx(
+    expected, abs=1e-9
+  )
 
 
 def test_uniform_strategy_is_uniform_over_legal_actions():
@@ -60,6 +75,7 @@ def test_uniform_strategy_is_uniform_over_legal_actions():
 
 
 # --- against OpenSpiel on random strategies ------------------------------------------------
+
 
 @pytest.mark.parametrize("kind", sorted(PROFILE_KINDS))
 @pytest.mark.parametrize("name", ["kuhn_poker", "leduc_poker", "openspiel:leduc_poker", GOOFSPIEL])
@@ -84,6 +100,7 @@ def test_values_match_openspiel(name, kind):
 
 # --- against history-level references (no sequence form, no OpenSpiel) ---------------------
 
+
 @jax.jit
 def _values(tensors, profile):
   """Per player: counterfactual values (q [I, A], v [I]) and best response (value, [I, A])."""
@@ -104,14 +121,14 @@ def reference_counterfactual_values(arrays, profile, player):
       continue
     children = arrays.first_child[h] + np.arange(arrays.num_children[h])
     if arrays.kind[h] < 2:
-      weights = profile[arrays.kind[h]][arrays.infoset[h], :len(children)]
+      weights = profile[arrays.kind[h]][arrays.infoset[h], : len(children)]
     else:
       weights = arrays.chance_prob[children]
     value[h] = weights @ value[children]
   q = np.zeros(profile[player].shape)
   for h in np.flatnonzero(arrays.kind == player):
     children = arrays.first_child[h] + np.arange(arrays.num_children[h])
-    q[arrays.infoset[h], :len(children)] += reach[1 - player, h] * reach[2, h] * sign * value[children]
+    q[arrays.infoset[h], : len(children)] += reach[1 - player, h] * reach[2, h] * sign * value[children]
   return q
 
 
@@ -140,7 +157,8 @@ def test_expected_value_and_best_responses_are_consistent(name):
   game = load(name)
   profile = random_profile(game.arrays, 7, zeros=0.3)
   assert float(expected_value(game.tensors, as_jax(profile))) == pytest.approx(
-      reference_expected_value(game.arrays, profile), abs=1e-12)
+    reference_expected_value(game.arrays, profile), abs=1e-12
+  )
   _, br = _values(game.tensors, as_jax(profile))
   br_value = np.asarray(best_response_values(game.tensors, as_jax(profile)))
   np.testing.assert_allclose([br[0][0], br[1][0]], br_value, atol=0)
@@ -159,6 +177,7 @@ def test_expected_value_and_best_responses_are_consistent(name):
 
 # --- native games against their OpenSpiel twins ---------------------------------------------
 
+
 @pytest.mark.parametrize("kind", sorted(PROFILE_KINDS))
 @pytest.mark.parametrize("name", ["kuhn_poker", "leduc_poker"])
 def test_native_and_adapter_agree(name, kind):
@@ -172,18 +191,20 @@ def test_native_and_adapter_agree(name, kind):
     np.testing.assert_array_equal(mine, back)
   mapped = from_openspiel_policy(adapter.arrays, policy, os_game)
   for fn in (expected_value, best_response_values, nash_conv):
-    np.testing.assert_allclose(fn(native.tensors, as_jax(profile)), fn(adapter.tensors, as_jax(mapped)),
-                               rtol=0, atol=1e-12)
+    np.testing.assert_allclose(
+      fn(native.tensors, as_jax(profile)), fn(adapter.tensors, as_jax(mapped)), rtol=0, atol=1e-12
+    )
 
 
 # --- known equilibria -----------------------------------------------------------------------
+
 
 def strategy_by_keys(player_arrays, rows: dict) -> np.ndarray:
   """[I, A] from {infoset key: action probabilities}; every infoset must be given."""
   assert set(rows) == set(player_arrays.keys.tolist())
   strategy = np.zeros(player_arrays.action_ids.shape)
   for i, key in enumerate(player_arrays.keys):
-    strategy[i, :player_arrays.num_actions[i]] = rows[key]
+    strategy[i, : player_arrays.num_actions[i]] = rows[key]
   return strategy
 
 
@@ -191,12 +212,21 @@ def kuhn_profile(arrays, *, alpha, beta, gamma, eta=1 / 3, xi=1 / 3):
   """Ponsen et al. 2011 section 2.2 with the dominated actions removed. Cards 0 = J, 1 = Q, 2 = K;
   actions [pass, bet]. alpha: bet with J; beta: call with Q after pass-bet; gamma: bet with
   K; eta: second player calls a bet with Q; xi: second player bets J after a pass."""
-  sigma0 = strategy_by_keys(arrays.players[0], {
-      "0:": [1 - alpha, alpha], "1:": [1, 0], "2:": [1 - gamma, gamma],
-      "0:pb": [1, 0], "1:pb": [1 - beta, beta], "2:pb": [0, 1]})
-  sigma1 = strategy_by_keys(arrays.players[1], {
-      "0:p": [1 - xi, xi], "1:p": [1, 0], "2:p": [0, 1],
-      "0:b": [1, 0], "1:b": [1 - eta, eta], "2:b": [0, 1]})
+  sigma0 = strategy_by_keys(
+    arrays.players[0],
+    {
+      "0:": [1 - alpha, alpha],
+      "1:": [1, 0],
+      "2:": [1 - gamma, gamma],
+      "0:pb": [1, 0],
+      "1:pb": [1 - beta, beta],
+      "2:pb": [0, 1],
+    },
+  )
+  sigma1 = strategy_by_keys(
+    arrays.players[1],
+    {"0:p": [1 - xi, xi], "1:p": [1, 0], "2:p": [0, 1], "0:b": [1, 0], "1:b": [1 - eta, eta], "2:b": [0, 1]},
+  )
   return sigma0, sigma1
 
 
@@ -209,9 +239,16 @@ def test_kuhn_equilibrium_family(g):
   np.testing.assert_allclose(best_response_values(game.tensors, as_jax(profile)), [-1 / 18, 1 / 18], atol=1e-12)
 
 
-@pytest.mark.parametrize("change", [
-    {"eta": 0.5}, {"xi": 0.0}, {"alpha": 0.5}, {"beta": 0.0}, {"gamma": 0.3},
-])
+@pytest.mark.parametrize(
+  "change",
+  [
+    {"eta": 0.5},
+    {"xi": 0.0},
+    {"alpha": 0.5},
+    {"beta": 0.0},
+    {"gamma": 0.3},
+  ],
+)
 def test_kuhn_non_equilibria_are_exploitable(change):
   game = load("kuhn_poker")
   params = {"alpha": 0.5 / 3, "beta": 1.5 / 3, "gamma": 0.5, **change}
@@ -252,6 +289,7 @@ def test_coin_toss_equilibrium():
 
 
 # --- gradients ------------------------------------------------------------------------------
+
 
 def _with_tree(tensors, **leaves):
   return dataclasses.replace(tensors, tree=dataclasses.replace(tensors.tree, **leaves))
@@ -298,8 +336,7 @@ def test_payoff_from_tree_reproduces_the_built_payoff():
   for name in ("kuhn_poker", "leduc_poker"):
     tensors = load(name).tensors
     rebuilt = jax.jit(jaxcfr.with_payoff_from_tree)(tensors)
-    np.testing.assert_allclose(rebuilt.payoff.value, tensors.payoff.value,
-                               rtol=1e-14, atol=1e-15)
+    np.testing.assert_allclose(rebuilt.payoff.value, tensors.payoff.value, rtol=1e-14, atol=1e-15)
 
 
 def test_gradient_with_respect_to_utility_and_chance():
@@ -309,17 +346,18 @@ def test_gradient_with_respect_to_utility_and_chance():
   tensors = game.tensors
   utility, chance = tensors.tree.utility, tensors.tree.chance_prob
   assert float(_value_of_tree(tensors, utility, chance, profile)) == pytest.approx(
-      reference_expected_value(game.arrays, profile_np), abs=1e-14)
+    reference_expected_value(game.arrays, profile_np), abs=1e-14
+  )
   d_utility, d_chance = jax.grad(_value_of_tree, argnums=(1, 2))(tensors, utility, chance, profile)
   d_utility, d_chance = np.asarray(d_utility), np.asarray(d_chance)
   assert np.all(np.isfinite(d_utility)) and np.all(np.isfinite(d_chance))
   assert np.any(d_chance[np.asarray(tensors.tree.kind)[np.asarray(tensors.tree.parent)] == 2] != 0)
   np.testing.assert_allclose(
-      d_utility, _central_differences(lambda u: _value_of_tree(tensors, u, chance, profile), utility),
-      rtol=0, atol=1e-8)
+    d_utility, _central_differences(lambda u: _value_of_tree(tensors, u, chance, profile), utility), rtol=0, atol=1e-8
+  )
   np.testing.assert_allclose(
-      d_chance, _central_differences(lambda c: _value_of_tree(tensors, utility, c, profile), chance),
-      rtol=0, atol=1e-8)
+    d_chance, _central_differences(lambda c: _value_of_tree(tensors, utility, c, profile), chance), rtol=0, atol=1e-8
+  )
   # d EV / d u(z) is the reach probability of terminal z, and 0 at other histories.
   terminal = game.arrays.kind == TERMINAL_NODE
   reach = history_reach(game.arrays, profile_np).prod(0)

@@ -59,15 +59,15 @@ def openspiel_reference(game) -> dict:
   finally:
     sys.setrecursionlimit(limit)
   return {
-      "histories": counts["histories"],
-      "chance_nodes": counts["chance_nodes"],
-      "decision_nodes": counts["decision_nodes"],
-      "terminals": counts["terminals"],
-      "infosets": [len(i) for i in infosets],
-      "sequences": [1 + sum(i.values()) for i in infosets],
-      "max_actions": [max(i.values()) for i in infosets],
-      "max_length": counts["max_length"],
-      "m_values": [sum(math.sqrt(len(s)) for s in groups.values()) for groups in own_sequences],
+    "histories": counts["histories"],
+    "chance_nodes": counts["chance_nodes"],
+    "decision_nodes": counts["decision_nodes"],
+    "terminals": counts["terminals"],
+    "infosets": [len(i) for i in infosets],
+    "sequences": [1 + sum(i.values()) for i in infosets],
+    "max_actions": [max(i.values()) for i in infosets],
+    "max_length": counts["max_length"],
+    "m_values": [sum(math.sqrt(len(s)) for s in groups.values()) for groups in own_sequences],
   }
 
 
@@ -78,7 +78,9 @@ def _openspiel(name: str):
   return game
 
 
-@pytest.mark.parametrize("jaxcfr_name, openspiel_name", [
+@pytest.mark.parametrize(
+  "jaxcfr_name, openspiel_name",
+  [
     ("kuhn_poker", "kuhn_poker"),
     ("openspiel:kuhn_poker", "kuhn_poker"),
     ("leduc_poker", "leduc_poker"),
@@ -87,7 +89,8 @@ def _openspiel(name: str):
     ("liars_dice", "liars_dice"),  # native rules (games/liars_dice.py)
     (f"openspiel:{GOOFSPIEL}", GOOFSPIEL),
     (NATIVE_GOOFSPIEL, GOOFSPIEL),  # native rules (games/goofspiel.py)
-])
+  ],
+)
 def test_statistics_match_openspiel(jaxcfr_name, openspiel_name):
   stats = jaxcfr.load(jaxcfr_name, use_cache=False).statistics()
   reference = openspiel_reference(_openspiel(openspiel_name))
@@ -131,12 +134,13 @@ def test_m_value_groups_by_action_labels_not_by_sequences():
   """Infosets C (after A's action 0) and D (after B's action 0) follow different sequences
   with the same action label, so they form one group: M = sqrt(2) + sqrt(2)."""
   player = PlayerArrays(
-      parent_seq=np.array([0, 0, 1, 3], np.int32),
-      num_actions=np.array([2, 2, 2, 2], np.int32),
-      level_offsets=np.array([0, 2, 4], np.int64),
-      action_ids=np.array([[0, 1]] * 4, np.int32),
-      key_data=np.array(["A", "B", "C", "D"]),
-      first_history=np.zeros(4, np.int64))
+    parent_seq=np.array([0, 0, 1, 3], np.int32),
+    num_actions=np.array([2, 2, 2, 2], np.int32),
+    level_offsets=np.array([0, 2, 4], np.int64),
+    action_ids=np.array([[0, 1]] * 4, np.int32),
+    key_data=np.array(["A", "B", "C", "D"]),
+    first_history=np.zeros(4, np.int64),
+  )
   assert statistics_lib.m_value(player) == pytest.approx(2 * math.sqrt(2), rel=1e-14)
   # With distinct labels at B the groups split: sqrt(2) + 1 + 1.
   relabelled = PlayerArrays(**{**player.__dict__, "action_ids": np.array([[0, 1], [2, 3], [0, 1], [0, 1]], np.int32)})
@@ -150,6 +154,7 @@ def test_goofspiel_m_value_script_agrees_with_statistics(n):
   ``jaxcfr info``'s value, with and without the forced last round."""
   import importlib.util  # pylint: disable=import-outside-toplevel
   from pathlib import Path  # pylint: disable=import-outside-toplevel
+
   path = Path(__file__).resolve().parents[1] / "benchmarks" / "goofspiel_m_values.py"
   spec = importlib.util.spec_from_file_location("goofspiel_m_values", path)
   script = importlib.util.module_from_spec(spec)
@@ -167,8 +172,7 @@ def test_goofspiel_m_value_script_agrees_with_statistics(n):
 def test_one_card_poker_sizes(n):
   """OCP(N): N (N - 1) deals, each a Kuhn betting tree of 4 decisions and 5 terminals;
   Lanctot et al. 2009 Table 1 gives M1 = 45, M2 = 32 for N = 500, i.e. 2 sqrt(N) and sqrt(2N)."""
-  stats = statistics_lib.statistics(
-      build_from_protocol(games.OneCardPoker(n).new_initial_state(), f"ocp{n}"))
+  stats = statistics_lib.statistics(build_from_protocol(games.OneCardPoker(n).new_initial_state(), f"ocp{n}"))
   deals = n * (n - 1)
   assert stats["histories"] == 1 + n + 9 * deals
   assert stats["chance_nodes"] == 1 + n
@@ -203,8 +207,8 @@ def check_layout(arrays):
       assert arrays.num_children[h] == player.num_actions[info]
       # The histories of an infoset are reached by the same own sequence (perfect recall).
       assert arrays.sequence[kind[h], h] == player.parent_seq[info]
-      assert np.all(arrays.action_id[children] == player.action_ids[info, :arrays.num_children[h]])
-      assert np.all(arrays.sequence[kind[h], children] == player.sequences[info, :arrays.num_children[h]])
+      assert np.all(arrays.action_id[children] == player.action_ids[info, : arrays.num_children[h]])
+      assert np.all(arrays.sequence[kind[h], children] == player.sequences[info, : arrays.num_children[h]])
       assert np.all(arrays.sequence[1 - kind[h], children] == arrays.sequence[1 - kind[h], h])
       assert np.all(arrays.chance_prob[children] == 1.0)
   assert np.all(arrays.infoset[(kind == CHANCE_NODE) | (kind == TERMINAL_NODE)] == -1)
@@ -225,10 +229,22 @@ def check_layout(arrays):
     assert sorted(player.sequences[player.legal].tolist()) == list(range(1, player.num_sequences))
 
 
-@pytest.mark.parametrize("name", ["kuhn_poker", "openspiel:kuhn_poker", "leduc_poker", "coin_toss",
-                                  "rps_plus", "one_card_poker(num_cards=5)", GOOFSPIEL, NATIVE_GOOFSPIEL,
-                                  "liars_dice(dice_sides=3)", "princess_and_monster(rows=2,cols=2,horizon=4)",
-                                  "latent_tic_tac_toe(opening=eaib)"])
+@pytest.mark.parametrize(
+  "name",
+  [
+    "kuhn_poker",
+    "openspiel:kuhn_poker",
+    "leduc_poker",
+    "coin_toss",
+    "rps_plus",
+    "one_card_poker(num_cards=5)",
+    GOOFSPIEL,
+    NATIVE_GOOFSPIEL,
+    "liars_dice(dice_sides=3)",
+    "princess_and_monster(rows=2,cols=2,horizon=4)",
+    "latent_tic_tac_toe(opening=eaib)",
+  ],
+)
 def test_array_layout(name):
   check_layout(load(name).arrays)
 

@@ -23,8 +23,10 @@ def test_crosstable_is_antisymmetric_and_matches_the_reference_values():
   np.testing.assert_allclose(table, -table.T, atol=1e-12)
   np.testing.assert_allclose(np.diag(table), 0, atol=1e-12)
   a, b = agents[0], agents[1]
-  expected = (helpers.reference_expected_value(game.arrays, (a[0], b[1]))
-              - helpers.reference_expected_value(game.arrays, (b[0], a[1]))) / 2
+  expected = (
+    helpers.reference_expected_value(game.arrays, (a[0], b[1]))
+    - helpers.reference_expected_value(game.arrays, (b[0], a[1]))
+  ) / 2
   np.testing.assert_allclose(table[0, 1], expected, rtol=1e-10)
   assert np.all(table[3, :3] > 0)  # an equilibrium never loses with seats alternated, and beats random agents
   assert head_to_head.is_poker(game.name) and not head_to_head.is_poker("goofspiel(num_cards=4)")
@@ -47,11 +49,28 @@ def test_sampled_matches_agree_with_the_exact_values_within_their_intervals():
 
 def test_cli_match_and_mcts_solve(tmp_path, capsys):
   files = []
-  for name, args in (("cfr", ["--algo", "cfr+", "--iters", "200"]),
-                     ("mcts", ["--algo", "mcts", "--iters", "300", "--seed", "0,1", "--uct-c", "2"])):
+  for name, args in (
+    ("cfr", ["--algo", "cfr+", "--iters", "200"]),
+    ("mcts", ["--algo", "mcts", "--iters", "300", "--seed", "0,1", "--uct-c", "2"]),
+  ):
     out = tmp_path / f"{name}.json"
-    assert cli.main(["solve", "kuhn_poker", *args, "--json", str(out), "--strategy-out", str(tmp_path / name),
-                     "--no-progress", "--eval-every", "150"]) == 0
+    assert (
+      cli.main(
+        [
+          "solve",
+          "kuhn_poker",
+          *args,
+          "--json",
+          str(out),
+          "--strategy-out",
+          str(tmp_path / name),
+          "--no-progress",
+          "--eval-every",
+          "150",
+        ]
+      )
+      == 0
+    )
     files.append(str(tmp_path / f"{name}.npz"))
   record = json.loads((tmp_path / "mcts.json").read_text())
   assert record["hyperparameters"]["seed"] == [0, 1] and record["batch_size"] == 2
@@ -59,8 +78,10 @@ def test_cli_match_and_mcts_solve(tmp_path, capsys):
   assert all("squared_error" in row and "dominated_error" in row for row in record["history"])
   assert "squared_error" in json.loads((tmp_path / "cfr.json").read_text())["history"][0]
   out = tmp_path / "match.json"
-  assert cli.main(["match", "kuhn_poker", "--agents", ",".join(files + ["uniform"]), "--games", "400",
-                   "--json", str(out)]) == 0
+  assert (
+    cli.main(["match", "kuhn_poker", "--agents", ",".join(files + ["uniform"]), "--games", "400", "--json", str(out)])
+    == 0
+  )
   match = json.loads(out.read_text())
   assert match["agents"][1:3] == [files[1] + "[0]", files[1] + "[1]"] and len(match["crosstable"]) == 4
   assert match["unit"] == "milli-chips per hand" and len(match["sampled"]) == 6

@@ -13,7 +13,6 @@ import warnings
 import hypothesis
 import hypothesis.strategies as st
 import jax
-import jax.numpy as jnp
 import numpy as np
 import pytest
 
@@ -32,7 +31,9 @@ def _error_line(capsys) -> str:
   return err[-1]
 
 
-@pytest.mark.parametrize("argv,message", [
+@pytest.mark.parametrize(
+  "argv,message",
+  [
     (["rnr", "kuhn_poker", "--p", "nan"], "finite"),
     (["rnr", "kuhn_poker", "--p", "0.5,1.5"], "[0, 1]"),
     (["rnr", "kuhn_poker", "--value-iters", "-5"], "positive integer"),
@@ -50,7 +51,8 @@ def _error_line(capsys) -> str:
     (["solve", "kuhn_poker", "--algo", "mccfr-es", "--trajectories", "2"], "options of mccfr-os, not mccfr-es"),
     (["rnr", "kuhn_poker", "--algo", "rnr", "--trajectories", "2"], "applies to --algo mcrnr"),
     (["rnr", "kuhn_poker", "--model", "missing.npz"], "neither 'uniform'"),
-])
+  ],
+)
 def test_bad_command_lines_give_one_line_errors(argv, message, monkeypatch):
   monkeypatch.setattr(jaxcfr.solvers.Solver, "run", lambda *a, **k: pytest.fail("iterations ran before the check"))
   code, err = _cli_in_process(argv)
@@ -67,14 +69,16 @@ def test_empty_cache_variable_is_an_error(capsys, monkeypatch):
 def test_checkpoints_follow_their_own_schedule(monkeypatch, tmp_path):
   saved = []
   real = checkpoint_lib.save
-  monkeypatch.setattr(checkpoint_lib, "save", lambda path, state, meta: (saved.append(meta["iterations"]),
-                                                                       real(path, state, meta)))
+  monkeypatch.setattr(
+    checkpoint_lib, "save", lambda path, state, meta: (saved.append(meta["iterations"]), real(path, state, meta))
+  )
   kuhn = helpers.load("kuhn_poker")
   result = driver.solve(kuhn, "cfr+", 7000, eval_every=7000, checkpoint=tmp_path / "c.npz", checkpoint_every=3001)
   assert saved == [3001, 6002, 7000]
   assert [row["iteration"] for row in result.history] == [7000]
-  resumed = driver.solve(kuhn, "cfr+", 9000, eval_every=7000, checkpoint=tmp_path / "c.npz", checkpoint_every=3001,
-                         resume=True)
+  resumed = driver.solve(
+    kuhn, "cfr+", 9000, eval_every=7000, checkpoint=tmp_path / "c.npz", checkpoint_every=3001, resume=True
+  )
   straight = driver.solve(kuhn, "cfr+", 9000, eval_every=7000)
   for a, b in zip(resumed.average_strategy, straight.average_strategy):
     np.testing.assert_array_equal(a, b)
@@ -91,7 +95,7 @@ def test_resume_from_a_bad_checkpoint_is_one_line(damage, tmp_path, capsys):
   path = _write_checkpoint(tmp_path)
   raw = open(path, "rb").read()
   if damage == "truncated":
-    open(path, "wb").write(raw[:len(raw) // 2])
+    open(path, "wb").write(raw[: len(raw) // 2])
   elif damage == "empty":
     open(path, "wb").write(b"")
   elif damage == "random":
@@ -102,18 +106,33 @@ def test_resume_from_a_bad_checkpoint_is_one_line(damage, tmp_path, capsys):
     data = bytearray(raw)
     data[len(data) // 2] ^= 0x10
     open(path, "wb").write(bytes(data))
-  code = cli.main(["solve", "kuhn_poker", "--iters", "40", "--checkpoint", path, "--resume",
-                   *(["--algo", "dcfr"] if damage == "other solver" else [])])
+  code = cli.main(
+    [
+      "solve",
+      "kuhn_poker",
+      "--iters",
+      "40",
+      "--checkpoint",
+      path,
+      "--resume",
+      *(["--algo", "dcfr"] if damage == "other solver" else []),
+    ]
+  )
   assert code == 2
   line = _error_line(capsys)
   assert path in line or "another run" in line
 
 
 @pytest.mark.parametrize("kind", ["cache", "checkpoint", "strategy"])
-@hypothesis.settings(max_examples=10, deadline=None, suppress_health_check=[hypothesis.HealthCheck.function_scoped_fixture])
-@hypothesis.given(action=st.sampled_from(["flip", "truncate", "overwrite"]),
-                  where=st.floats(0, 1, exclude_max=True), bit=st.integers(0, 7),
-                  junk=st.binary(min_size=16, max_size=16))
+@hypothesis.settings(
+  max_examples=10, deadline=None, suppress_health_check=[hypothesis.HealthCheck.function_scoped_fixture]
+)
+@hypothesis.given(
+  action=st.sampled_from(["flip", "truncate", "overwrite"]),
+  where=st.floats(0, 1, exclude_max=True),
+  bit=st.integers(0, 7),
+  junk=st.binary(min_size=16, max_size=16),
+)
 def test_fuzz_random_corruptions_end_cleanly(kind, action, where, bit, junk, tmp_path_factory, capsys):
   """Random byte flips, truncations and overwrites of each kind of file: a clean error or
   the original result, never a traceback or a different result."""
@@ -136,7 +155,7 @@ def test_fuzz_random_corruptions_end_cleanly(kind, action, where, bit, junk, tmp
   elif action == "truncate":
     raw = raw[:at]
   else:
-    raw[at:at + 16] = junk
+    raw[at : at + 16] = junk
   path.write_bytes(bytes(raw))
   if kind == "cache":
     try:
@@ -150,8 +169,11 @@ def test_fuzz_random_corruptions_end_cleanly(kind, action, where, bit, junk, tmp
     for key in ours:  # never a different game
       np.testing.assert_array_equal(ours[key], theirs[key], err_msg=key)
     return
-  argv = (["solve", "kuhn_poker", "--iters", "40", "--checkpoint", str(path), "--resume"] if kind == "checkpoint"
-          else ["rnr", "kuhn_poker", "--iters", "20", "--value-iters", "20", "--model", str(path), "--p", "0.5"])
+  argv = (
+    ["solve", "kuhn_poker", "--iters", "40", "--checkpoint", str(path), "--resume"]
+    if kind == "checkpoint"
+    else ["rnr", "kuhn_poker", "--iters", "20", "--value-iters", "20", "--model", str(path), "--p", "0.5"]
+  )
   code = cli.main(argv)
   out = capsys.readouterr()
   assert "Traceback" not in out.err and "allow_pickle" not in out.err
@@ -161,10 +183,25 @@ def test_fuzz_random_corruptions_end_cleanly(kind, action, where, bit, junk, tmp
 
 
 @hypothesis.settings(max_examples=25, deadline=None)
-@hypothesis.given(flag=st.sampled_from(["--iters", "--eval-every", "--checkpoint-every", "--averaging-delay", "--alpha",
-                                        "--gamma", "--epsilon", "--batch", "--seed", "--trajectories"]),
-                  value=st.one_of(st.integers(-10**6, 0).map(str), st.sampled_from(["nan", "inf", "-inf", "", "x",
-                                                                                    "1e400", "0.5.5", "-0"])))
+@hypothesis.given(
+  flag=st.sampled_from(
+    [
+      "--iters",
+      "--eval-every",
+      "--checkpoint-every",
+      "--averaging-delay",
+      "--alpha",
+      "--gamma",
+      "--epsilon",
+      "--batch",
+      "--seed",
+      "--trajectories",
+    ]
+  ),
+  value=st.one_of(
+    st.integers(-(10**6), 0).map(str), st.sampled_from(["nan", "inf", "-inf", "", "x", "1e400", "0.5.5", "-0"])
+  ),
+)
 def test_fuzz_bad_cli_values_end_cleanly(flag, value):
   """Out-of-range and malformed values: a clean error (exit 2, the error on the last line),
   or, where the value is valid after all (a negative seed, -0), a normal run."""
@@ -178,6 +215,7 @@ def test_fuzz_bad_cli_values_end_cleanly(flag, value):
 def _cli_in_process(argv):
   import contextlib  # pylint: disable=import-outside-toplevel
   import io  # pylint: disable=import-outside-toplevel
+
   err = io.StringIO()
   with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
     try:
@@ -206,7 +244,8 @@ def test_strategy_files_are_matched_by_key_and_action_id(tmp_path):
   for a, b in zip(loaded, profile):
     np.testing.assert_allclose(a, b, rtol=0, atol=0)
   assert float(helpers.exploitability(kuhn.tensors, loaded)) == pytest.approx(
-      float(helpers.exploitability(kuhn.tensors, profile)), rel=1e-12)
+    float(helpers.exploitability(kuhn.tensors, profile)), rel=1e-12
+  )
 
 
 def test_batched_strategy_files_need_an_explicit_run(tmp_path):
@@ -225,23 +264,55 @@ def test_batched_strategy_files_need_an_explicit_run(tmp_path):
 
 def test_cli_json_describes_itself(tmp_path):
   out = tmp_path / "r.json"
-  assert cli.main(["solve", "kuhn_poker", "--algo", "mccfr-os", "--iters", "50", "--seed", "1,2", "--json", str(out),
-                   "--no-progress"]) == 0
+  assert (
+    cli.main(
+      [
+        "solve",
+        "kuhn_poker",
+        "--algo",
+        "mccfr-os",
+        "--iters",
+        "50",
+        "--seed",
+        "1,2",
+        "--json",
+        str(out),
+        "--no-progress",
+      ]
+    )
+    == 0
+  )
   record = json.loads(out.read_text())
-  assert record["command"] == ["jaxcfr", "solve", "kuhn_poker", "--algo", "mccfr-os", "--iters", "50", "--seed", "1,2",
-                               "--json", str(out), "--no-progress"]
+  assert record["command"] == [
+    "jaxcfr",
+    "solve",
+    "kuhn_poker",
+    "--algo",
+    "mccfr-os",
+    "--iters",
+    "50",
+    "--seed",
+    "1,2",
+    "--json",
+    str(out),
+    "--no-progress",
+  ]
   assert record["dtype"] == "float64" and record["hyperparameters"]["seed"] == [1, 2]
   assert record["hardware"]["jax"] == jax.__version__ and record["hardware"]["numpy"] == np.__version__
   assert 0 < record["compile_seconds"] < record["seconds"] and record["run_seconds"] > 0
   assert "git_commit" in record
   solver = jaxcfr.solvers.get("mccfr-os")
   state = solver.run(helpers.load("kuhn_poker").tensors, solver.init(helpers.load("kuhn_poker").tensors, seed=2), 50)
-  expected = float(helpers.exploitability(helpers.load("kuhn_poker").tensors,
-                                          solver.average_strategy(helpers.load("kuhn_poker").tensors, state)))
+  expected = float(
+    helpers.exploitability(
+      helpers.load("kuhn_poker").tensors, solver.average_strategy(helpers.load("kuhn_poker").tensors, state)
+    )
+  )
   assert record["results"][1]["exploitability"] == pytest.approx(expected, rel=1e-12)
   rnr_out = tmp_path / "rnr.json"
-  assert cli.main(["rnr", "kuhn_poker", "--iters", "20", "--value-iters", "50", "--p", "0.5", "--json",
-                   str(rnr_out)]) == 0
+  assert (
+    cli.main(["rnr", "kuhn_poker", "--iters", "20", "--value-iters", "50", "--p", "0.5", "--json", str(rnr_out)]) == 0
+  )
   rnr = json.loads(rnr_out.read_text())
   for key in ("command", "hardware", "git_commit", "dtype", "seed", "seconds", "compile_seconds", "game_value_seconds"):
     assert key in rnr, key
@@ -267,13 +338,30 @@ def test_progress_bar_moves_with_iterations(capsys):
 
 def test_ctrl_c_saves_a_checkpoint_and_exits_cleanly(tmp_path):
   path = tmp_path / "run.npz"
-  command = [sys.executable, "-m", "jaxcfr.run.cli", "solve", "leduc_poker", "--iters", "100000000", "--eval-every",
-             "100000000", "--checkpoint", str(path), "--no-progress"]
+  command = [
+    sys.executable,
+    "-m",
+    "jaxcfr.run.cli",
+    "solve",
+    "leduc_poker",
+    "--iters",
+    "100000000",
+    "--eval-every",
+    "100000000",
+    "--checkpoint",
+    str(path),
+    "--no-progress",
+  ]
   # The child starts with SIGINT at its default disposition, whatever the test process
   # (or a library it loaded) left it at: a child that inherits "ignored" never sees Ctrl-C.
-  process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                             env={**os.environ, "PYTHONUNBUFFERED": "1"},
-                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+  process = subprocess.Popen(
+    command,
+    stdout=subprocess.PIPE,
+    stderr=subprocess.PIPE,
+    text=True,
+    env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+  )
   deadline = time.time() + 120
   try:
     time.sleep(12)  # past start-up and compilation

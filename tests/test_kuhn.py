@@ -16,7 +16,7 @@ from jaxcfr.evaluate import game_metrics, kuhn
 import helpers
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _counterfactual():
   """A jitted profile -> (q0 [I0, 2, N], q1 [I1, 2, N]) of a batch of N profiles."""
   tensors = helpers.load("kuhn_poker").tensors
@@ -75,8 +75,11 @@ def test_cfr_plus_average_after_ten_thousand_iterations_is_near_the_family():
 
 def _profiles(game, count=400):
   """A batch of random profiles [I, 2, N]: mixed, with zeros, and pure."""
-  rows = [helpers.random_profile(game.arrays, seed=s, **kw) for s in range(count // 4)
-          for kw in ({}, {"zeros": 0.3}, {"pure": True}, {"pure": True})]
+  rows = [
+    helpers.random_profile(game.arrays, seed=s, **kw)
+    for s in range(count // 4)
+    for kw in ({}, {"zeros": 0.3}, {"pure": True}, {"pure": True})
+  ]
   return tuple(jnp.asarray(np.stack([r[p] for r in rows], -1)) for p in (0, 1))
 
 

@@ -16,8 +16,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_layer_contracts_hold():
   lint = Path(sys.executable).with_name("lint-imports")  # import-linter's command, beside this Python
-  done = subprocess.run([str(lint), "--config", str(ROOT / "pyproject.toml")], capture_output=True, text=True,
-                        cwd=ROOT, timeout=300)
+  done = subprocess.run(
+    [str(lint), "--config", str(ROOT / "pyproject.toml")], capture_output=True, text=True, cwd=ROOT, timeout=300
+  )
   assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
   assert "1 kept, 0 broken" in done.stdout
 
@@ -68,14 +69,17 @@ def _chain_without(graph, importer, imported, packages) -> bool:
 def test_games_install_inside_the_jaxcfr_namespace():
   """``import jaxcfr.games`` works from anywhere; ``import games`` does not, so installing
   jaxcfr claims no global module name."""
-  script = ("import importlib.util, jaxcfr.games\n"
-            "assert 'kuhn_poker' in jaxcfr.games.GAMES\n"
-            "assert importlib.util.find_spec('games') is None, importlib.util.find_spec('games')\n"
-            "print('ok')\n")
+  script = (
+    "import importlib.util, jaxcfr.games\n"
+    "assert 'kuhn_poker' in jaxcfr.games.GAMES\n"
+    "assert importlib.util.find_spec('games') is None, importlib.util.find_spec('games')\n"
+    "print('ok')\n"
+  )
   with tempfile.TemporaryDirectory() as elsewhere:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=elsewhere, env=env,
-                          timeout=120)
+    done = subprocess.run(
+      [sys.executable, "-c", script], capture_output=True, text=True, cwd=elsewhere, env=env, timeout=120
+    )
   assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
 
 

@@ -85,11 +85,13 @@ def test_preflop_classes():
 @pytest.fixture(scope="module")
 def game():
   from jaxcfr.game import limit_holdem
+
   return limit_holdem.make(buckets=3, rollouts=4)
 
 
 def test_device_payoffs_on_hand_written_hands(game):
   from jaxcfr.game import limit_holdem
+
   deal = jnp.asarray([_cards("As Ah Kd Kc 2s 7h 9c Jd 3s")])  # aces beat kings
   sign = limit_holdem.showdown_sign(deal)
   assert int(sign[0]) == 1
@@ -104,6 +106,7 @@ def test_device_payoffs_on_hand_written_hands(game):
 def test_buckets_are_monotone_in_strength(game):
   """A hand that beats or ties another on every completion never gets a lower bucket."""
   from jaxcfr.game import limit_holdem
+
   key = jax.random.PRNGKey(5)
   deals = limit_holdem.sample_deals(key, 600)
   a, b, board = deals[:, 0:2], deals[:, 2:4], deals[:, 4:]
@@ -124,13 +127,17 @@ def test_buckets_are_monotone_in_strength(game):
     buckets = limit_holdem._bucket_of(values, game.cuts[r], "percentile", game.buckets)
     assert bool(jnp.all(jnp.diff(buckets) >= 0)) and int(buckets[0]) == 0 and int(buckets[-1]) == game.buckets - 1
   pf = np.asarray(game.preflop_strength)
-  aces, seven_deuce = int(rules.preflop_class(np.array(_cards("As Ah")))), int(rules.preflop_class(np.array(_cards("7c 2d"))))
+  aces, seven_deuce = (
+    int(rules.preflop_class(np.array(_cards("As Ah")))),
+    int(rules.preflop_class(np.array(_cards("7c 2d")))),
+  )
   assert pf[aces] == pf.max() and pf[seven_deuce] < np.quantile(pf, 0.05)
 
 
 def test_chance_sampled_cfr_improves_against_the_rule_bot(game):
   from jaxcfr.evaluate import holdem_match
   from jaxcfr.solvers import sampled_games
+
   solver = sampled_games.get("cfr-cs")
   bot = holdem_match.rule_bot(game)
   state = solver.init(game, seed=0)
@@ -145,6 +152,7 @@ def test_chance_sampled_cfr_improves_against_the_rule_bot(game):
 def test_outcome_sampling_runs_batched_and_beats_uniform(game):
   from jaxcfr.evaluate import holdem_match
   from jaxcfr.solvers import sampled_games
+
   solver = sampled_games.get("mccfr-os")
   state = solver.run(game, solver.init(game, seed=jnp.array([0, 1])), 3000)
   assert state.regret[0].shape == (game.num_infosets[0], 3, 2) and state.iteration.tolist() == [3000, 3000]
@@ -161,6 +169,7 @@ def test_outcome_sampling_runs_batched_and_beats_uniform(game):
 def test_algorithms_that_need_the_tree_are_refused(capsys):
   from jaxcfr.run import cli
   from jaxcfr.solvers import sampled_games
+
   with pytest.raises(ValueError, match="needs the whole game tree"):
     sampled_games.get("cfr+")
   assert cli.main(["solve", "limit_holdem(buckets=10)", "--algo", "cfr+", "--iters", "5"]) == 2
@@ -174,9 +183,28 @@ def test_mcrnr_runs_from_the_command_line(game, tmp_path):
   the counter-profile scored against the bot."""
   import json
   from jaxcfr.run import cli
+
   out = tmp_path / "mcrnr.json"
-  assert cli.main(["solve", "limit_holdem(buckets=3,rollouts=4)", "--algo", "mcrnr", "--iters", "20",
-                   "--seed", "0,1", "--eval-every", "20", "--no-progress", "--json", str(out)]) == 0
+  assert (
+    cli.main(
+      [
+        "solve",
+        "limit_holdem(buckets=3,rollouts=4)",
+        "--algo",
+        "mcrnr",
+        "--iters",
+        "20",
+        "--seed",
+        "0,1",
+        "--eval-every",
+        "20",
+        "--no-progress",
+        "--json",
+        str(out),
+      ]
+    )
+    == 0
+  )
   record = json.loads(out.read_text())
   assert record["scored"] == "counter-profile" and record["hyperparameters"]["p"] == pytest.approx(0.75)
   assert len(record["history"][-1]["sb_per_hand_vs_bot"]) == 2
@@ -185,6 +213,7 @@ def test_mcrnr_runs_from_the_command_line(game, tmp_path):
 def test_mcts_and_mcrnr_run_on_the_abstraction(game):
   from jaxcfr.evaluate import holdem_match
   from jaxcfr.solvers import sampled_games
+
   mcts = sampled_games.get("mcts")
   state = mcts.run(game, mcts.init(game, seed=0), 200)
   assert int(state.visits[0].sum() + state.visits[1].sum()) >= 200 * 2  # both players act in every hand
@@ -205,6 +234,7 @@ def test_outcome_sampling_regrets_are_unbiased_against_chance_sampling(game):
   whole betting tree (Lanctot et al. 2009, Lemma 1): the two solvers check each other."""
   from jaxcfr.game import limit_holdem
   from jaxcfr.solvers import sampled_games
+
   deal = limit_holdem.sample_deals(jax.random.PRNGKey(3), 1)
   regrets = tuple(jnp.zeros((n, 3), jnp.float32) for n in game.num_infosets)
   exact = jax.jit(sampled_games.chance_sampled_update, static_argnums=0)(game, regrets, deal)
@@ -214,8 +244,11 @@ def test_outcome_sampling_regrets_are_unbiased_against_chance_sampling(game):
     position = order.index(game.tree.node(history))
     rows, regret_exact, _ = exact[player]
     row = int(rows[position, 0])
-    estimate = jax.jit(jax.vmap(lambda k: sampled_games.trajectory_update(
-        game, regrets, buckets, sign, k, player=player, epsilon=0.6)[0]))
+    estimate = jax.jit(
+      jax.vmap(
+        lambda k: sampled_games.trajectory_update(game, regrets, buckets, sign, k, player=player, epsilon=0.6)[0]
+      )
+    )
     keys = jax.random.split(jax.random.PRNGKey(0), 40_000)
     hit_rows, increments = estimate(keys)
     mean = jnp.where((hit_rows == row)[..., None], increments, 0).sum((0, 1)) / keys.shape[0]

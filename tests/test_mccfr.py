@@ -22,13 +22,13 @@ import helpers
 EPSILON = 0.6
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def solver(algorithm, trajectories=1, averaging="stochastic", name="kuhn_poker"):
   options = {"trajectories": trajectories, "averaging": averaging} if algorithm == "mccfr-os" else {}
   return solvers.get(algorithm, **options)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _runner(algorithm, name, trajectories, averaging, batched):
   """Jitted (seed(s), iterations) -> final state(s); the iteration count is traced, so every
   test of one configuration shares one compilation."""
@@ -50,7 +50,7 @@ def run_alone(algorithm, name, iterations, seed, trajectories=1, averaging="stoc
   return _runner(algorithm, name, trajectories, averaging, False)(seed, iterations)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def batched_exploitability(algorithm, name):
   s = solver(algorithm, name=name)
   tensors = helpers.load(name).tensors
@@ -70,16 +70,16 @@ def test_worked_kuhn_example_of_paper_000():
   game = helpers.load("kuhn_poker")
   tensors, arrays = game.tensors, game.arrays
   # Kuhn's cards 0, 1, 2 = J, Q, K; actions 0 = pass, 1 = bet.
-  z1 = next(h for h in range(arrays.num_histories)
-            if arrays.kind[h] == 3 and arrays.history_actions(h) == [2, 1, 1, 0])
+  z1 = next(h for h in range(arrays.num_histories) if arrays.kind[h] == 3 and arrays.history_actions(h) == [2, 1, 1, 0])
   i1 = list(arrays.players[0].keys).index("2:")  # player 1 holds the King, no actions yet
   i2 = list(arrays.players[1].keys).index("1:b")  # player 2 holds the Queen, facing a bet
   state = solver("mccfr-os", averaging="optimistic").init(tensors)
   sigma = mccfr.current_strategy(tensors, state)
   path = outcome_sampling.forced_trajectory(tensors, sigma, z1, epsilon=EPSILON, exploring=(0, 1))
   assert float(path.sample_prob.prod()) == pytest.approx(1 / 24)  # pi^sigma'(z1)
-  update = jax.jit(functools.partial(outcome_sampling.outcome_sampling_update, averaging="optimistic"),
-                   static_argnames="player")
+  update = jax.jit(
+    functools.partial(outcome_sampling.outcome_sampling_update, averaging="optimistic"), static_argnames="player"
+  )
   state, update2 = update(tensors, state, path, player=1, strategies=sigma)
   state, update1 = update(tensors, state, path, player=0, strategies=sigma)
   # Ponsen et al. 2011, eq. 6: w_I = u_i(z) pi_-i(z[I]) / pi^sigma'(z)
@@ -109,7 +109,7 @@ def _z_bound(num_tests: int, alpha: float = 1e-3) -> float:
   return statistics.NormalDist().inv_cdf(1 - alpha / (2 * max(num_tests, 1)))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _moments_fn(name):
   """Jitted: (profile, keys [N, 2]) -> {quantity: (sum, sum of squares, nonzero count)}
   over N independent draws of every sampler's estimate for both players."""
@@ -123,10 +123,18 @@ def _moments_fn(name):
       os_ = outcome_sampling.outcome_sampling_estimate(tensors, profile, paths, player=player)
       es = mccfr.external_sampling_estimate(tensors, profile, key, player=player)
       cs = mccfr.chance_sampling_estimate(tensors, profile, key, player=player)
-      out.update({f"os_regret{player}": os_.regret, f"os_average{player}": os_.average,
-                  f"os_nodes{player}": os_.nodes_touched, f"es_regret{player}": es.regret,
-                  f"es_visits{1 - player}": es.opponent_visits, f"es_nodes{player}": es.nodes_touched,
-                  f"cs_regret{player}": cs.regret, f"cs_nodes{player}": cs.nodes_touched})
+      out.update(
+        {
+          f"os_regret{player}": os_.regret,
+          f"os_average{player}": os_.average,
+          f"os_nodes{player}": os_.nodes_touched,
+          f"es_regret{player}": es.regret,
+          f"es_visits{1 - player}": es.opponent_visits,
+          f"es_nodes{player}": es.nodes_touched,
+          f"cs_regret{player}": cs.regret,
+          f"cs_nodes{player}": cs.nodes_touched,
+        }
+      )
     return out
 
   def moments(profile, keys):
@@ -143,8 +151,12 @@ def _exact(game, profile):
   plans = evaluation.plans(tensors, profile)
   reach = helpers.history_reach(arrays, profile)  # [3, H]: player 0, player 1, chance
   # histories of each infoset the opponent and chance reach (outcome sampling visits no other)
-  reached = [np.bincount(arrays.infoset[(arrays.kind == p) & (reach[1 - p] * reach[2] > 0)],
-                         minlength=arrays.players[p].num_infosets) for p in (0, 1)]
+  reached = [
+    np.bincount(
+      arrays.infoset[(arrays.kind == p) & (reach[1 - p] * reach[2] > 0)], minlength=arrays.players[p].num_infosets
+    )
+    for p in (0, 1)
+  ]
   exact = {}
   for player in (0, 1):
     treeplex = tensors.players[player]
@@ -157,10 +169,14 @@ def _exact(game, profile):
     sampling[player] = EPSILON * legal / legal.sum(-1, keepdims=True) + (1 - EPSILON) * np.asarray(profile[player])
     opponent_reach = reach[1 - player] * reach[2]
     at_player = arrays.kind == player
-    chance_at = np.bincount(arrays.infoset[at_player], weights=reach[2][at_player],
-                            minlength=arrays.players[player].num_infosets)
-    exact.update({
-        f"os_regret{player}": regret, f"es_regret{player}": regret, f"cs_regret{player}": regret,
+    chance_at = np.bincount(
+      arrays.infoset[at_player], weights=reach[2][at_player], minlength=arrays.players[player].num_infosets
+    )
+    exact.update(
+      {
+        f"os_regret{player}": regret,
+        f"es_regret{player}": regret,
+        f"cs_regret{player}": regret,
         # stochastically-weighted averaging: E = pi_i(I) sigma(I, .) |{h in I reached by -i, c}|
         f"os_average{player}": (reached[player] * own_plan)[:, None] * np.asarray(profile[player]),
         # simple averaging's visit count: E = pi_i(J) sum_{h in J} pi_c(h)
@@ -168,14 +184,18 @@ def _exact(game, profile):
         f"os_nodes{player}": helpers.history_reach(arrays, sampling).prod(0).sum(),
         f"es_nodes{player}": opponent_reach.sum(),
         f"cs_nodes{player}": reach[2].sum(),
-    })
+      }
+    )
   return exact
 
 
-@pytest.mark.parametrize("name,draws,min_nonzero,coverage", [
+@pytest.mark.parametrize(
+  "name,draws,min_nonzero,coverage",
+  [
     ("kuhn_poker", 20000, 0, {"os": 0.9, "es": 0.9, "cs": 0.9}),
     ("leduc_poker", 6000, 100, {"os": 0.005, "es": 0.015, "cs": 0.4}),
-])
+  ],
+)
 def test_sampled_estimates_are_unbiased(name, draws, min_nonzero, coverage):
   """Means over many draws of each sampler's regret (and of the averaging weights and
   nodes touched) match the exact values within a z bound from the sample standard error.
@@ -194,13 +214,18 @@ def test_sampled_estimates_are_unbiased(name, draws, min_nonzero, coverage):
   checked = {}
   for key, (total, squares, nonzero) in totals.items():
     mean = total / draws
-    variance = np.maximum(squares / draws - mean ** 2, 0) * draws / (draws - 1)
+    variance = np.maximum(squares / draws - mean**2, 0) * draws / (draws - 1)
     se = np.sqrt(variance / draws)
     expected = np.broadcast_to(exact[key], mean.shape)
     random = se > 1e-12 * (1 + np.abs(expected))
     # deterministic entries (never sampled or constant) must be exact
-    np.testing.assert_allclose(mean[~random & (nonzero >= min_nonzero)], expected[~random & (nonzero >= min_nonzero)],
-                               rtol=1e-9, atol=1e-9, err_msg=key)
+    np.testing.assert_allclose(
+      mean[~random & (nonzero >= min_nonzero)],
+      expected[~random & (nonzero >= min_nonzero)],
+      rtol=1e-9,
+      atol=1e-9,
+      err_msg=key,
+    )
     tested = random & (nonzero >= max(min_nonzero, 1))
     z = np.abs(mean - expected)[tested] / se[tested]
     checked[key] = (z, tested.mean())
@@ -209,7 +234,11 @@ def test_sampled_estimates_are_unbiased(name, draws, min_nonzero, coverage):
   assert max(worst.values()) < bound, (bound, worst)
   for sampler, fraction in coverage.items():  # the z-tests are not vacuous
     for player in (0, 1):
-      assert checked[f"{sampler}_regret{player}"][1] > fraction, (sampler, player, checked[f"{sampler}_regret{player}"][1])
+      assert checked[f"{sampler}_regret{player}"][1] > fraction, (
+        sampler,
+        player,
+        checked[f"{sampler}_regret{player}"][1],
+      )
 
 
 @pytest.mark.parametrize("name,chance_width", [("leduc_poker", 6), ("goofspiel(num_cards=3)", 0)])
@@ -219,8 +248,9 @@ def test_sampled_trajectories_reach_terminals_with_their_probabilities(name, cha
   assert max(game.tensors.tree.statics.level_chance_width) == chance_width
   profile = helpers.as_jax(helpers.random_profile(game.arrays, seed=3))
   key = jax.random.key_data(jax.random.key(11))
-  paths = jax.jit(functools.partial(outcome_sampling.sample_trajectories, num=3000, player=1,
-                                    epsilon=EPSILON))(game.tensors, profile, key)
+  paths = jax.jit(functools.partial(outcome_sampling.sample_trajectories, num=3000, player=1, epsilon=EPSILON))(
+    game.tensors, profile, key
+  )
   assert (np.asarray(game.arrays.kind)[np.asarray(paths.nodes[:, -1])] == 3).all()  # all reach terminals
   reach = helpers.history_reach(game.arrays, profile)
   terminal = np.asarray(paths.nodes[:, -1])
@@ -231,8 +261,8 @@ def _brute_force_capacity(arrays, expanded):
   """The most histories per depth over every choice of one child at each non-expanded node,
   by enumerating the choices (tiny games only)."""
   import itertools  # pylint: disable=import-outside-toplevel
-  choosers = [h for h in range(arrays.num_histories)
-              if arrays.kind[h] != 3 and arrays.kind[h] not in expanded]
+
+  choosers = [h for h in range(arrays.num_histories) if arrays.kind[h] != 3 and arrays.kind[h] not in expanded]
   depth = np.repeat(np.arange(len(arrays.depth_offsets) - 1), np.diff(arrays.depth_offsets))
   best = np.zeros(len(arrays.depth_offsets) - 1, int)
   for choice in itertools.product(*[range(arrays.num_children[h]) for h in choosers]):
@@ -260,7 +290,7 @@ def test_frontier_capacity_is_the_exact_worst_case():
   for expanded in ((0,), (1,), (0, 1)):
     capacity = statics.frontier_capacity(expanded)
     for d in range(len(offsets) - 1):
-      sequences = leduc.sequence[list(expanded), offsets[d]:offsets[d + 1]]
+      sequences = leduc.sequence[list(expanded), offsets[d] : offsets[d + 1]]
       assert capacity[d] <= len(np.unique(sequences, axis=1).T), (expanded, d)
     assert sum(capacity) < leduc.num_histories / 50
 
@@ -284,6 +314,7 @@ def test_frontiers_never_overflow_and_fill_their_capacity(name):
         cs = mccfr.chance_sampling_estimate(tensors, profile, key, player=player)
         out += [(es.frontier_sizes, es.overflow, es.nodes_touched), (cs.frontier_sizes, cs.overflow, cs.nodes_touched)]
       return out
+
     return jax.vmap(one)(keys)
 
   seen = [0] * 4
@@ -332,8 +363,11 @@ def test_row_updates_add_like_a_scatter_one_run_and_batched():
     np.testing.assert_allclose(one(table[..., b], index[:, b], rows[..., b]), expected[..., b], rtol=1e-12)
   batched = jax.jit(jax.vmap(row_updates.add_rows, in_axes=-1, out_axes=-1))
   np.testing.assert_allclose(batched(table, index, rows), expected, rtol=1e-12)
-  np.testing.assert_allclose(jax.jit(jax.vmap(row_updates.add_rows, in_axes=(None, -1, -1), out_axes=-1))(
-      table[..., 0], index, rows)[..., 0], expected[..., 0], rtol=1e-12)
+  np.testing.assert_allclose(
+    jax.jit(jax.vmap(row_updates.add_rows, in_axes=(None, -1, -1), out_axes=-1))(table[..., 0], index, rows)[..., 0],
+    expected[..., 0],
+    rtol=1e-12,
+  )
   if jax.default_backend() == "cpu":
     assert " scatter(" not in one.lower(table[..., 0], index[:, 0], rows[..., 0]).compile().as_text()
   many = rng.integers(-3, 53, size=row_updates.ROW_LOOP_ROWS + 1)  # a large update: the scatter
@@ -354,7 +388,7 @@ def test_a_sampled_run_compiles_into_one_kernel(algorithm):
   tensors = helpers.load("leduc_poker").tensors
   state = s.init(tensors, seed=0)
   compiled = jax.jit(s.run).lower(tensors, state, 10).compile().as_text()
-  entry = compiled[compiled.index("\nENTRY"):]
+  entry = compiled[compiled.index("\nENTRY") :]
   assert " while(" not in entry and entry.count('xla_cpu_small_call="true"') == 1
 
 
@@ -371,8 +405,13 @@ def test_nodes_touched_of_cfr_with_and_without_pruning(name):
     assert int(pruned) == int((reach[1 - player] > 0).sum()) < game.arrays.num_histories
     per_sequence = mccfr.histories_per_sequence(game.arrays, 1 - player)
     assert per_sequence.sum() == game.arrays.num_histories
-    by_sequence = count(game.tensors, jnp.asarray(profile[1 - player]), player=player, pruning=True,
-                        histories_per_sequence=jnp.asarray(per_sequence))
+    by_sequence = count(
+      game.tensors,
+      jnp.asarray(profile[1 - player]),
+      player=player,
+      pruning=True,
+      histories_per_sequence=jnp.asarray(per_sequence),
+    )
     assert int(by_sequence) == int(pruned)
     full = count(game.tensors, jnp.asarray(profile[1 - player]), player=player, pruning=False)
     assert int(full) == game.arrays.num_histories
@@ -400,12 +439,15 @@ def _openspiel_exploitability(algorithm, name, iterations, seeds):
   return float(np.mean(values))
 
 
-@pytest.mark.parametrize("algorithm,name,iterations,num_seeds", [
+@pytest.mark.parametrize(
+  "algorithm,name,iterations,num_seeds",
+  [
     ("mccfr-os", "kuhn_poker", 10000, 8),
     ("mccfr-es", "kuhn_poker", 1000, 8),
     ("mccfr-os", "leduc_poker", 20000, 4),
     ("mccfr-es", "leduc_poker", 1000, 4),
-])
+  ],
+)
 def test_convergence_comparable_to_openspiel(algorithm, name, iterations, num_seeds):
   """One of our iterations is one of OpenSpiel's ``run_iteration`` calls (player 0's update,
   then player 1's; K = 1 for outcome sampling, epsilon = 0.6)."""
@@ -417,8 +459,10 @@ def test_convergence_comparable_to_openspiel(algorithm, name, iterations, num_se
 
 def test_chance_sampling_and_optimistic_averaging_converge_on_kuhn():
   seeds = jnp.arange(4)
-  for algorithm, averaging, iterations, bound in (("cfr-cs", "stochastic", 1000, 0.05),
-                                                  ("mccfr-os", "optimistic", 10000, 0.06)):
+  for algorithm, averaging, iterations, bound in (
+    ("cfr-cs", "stochastic", 1000, 0.05),
+    ("mccfr-os", "optimistic", 10000, 0.06),
+  ):
     states = batched_run(algorithm, "kuhn_poker", iterations, 1, averaging)(seeds)
     values = batched_exploitability(algorithm, "kuhn_poker")(states)  # the same average rule
     assert float(np.mean(values)) < bound, (algorithm, averaging, values)
@@ -458,8 +502,30 @@ def test_sampled_resume_equals_uninterrupted_run(tmp_path):
 
 def test_cli_solve_sampled_batch_writes_one_result_per_seed(tmp_path, capsys):
   out = tmp_path / "r.json"
-  assert cli.main(["solve", "kuhn_poker", "--algo", "mccfr-os", "--iters", "50", "--seed", "3", "--batch", "2",
-                   "--trajectories", "2", "--epsilon", "0.5", "--json", str(out), "--no-progress"]) == 0
+  assert (
+    cli.main(
+      [
+        "solve",
+        "kuhn_poker",
+        "--algo",
+        "mccfr-os",
+        "--iters",
+        "50",
+        "--seed",
+        "3",
+        "--batch",
+        "2",
+        "--trajectories",
+        "2",
+        "--epsilon",
+        "0.5",
+        "--json",
+        str(out),
+        "--no-progress",
+      ]
+    )
+    == 0
+  )
   record = json.loads(out.read_text())
   assert record["algo"] == "mccfr-os" and record["batch_size"] == 2
   assert [r["seed"] for r in record["results"]] == [3, 4]
@@ -470,7 +536,8 @@ def test_cli_solve_sampled_batch_writes_one_result_per_seed(tmp_path, capsys):
     alone = s.run(tensors, s.init(tensors, seed=r["seed"], epsilon=0.5), 50)
     assert r["nodes_touched"] == int(mccfr_state.nodes_touched(alone))
     assert r["exploitability"] == pytest.approx(
-        float(helpers.exploitability(tensors, s.average_strategy(tensors, alone))), rel=1e-12)
+      float(helpers.exploitability(tensors, s.average_strategy(tensors, alone))), rel=1e-12
+    )
   assert "nodes touched" in capsys.readouterr().out
   assert cli.main(["solve", "kuhn_poker", "--algo", "cfr+", "--batch", "2"]) == 2
   assert "apply to stochastic solvers" in capsys.readouterr().err
@@ -495,19 +562,24 @@ def test_chance_choice_inverts_the_cdf_of_each_window(width, search):
   # (first, count), disjoint; the last window runs past the end of the array and is clamped
   nodes = [(0, width), (width + 1, width - 2), (2 * width, width), (3 * width + 2, 3)]
   for first, count in nodes:
-    probs[first:first + count] /= probs[first:first + count].sum()
+    probs[first : first + count] /= probs[first : first + count].sum()
   cdf = np.zeros_like(probs)
   for first, count in nodes:
-    cdf[first:first + count] = np.cumsum(probs[first:first + count])
+    cdf[first : first + count] = np.cumsum(probs[first : first + count])
   grid = 20000
   u = (np.arange(grid) + 0.5) / grid
   for first, count in nodes:
     drawn = jax.jit(sampling.chance_outcome, static_argnums=4)(
-        jnp.asarray(probs), jnp.full((grid,), first), jnp.full((grid,), count), jnp.asarray(u), width,
-        jnp.asarray(cdf) if search else None)
+      jnp.asarray(probs),
+      jnp.full((grid,), first),
+      jnp.full((grid,), count),
+      jnp.asarray(u),
+      width,
+      jnp.asarray(cdf) if search else None,
+    )
     frequency = np.bincount(np.asarray(drawn), minlength=count) / grid
     assert frequency.shape == (count,)
-    np.testing.assert_allclose(frequency, probs[first:first + count], atol=1.5 / grid)
+    np.testing.assert_allclose(frequency, probs[first : first + count], atol=1.5 / grid)
 
 
 def test_sibling_cdf_accumulates_each_chance_node():
@@ -519,7 +591,7 @@ def test_sibling_cdf_accumulates_each_chance_node():
   first, count, kind = map(np.asarray, (tree.first_child, tree.num_children, tree.kind))
   expected = np.zeros_like(prob)
   for node in np.flatnonzero(kind == CHANCE_NODE):
-    expected[first[node]:first[node] + count[node]] = np.cumsum(prob[first[node]:first[node] + count[node]])
+    expected[first[node] : first[node] + count[node]] = np.cumsum(prob[first[node] : first[node] + count[node]])
   np.testing.assert_allclose(sampling.sibling_cdf(tree), expected, rtol=1e-12, atol=0)
   traced = jax.jit(lambda p: sampling.sibling_cdf(dataclasses.replace(tree, chance_prob=p)))(tree.chance_prob)
   np.testing.assert_allclose(traced, expected, rtol=1e-12, atol=0)
@@ -541,5 +613,6 @@ def test_exclusive_prefix_products_match_numpy(shape, axis):
   x = np.random.default_rng(1).random(shape) + 0.5
   moved = np.moveaxis(x, axis, -1)
   expected = np.concatenate([np.ones_like(moved[..., :1]), np.cumprod(moved, -1)[..., :-1]], -1)
-  np.testing.assert_allclose(sampling.exclusive_prefix_product(jnp.asarray(x), axis),
-                             np.moveaxis(expected, -1, axis), rtol=1e-12)
+  np.testing.assert_allclose(
+    sampling.exclusive_prefix_product(jnp.asarray(x), axis), np.moveaxis(expected, -1, axis), rtol=1e-12
+  )

@@ -21,22 +21,22 @@ EPSILON = 0.6
 KUHN_VALUE = -1 / 18
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def kuhn():
   return helpers.load("kuhn_poker")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def model():
   return opponent.fixed_model(kuhn(), "cfr:10")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def solver(trajectories=1):
   return solvers.get("mcrnr", trajectories=trajectories)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _moments_fn(name):
   """Jitted (profile, model, p, restricted, keys [N]) -> per player (sum, sum of squares) of
   the MCRNR regret estimate over N draws (K = 1 each)."""
@@ -48,14 +48,15 @@ def _moments_fn(name):
     state = mcrnr.MCRNRState(sampler=None, p=p, restricted=restricted, model=fixed_model)
     for player in (0, 1):
       override, keep = mcrnr.model_subtree(state, key, player, trajectories=1)
-      paths = outcome_sampling.sample_trajectories(tensors, profile, key, 1, player=player, epsilon=EPSILON,
-                                                   override=override)
+      paths = outcome_sampling.sample_trajectories(
+        tensors, profile, key, 1, player=player, epsilon=EPSILON, override=override
+      )
       out.append(outcome_sampling.outcome_sampling_estimate(tensors, profile, paths, player=player, keep=keep).regret)
     return out
 
   def moments(profile, fixed_model, p, restricted, keys):
     draws = jax.vmap(draw, (None, None, None, None, 0))(profile, fixed_model, p, restricted, keys)
-    return [(d.sum(0), (d ** 2).sum(0), (d != 0).sum(0)) for d in draws]
+    return [(d.sum(0), (d**2).sum(0), (d != 0).sum(0)) for d in draws]
 
   return jax.jit(moments)
 
@@ -77,8 +78,9 @@ def _exact_rnr_regrets(tensors, profile, fixed_model, p, restricted):
   return regrets
 
 
-@pytest.mark.parametrize("name,draws,min_nonzero,coverage", [("kuhn_poker", 40000, 0, 0.5),
-                                                              ("leduc_poker", 20000, 100, 0.02)])
+@pytest.mark.parametrize(
+  "name,draws,min_nonzero,coverage", [("kuhn_poker", 40000, 0, 0.5), ("leduc_poker", 20000, 100, 0.02)]
+)
 def test_sampled_regrets_are_unbiased_for_rnr(name, draws, min_nonzero, coverage):
   """The mean MCRNR regret of each player over many draws matches the exact RNR regret (a
   z bound from the sample standard error, Bonferroni over all entries). On Leduc, entries
@@ -100,7 +102,7 @@ def test_sampled_regrets_are_unbiased_for_rnr(name, draws, min_nonzero, coverage
     for player in (0, 1):
       total, squares, nonzero = totals[player]
       mean = total / draws
-      se = np.sqrt(np.maximum(squares / draws - mean ** 2, 0) / (draws - 1))
+      se = np.sqrt(np.maximum(squares / draws - mean**2, 0) / (draws - 1))
       random = se > 1e-12
       constant = ~random & (nonzero >= min_nonzero)  # never sampled (Kuhn: all are) or constant
       np.testing.assert_allclose(mean[constant], exact[player][constant], atol=1e-12)
@@ -139,7 +141,7 @@ def test_batch_equals_runs_alone():
       np.testing.assert_allclose(np.asarray(ours)[..., b], theirs, rtol=1e-12, atol=1e-15)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _convergence():
   """Exact RNR (CFR+) and MCRNR after 1000 and 20000 iterations (K = 16), p in {0.5, 0.9},
   each player restricted."""
@@ -169,25 +171,48 @@ def test_paired_profile_of_figure_7():
   """Player 0's counter-strategy from the runs restricting player 1 and player 1's from the
   runs restricting player 0."""
   tensors = kuhn().tensors
-  state = solver().init(tensors, model=model(), p=np.array([0.5, 0.5]), restricted=np.array([1, 0]), seed=np.array([0, 1]))
+  state = solver().init(
+    tensors, model=model(), p=np.array([0.5, 0.5]), restricted=np.array([1, 0]), seed=np.array([0, 1])
+  )
   state = solver().run(tensors, state, 10)
   average = solver().average_strategy(tensors, state)
   pair = mcrnr.paired_profile(tensors, state, solver())
   np.testing.assert_array_equal(pair[0][..., 0], average[0][..., 0])
   np.testing.assert_array_equal(pair[1][..., 0], average[1][..., 1])
   profile = (average[0][..., :1], average[1][..., 1:])  # written out: runs 0 and 1 of the batch
-  np.testing.assert_allclose(np.asarray(evaluation.nash_conv(tensors, pair)),
-                             np.asarray(evaluation.nash_conv(tensors, profile)), rtol=1e-12)
+  np.testing.assert_allclose(
+    np.asarray(evaluation.nash_conv(tensors, pair)), np.asarray(evaluation.nash_conv(tensors, profile)), rtol=1e-12
+  )
 
 
 def test_trade_off_and_cli_run_mcrnr(tmp_path, capsys):
   out = tmp_path / "mcrnr.json"
-  assert cli.main(["rnr", "kuhn_poker", "--algo", "mcrnr", "--iters", "200", "--p", "0,1", "--restricted", "both",
-                   "--model", "cfr:10", "--json", str(out)]) == 0
+  assert (
+    cli.main(
+      [
+        "rnr",
+        "kuhn_poker",
+        "--algo",
+        "mcrnr",
+        "--iters",
+        "200",
+        "--p",
+        "0,1",
+        "--restricted",
+        "both",
+        "--model",
+        "cfr:10",
+        "--json",
+        str(out),
+      ]
+    )
+    == 0
+  )
   record = json.loads(out.read_text())
   assert record["algo"] == "mcrnr" and len(record["rows"]) == 4
-  direct = exploitation.trade_off(kuhn().tensors, model(), [0, 1], restricted=(0, 1), solver="mcrnr", iterations=200,
-                                  value=record["game_value"])
+  direct = exploitation.trade_off(
+    kuhn().tensors, model(), [0, 1], restricted=(0, 1), solver="mcrnr", iterations=200, value=record["game_value"]
+  )
   for row, expected in zip(record["rows"], direct):  # the CLI's rows are the library's, to rounding
     for key in ("p", "restricted_player", "value_vs_model", "exploitation", "exploitability"):
       assert row[key] == pytest.approx(expected[key], rel=1e-9, abs=1e-12), key
@@ -200,11 +225,29 @@ def test_trade_off_and_cli_run_mcrnr(tmp_path, capsys):
 
 def test_figure_7_script_runs(tmp_path, monkeypatch):
   from pathlib import Path  # pylint: disable=import-outside-toplevel
+
   monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "benchmarks"))
   import rnr_convergence  # pylint: disable=import-outside-toplevel
+
   out = tmp_path / "convergence"
-  record = rnr_convergence.main(["--games", "kuhn_poker", "--ps", "0.5", "--seconds", "0.05", "--model-seconds", "1",
-                                 "--trajectories", "2", "--dtype", "float64", "--out", str(out)])
+  record = rnr_convergence.main(
+    [
+      "--games",
+      "kuhn_poker",
+      "--ps",
+      "0.5",
+      "--seconds",
+      "0.05",
+      "--model-seconds",
+      "1",
+      "--trajectories",
+      "2",
+      "--dtype",
+      "float64",
+      "--out",
+      str(out),
+    ]
+  )
   written = json.loads(out.with_suffix(".json").read_text())
   assert written == record and written["configuration"]["games"] == ["kuhn_poker"]
   assert written["results"]["games"].keys() == {"kuhn_poker"}

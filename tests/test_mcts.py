@@ -48,8 +48,9 @@ class Reference:
 
   def uct(self, n, w, u):
     total = n.sum()
-    scores = [np.inf if n[k] == 0 else w[k] / n[k] + self.c * np.sqrt(np.log(max(total, 1)) / n[k])
-              for k in range(len(n))]
+    scores = [
+      np.inf if n[k] == 0 else w[k] / n[k] + self.c * np.sqrt(np.log(max(total, 1)) / n[k]) for k in range(len(n))
+    ]
     best = [k for k, s in enumerate(scores) if s == max(scores)]
     return best[min(int(np.floor(u * len(best))), len(best) - 1)]
 
@@ -89,7 +90,7 @@ class Reference:
       self.w[p][i, act] += a.utility[h] if p == 0 else -a.utility[h]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _uniforms():
   tensors = helpers.load("kuhn_poker").tensors
   return jax.jit(lambda key: mcts.simulation_uniforms(tensors, key))

@@ -106,7 +106,9 @@ def test_fcpa_and_deepstack_abstractions():
   assert play([ALL_IN, CALL], board=K1, stack=9, betting="fcpa").returns() == [-9.0, 9.0]
 
 
-@pytest.mark.parametrize("params, message", [
+@pytest.mark.parametrize(
+  "params, message",
+  [
     (dict(stack=1), r"parameter stack must be in \[2, 1000000\], got 1"),
     (dict(stack=10.5), "parameter stack must be an integer, got 10.5"),
     (dict(ante=0), r"parameter ante must be in \[1, 999999\], got 0"),
@@ -116,7 +118,8 @@ def test_fcpa_and_deepstack_abstractions():
     (dict(num_suits=0), "parameter num_suits must be in"),
     (dict(num_ranks=2, num_suits=1), r"num_ranks \* num_suits must be >= 3"),
     (dict(stack=44), r"betting=full allows stack - ante <= 42 chips .* got 43; use betting=fcpa"),
-])
+  ],
+)
 def test_bad_parameters(params, message):
   with pytest.raises(GameError, match=message):
     NoLimitLeducPoker(**params)
@@ -146,14 +149,17 @@ def test_vectorized_rules_build_the_tree_walk_arrays(params):
 # in the same order, action ids, chance ids (cards), chance probabilities and utilities.
 # The paper's doubling rule agrees with the ACPC increment rule while no second re-raise
 # below all-in fits: stack <= 4 ante. fcpa's pot raises satisfy both rules.
-@pytest.mark.parametrize("name", [
+@pytest.mark.parametrize(
+  "name",
+  [
     "no_limit_leduc_poker(stack=4)",
     "no_limit_leduc_poker(stack=8,ante=2)",  # the paper's rule at stack = 4 ante
     "no_limit_leduc_poker(stack=5,raise_rule=increment)",
     "no_limit_leduc_poker(stack=7,ante=2,raise_rule=increment,num_ranks=4)",
     "no_limit_leduc_poker(stack=12,betting=fcpa)",
     "no_limit_leduc_poker(stack=1200,ante=100,betting=fcpa,num_suits=3)",
-])
+  ],
+)
 def test_same_game_as_openspiel_universal_poker(name):
   ours = jaxcfr.load(name, use_cache=False)
   assert ours.openspiel_name.startswith("universal_poker(betting=nolimit,")

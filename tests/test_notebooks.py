@@ -2,7 +2,6 @@
 the public API."""
 
 import json
-import os
 import re
 from pathlib import Path
 
@@ -22,8 +21,12 @@ def test_notebook_runs_at_smoke_size(path, tmp_path, monkeypatch):
   monkeypatch.setenv("JAXCFR_NOTEBOOK_SMOKE", "1")
   monkeypatch.setenv("MPLBACKEND", "Agg")
   notebook = nbformat.read(path, as_version=4)
-  NotebookClient(notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
-  errors = [o for c in notebook.cells if c.cell_type == "code" for o in c.get("outputs", []) if o.output_type == "error"]
+  NotebookClient(
+    notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+  ).execute()
+  errors = [
+    o for c in notebook.cells if c.cell_type == "code" for o in c.get("outputs", []) if o.output_type == "error"
+  ]
   assert not errors
 
 

@@ -9,15 +9,14 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-import jaxcfr
 from jaxcfr import solvers
 from jaxcfr.core import evaluation, regret
 from jaxcfr.run import cli, driver
-from jaxcfr.solvers import rcfr, rcfr_features, regressors
+from jaxcfr.solvers import rcfr_features, regressors
 import helpers
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _stepper(name, **options):
   solver = solvers.get(name, **options)
   return solver, jax.jit(solver.step)
@@ -36,8 +35,9 @@ def _trajectory(name, game, iterations, **options):
 @pytest.mark.parametrize("game,iterations", [("kuhn_poker", 40), ("leduc_poker", 12)])
 def test_table_regressor_is_cfr(game, iterations):
   """An exact tabular fit of R/t makes RCFR CFR itself: every iterate, to 1e-9 (float64)."""
-  for (c_now, c_avg), (r_now, r_avg) in zip(_trajectory("cfr", game, iterations),
-                                            _trajectory("rcfr", game, iterations, regressor="table")):
+  for (c_now, c_avg), (r_now, r_avg) in zip(
+    _trajectory("cfr", game, iterations), _trajectory("rcfr", game, iterations, regressor="table")
+  ):
     for a, b in zip(c_now + c_avg, r_now + r_avg):
       np.testing.assert_allclose(np.asarray(b), np.asarray(a), atol=1e-9)
 
@@ -47,8 +47,9 @@ def _abstract_cfr(tensors, cells_by_player, iterations):
   to Abstraction"): an abstract infoset's regret is the sum of its members'; alternating
   updates as jaxcfr's cfr. Returns the current strategies after each iteration."""
   strategies = list(evaluation.uniform_profile(tensors))
-  abstract = [jnp.asarray(c.reshape(tp.legal.shape)[:, 0] // tp.max_actions)
-              for c, tp in zip(cells_by_player, tensors.players)]
+  abstract = [
+    jnp.asarray(c.reshape(tp.legal.shape)[:, 0] // tp.max_actions) for c, tp in zip(cells_by_player, tensors.players)
+  ]
   cumulative = [jnp.zeros((int(a.max()) + 1, tp.max_actions)) for a, tp in zip(abstract, tensors.players)]
   out = []
   for _ in range(iterations):
@@ -92,8 +93,13 @@ def test_a_user_abstraction_map_on_kuhn():
 def _rows(x):
   x = np.asarray(x, float)
   legal = np.ones(len(x), bool)
-  return rcfr_features.RowData(features=x, legal=legal, cells=np.arange(len(x), dtype=np.int32), num_cells=len(x),
-                               order=np.argsort(x, axis=0, kind="stable").T.astype(np.int32))
+  return rcfr_features.RowData(
+    features=x,
+    legal=legal,
+    cells=np.arange(len(x), dtype=np.int32),
+    num_cells=len(x),
+    order=np.argsort(x, axis=0, kind="stable").T.astype(np.int32),
+  )
 
 
 def test_tree_split_rule_on_a_hand_made_data_set():
@@ -142,8 +148,9 @@ def test_mlp_rcfr_converges_on_kuhn_under_a_fixed_seed():
   np.testing.assert_array_equal(np.asarray(again.cfr.average[0]), np.asarray(state.cfr.average[0]))
 
 
-@pytest.mark.parametrize("regressor,name,values", [("tree", "threshold", [0.0, 0.02, 5.0]),
-                                                   ("mlp", "learning_rate", [0.001, 0.01, 0.05])])
+@pytest.mark.parametrize(
+  "regressor,name,values", [("tree", "threshold", [0.0, 0.02, 5.0]), ("mlp", "learning_rate", [0.001, 0.01, 0.05])]
+)
 def test_a_batch_of_hyperparameters_equals_runs_alone(regressor, name, values):
   tensors = helpers.load("kuhn_poker").tensors
   solver = solvers.get("rcfr", regressor=regressor, steps=10)
@@ -207,14 +214,48 @@ def test_bad_options_get_clear_errors():
 
 def test_the_command_line_reports_the_sizes(tmp_path):
   out = tmp_path / "rcfr.json"
-  assert cli.main(["solve", "kuhn_poker", "--algo", "rcfr", "--regressor", "tree:0.5", "--iters", "3",
-                   "--json", str(out), "--no-progress"]) == 0
+  assert (
+    cli.main(
+      [
+        "solve",
+        "kuhn_poker",
+        "--algo",
+        "rcfr",
+        "--regressor",
+        "tree:0.5",
+        "--iters",
+        "3",
+        "--json",
+        str(out),
+        "--no-progress",
+      ]
+    )
+    == 0
+  )
   record = json.loads(out.read_text())
   assert record["options"]["regressor"] == "tree:0.5" and record["hyperparameters"] == {}
   assert 2 <= record["regressor_size"] <= 24 and record["relative_size"] == record["regressor_size"] / 24
   assert cli.main(["solve", "kuhn_poker", "--algo", "rcfr", "--regressor", "forest", "--iters", "3"]) == 2
-  assert cli.main(["solve", "kuhn_poker", "--algo", "rcfr", "--regressor", "table", "--reservoir", "50", "--iters", "3",
-                   "--json", str(out), "--no-progress"]) == 0
+  assert (
+    cli.main(
+      [
+        "solve",
+        "kuhn_poker",
+        "--algo",
+        "rcfr",
+        "--regressor",
+        "table",
+        "--reservoir",
+        "50",
+        "--iters",
+        "3",
+        "--json",
+        str(out),
+        "--no-progress",
+      ]
+    )
+    == 0
+  )
   record = json.loads(out.read_text())
   assert record["options"]["reservoir"] == 50 and record["hyperparameters"] == {"seed": 0}
 

@@ -48,8 +48,13 @@ def test_readme_shell_commands_run(tmp_path, monkeypatch, capsys):
   """Every command of the README's shell blocks runs (at small sizes); the set-up's pip
   installs and the test command itself are what CI runs, so they are only checked to be there."""
   monkeypatch.chdir(tmp_path)
-  commands = [part.split("#")[0].strip() for block in SHELL_BLOCKS for line in block.splitlines()
-              for part in line.split("&&") if part.strip()]
+  commands = [
+    part.split("#")[0].strip()
+    for block in SHELL_BLOCKS
+    for line in block.splitlines()
+    for part in line.split("&&")
+    if part.strip()
+  ]
   assert "pip install -e ." in commands and "pip install -e '.[test]'" in commands
   assert "python -m pytest -q" in commands
   ran = 0

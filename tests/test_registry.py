@@ -49,13 +49,30 @@ class CompileCounter:
     self.active = False
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def compile_counter():
   return CompileCounter()
 
 
 def test_every_algorithm_is_registered():
-  expected = {"cfr", "cfr+", "lcfr", "dcfr", "pcfr+", "rm", "rm+", "mccfr-os", "mccfr-es", "cfr-cs", "rnr", "dbr", "mcrnr", "mcts", "rcfr", "mmd"}
+  expected = {
+    "cfr",
+    "cfr+",
+    "lcfr",
+    "dcfr",
+    "pcfr+",
+    "rm",
+    "rm+",
+    "mccfr-os",
+    "mccfr-es",
+    "cfr-cs",
+    "rnr",
+    "dbr",
+    "mcrnr",
+    "mcts",
+    "rcfr",
+    "mmd",
+  }
   assert expected <= set(solvers.names())
   assert all(isinstance(solvers.get(n), solvers.Solver) for n in solvers.names())
   assert solvers.get("mccfr-os", trajectories=4) is solvers.get("mccfr-os", trajectories=4)  # cached: one compile
@@ -82,8 +99,9 @@ def test_every_solver_through_the_generic_path(name):
     jaxcfr.check_profile(tensors, profile)
     exploitability = np.asarray(helpers.exploitability(tensors, profile))
     assert exploitability.shape == (3,) and np.all(np.isfinite(exploitability)) and np.all(exploitability >= -1e-12)
-  assert not np.allclose(solver.average_strategy(tensors, batch)[0][..., 0],
-                         solver.average_strategy(tensors, batch)[0][..., 1])  # the runs differ
+  assert not np.allclose(
+    solver.average_strategy(tensors, batch)[0][..., 0], solver.average_strategy(tensors, batch)[0][..., 1]
+  )  # the runs differ
 
 
 @pytest.mark.parametrize("name", solvers.names())
@@ -114,9 +132,13 @@ def test_unknown_solvers_and_options_get_one_line_errors():
   with pytest.raises(ValueError, match="mccfr-os, not mccfr-es"):
     solvers.get("mccfr-es", trajectories=2)
   with pytest.raises(ValueError, match="rnr needs p"):
-    solvers.get("rnr").init(helpers.load("kuhn_poker").tensors, model=jaxcfr.uniform_profile(helpers.load("kuhn_poker").tensors))
+    solvers.get("rnr").init(
+      helpers.load("kuhn_poker").tensors, model=jaxcfr.uniform_profile(helpers.load("kuhn_poker").tensors)
+    )
   with pytest.raises(ValueError, match="epsilon must lie in"):
-    solvers.get("mccfr-os").init(helpers.load("kuhn_poker").tensors, seed=jnp.arange(3), epsilon=jnp.array([0.1, 2.0, 0.5]))
+    solvers.get("mccfr-os").init(
+      helpers.load("kuhn_poker").tensors, seed=jnp.arange(3), epsilon=jnp.array([0.1, 2.0, 0.5])
+    )
 
 
 @pytest.mark.parametrize("name", ["cfr+", "mccfr-os"])

@@ -10,10 +10,16 @@ import pytest
 from jaxcfr import solvers
 from jaxcfr.core import evaluation
 from jaxcfr.evaluate import experts, exploitation, opponent, strategy_files
-from jaxcfr.run import cli, driver
+from jaxcfr.run import cli
 from jaxcfr.solvers import cfr, rnr
-from tests.helpers import (best_response_values, exploitability, expected_value, history_reach, load,
-                           sequence_constraints)
+from tests.helpers import (
+  best_response_values,
+  exploitability,
+  expected_value,
+  history_reach,
+  load,
+  sequence_constraints,
+)
 
 KUHN_VALUE = -1 / 18  # player 0's value of Kuhn poker
 PS = (0.0, 0.3, 0.6, 0.8, 0.9, 1.0)
@@ -21,18 +27,18 @@ ITERATIONS = 3000
 TOLERANCE = 2e-3  # CFR+ after ITERATIONS on Kuhn: exploitabilities ~1e-4
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def kuhn():
   return load("kuhn_poker")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def model():
   """A weak, partly converged player: 10 iterations of plain CFR."""
   return opponent.fixed_model(kuhn(), "cfr:10")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def sweep():
   """One batched program: every p of PS for both restricted players."""
   tensors = kuhn().tensors
@@ -123,8 +129,9 @@ def test_batch_over_p_equals_single_runs_and_vmap():
   mapped = jax.vmap(lambda s: solver.run(tensors, s, 50))(states)
   for k, (p, r) in enumerate(zip(ps, rs)):
     single = _single(p, r)
-    for a, b, c in zip(jax.tree.leaves(single.solver), jax.tree.leaves(batched.solver),
-                       jax.tree.leaves(mapped.solver)):  # to rounding: batch widths round alike only to an ulp
+    for a, b, c in zip(
+      jax.tree.leaves(single.solver), jax.tree.leaves(batched.solver), jax.tree.leaves(mapped.solver)
+    ):  # to rounding: batch widths round alike only to an ulp
       np.testing.assert_allclose(np.asarray(b)[..., k], np.asarray(a), rtol=0, atol=1e-10)
       np.testing.assert_allclose(np.asarray(c)[k], np.asarray(a), rtol=0, atol=1e-10)
 
@@ -134,14 +141,20 @@ def test_trade_off_rows():
   assert [(r["p"], r["restricted_player"]) for r in rows] == [(0.0, 0), (1.0, 0), (0.0, 1), (1.0, 1)]
   for row in rows:
     assert {"p", "restricted_player", "value_vs_model", "exploitation", "exploitability"} <= set(row)
-    assert row["exploitation"] == pytest.approx(row["value_vs_model"] - (KUHN_VALUE if row["restricted_player"] else -KUHN_VALUE))
+    assert row["exploitation"] == pytest.approx(
+      row["value_vs_model"] - (KUHN_VALUE if row["restricted_player"] else -KUHN_VALUE)
+    )
 
 
 def test_dbr_trade_off_ends_agree_with_rnr():
   """Confidence 0 and 1 at every infoset are the same games as p = 0 and p = 1."""
   tensors = kuhn().tensors
-  rows = {variant: exploitation.trade_off(tensors, model(), [0.0, 1.0], restricted=(0, 1), iterations=50,
-                                          value=KUHN_VALUE, solver=variant) for variant in ("rnr", "dbr")}
+  rows = {
+    variant: exploitation.trade_off(
+      tensors, model(), [0.0, 1.0], restricted=(0, 1), iterations=50, value=KUHN_VALUE, solver=variant
+    )
+    for variant in ("rnr", "dbr")
+  }
   for a, b in zip(rows["rnr"], rows["dbr"]):
     for key in ("value_vs_model", "exploitation", "exploitability"):
       assert a[key] == pytest.approx(b[key], abs=1e-12)
@@ -220,10 +233,33 @@ def test_frequentist_model_defaults_at_unobserved_infosets():
 
 def test_cli_writes_rows(tmp_path):
   path = tmp_path / "rnr.json"
-  assert cli.main(["rnr", "kuhn_poker", "--model", "uniform", "--p", "0,1", "--restricted", "both",
-                   "--iters", "50", "--value-iters", "50", "--json", str(path)]) == 0
-  assert cli.main(["rnr", "kuhn_poker", "--model", "uniform", "--p", "0.5", "--algo", "dbr",
-                   "--iters", "50", "--value-iters", "50"]) == 0
+  assert (
+    cli.main(
+      [
+        "rnr",
+        "kuhn_poker",
+        "--model",
+        "uniform",
+        "--p",
+        "0,1",
+        "--restricted",
+        "both",
+        "--iters",
+        "50",
+        "--value-iters",
+        "50",
+        "--json",
+        str(path),
+      ]
+    )
+    == 0
+  )
+  assert (
+    cli.main(
+      ["rnr", "kuhn_poker", "--model", "uniform", "--p", "0.5", "--algo", "dbr", "--iters", "50", "--value-iters", "50"]
+    )
+    == 0
+  )
   record = json.loads(path.read_text())
   assert len(record["rows"]) == 4
   for row in record["rows"]:
@@ -239,6 +275,7 @@ def _restricted_game_value(tensors, restricted, p, fixed_plan):
   section 5: the restricted plan is ``p y_fix + (1 - p) y``):
   ``max_x p x^T M y_fix + min_y (1 - p) x^T M y`` with the inner min replaced by its dual."""
   from scipy.optimize import linprog  # pylint: disable=import-outside-toplevel
+
   payoff = tensors.payoff
   a = np.zeros((tensors.players[0].num_sequences, tensors.players[1].num_sequences))
   np.add.at(a, (np.asarray(payoff.seq0), np.asarray(payoff.seq1)), np.asarray(payoff.value))
@@ -251,8 +288,15 @@ def _restricted_game_value(tensors, restricted, p, fixed_plan):
   objective = -np.concatenate([p * m @ fixed_plan, f_rhs])
   inequality = np.hstack([-(1 - p) * m.T, f.T])
   equality = np.hstack([e, np.zeros((e.shape[0], nz))])
-  result = linprog(objective, A_ub=inequality, b_ub=np.zeros(m.shape[1]), A_eq=equality, b_eq=e_rhs,
-                   bounds=x_bounds + [(None, None)] * nz, method="highs")
+  result = linprog(
+    objective,
+    A_ub=inequality,
+    b_ub=np.zeros(m.shape[1]),
+    A_eq=equality,
+    b_eq=e_rhs,
+    bounds=x_bounds + [(None, None)] * nz,
+    method="highs",
+  )
   assert result.status == 0
   return -result.fun
 
@@ -275,6 +319,7 @@ def _dbr_game_value(tensors, restricted, confidence, model_strategy, counter_pla
   those with ``y(I, a) >= c(I) sigma_fix(I, a) y(parent(I))`` (behaviour ``c sigma_fix +
   (1 - c) sigma``). With ``counter_plan``, the value that counter-strategy guarantees."""
   from scipy.optimize import linprog  # pylint: disable=import-outside-toplevel
+
   payoff = tensors.payoff
   a = np.zeros((tensors.players[0].num_sequences, tensors.players[1].num_sequences))
   np.add.at(a, (np.asarray(payoff.seq0), np.asarray(payoff.seq1)), np.asarray(payoff.value))
@@ -297,13 +342,20 @@ def _dbr_game_value(tensors, restricted, confidence, model_strategy, counter_pla
   objective = -np.concatenate([np.zeros(nx), f_rhs, np.zeros(nw)])
   inequality = np.hstack([-m.T, f.T, g.T])
   equality = np.hstack([e, np.zeros((e.shape[0], nz + nw))])
-  result = linprog(objective, A_ub=inequality, b_ub=np.zeros(m.shape[1]), A_eq=equality, b_eq=e_rhs,
-                   bounds=x_bounds + [(None, None)] * nz + [(0, None)] * nw, method="highs")
+  result = linprog(
+    objective,
+    A_ub=inequality,
+    b_ub=np.zeros(m.shape[1]),
+    A_eq=equality,
+    b_eq=e_rhs,
+    bounds=x_bounds + [(None, None)] * nz + [(0, None)] * nw,
+    method="highs",
+  )
   assert result.status == 0
   return -result.fun
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def dbr_sweep():
   """DBR runs: constant confidences 0, 0.5, 1 and a count-based confidence, restricted player 1."""
   tensors = kuhn().tensors
@@ -318,8 +370,7 @@ def dbr_sweep():
 
 def test_count_confidence_ramps_to_p_max():
   counts = np.array([[0, 0], [3, 2], [10, 0], [40, 60]])
-  np.testing.assert_allclose(np.asarray(rnr.count_confidence(counts, p_max=0.8, threshold=10)),
-                             [0, 0.4, 0.8, 0.8])
+  np.testing.assert_allclose(np.asarray(rnr.count_confidence(counts, p_max=0.8, threshold=10)), [0, 0.4, 0.8, 0.8])
 
 
 def test_dbr_with_zero_confidence_reproduces_the_plain_solver():
@@ -348,7 +399,7 @@ def test_dbr_counter_strategies_solve_the_data_biased_game():
     assert guaranteed == pytest.approx(optimum, abs=TOLERANCE)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def experts_setup():
   """Player 0's experts: RNR (p = 0.8) counter-strategies to a uniform player 1 and to model()."""
   tensors = kuhn().tensors
@@ -376,8 +427,9 @@ def test_ucb1_prefers_the_best_expert():
   counters, opponents = experts_setup()
   values = np.asarray(experts.expert_values(tensors, 0, counters, opponents[0]))
   assert values[0] > values[1] + 0.3  # the counter to the uniform player is much better against it
-  pulls, arms, payoffs = experts.ucb1_matches(tensors, 0, counters, opponents[0], jax.random.key(5),
-                                              num_hands=1000, num_matches=32)
+  pulls, arms, payoffs = experts.ucb1_matches(
+    tensors, 0, counters, opponents[0], jax.random.key(5), num_hands=1000, num_matches=32
+  )
   pulls, arms, payoffs = map(np.asarray, (pulls, arms, payoffs))
   assert pulls.shape == (32, 2) and arms.shape == payoffs.shape == (32, 1000)
   np.testing.assert_array_equal(pulls.sum(1), 1000)
@@ -389,12 +441,15 @@ def test_ucb1_prefers_the_best_expert():
 
 def test_tradeoff_script_runs(tmp_path, monkeypatch):
   from pathlib import Path  # pylint: disable=import-outside-toplevel
+
   benchmarks = Path(__file__).resolve().parents[1] / "benchmarks"
   monkeypatch.syspath_prepend(str(benchmarks))
   import rnr_tradeoff  # pylint: disable=import-outside-toplevel
+
   out = tmp_path / "tradeoff"
-  record = rnr_tradeoff.main(["--games", "kuhn_poker", "--iters", "50", "--out", str(out),
-                              "--models", "cfr:10,frequentist:cfr:10:2000"])
+  record = rnr_tradeoff.main(
+    ["--games", "kuhn_poker", "--iters", "50", "--out", str(out), "--models", "cfr:10,frequentist:cfr:10:2000"]
+  )
   written = json.loads(out.with_suffix(".json").read_text())
   assert written == record and written["results"]["games"].keys() == {"kuhn_poker"}
   assert written["configuration"]["models"] == ["cfr:10", "frequentist:cfr:10:2000"]

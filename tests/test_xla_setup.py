@@ -14,7 +14,10 @@ from tests import helpers
 
 
 def test_the_flag_is_added_unless_the_user_chose():
-  assert xla_setup.small_loop_flag({}) == "--xla_backend_extra_options=xla_cpu_small_while_loop_byte_threshold=4611686018427387904"
+  assert (
+    xla_setup.small_loop_flag({})
+    == "--xla_backend_extra_options=xla_cpu_small_while_loop_byte_threshold=4611686018427387904"
+  )
   assert xla_setup.small_loop_flag({"JAXCFR_SMALL_LOOP_BYTES": "4096"}).endswith("=4096")
   assert xla_setup.small_loop_flag({"JAXCFR_SMALL_LOOP_BYTES": "0"}) is None
   assert xla_setup.small_loop_flag({"XLA_FLAGS": "--xla_backend_extra_options=x=1"}) is None
@@ -22,8 +25,10 @@ def test_the_flag_is_added_unless_the_user_chose():
   with warnings.catch_warnings():  # JAX may have started already in this process: the warning is tested below
     warnings.simplefilter("ignore")
     xla_setup.configure(environ)
-  assert environ["XLA_FLAGS"] == ("--xla_force_host_platform_device_count=2 "
-                                  "--xla_backend_extra_options=xla_cpu_small_while_loop_byte_threshold=4611686018427387904")
+  assert environ["XLA_FLAGS"] == (
+    "--xla_force_host_platform_device_count=2 "
+    "--xla_backend_extra_options=xla_cpu_small_while_loop_byte_threshold=4611686018427387904"
+  )
   with pytest.raises(ValueError, match="JAXCFR_SMALL_LOOP_BYTES must be a whole number"):
     xla_setup.small_loop_flag({"JAXCFR_SMALL_LOOP_BYTES": "1e6"})
 
@@ -42,9 +47,26 @@ def test_the_command_line_process_has_one_cpu_device_per_core(tmp_path):
   flags = " ".join(f for f in os.environ.get("XLA_FLAGS", "").split() if xla_setup.DEVICE_COUNT not in f)
   for extra, expected in (("", xla_setup.usable_cores()), (f" --{xla_setup.DEVICE_COUNT}=1", 1)):
     out = tmp_path / "r.json"
-    subprocess.run([sys.executable, "-m", "jaxcfr.run.cli", "solve", "kuhn_poker", "--alpha", "1,2", "--iters", "5",
-                    "--no-progress", "--json", str(out)], check=True, capture_output=True,
-                   env={**os.environ, "XLA_FLAGS": flags + extra, "JAX_PLATFORMS": "cpu"}, timeout=300)
+    subprocess.run(
+      [
+        sys.executable,
+        "-m",
+        "jaxcfr.run.cli",
+        "solve",
+        "kuhn_poker",
+        "--alpha",
+        "1,2",
+        "--iters",
+        "5",
+        "--no-progress",
+        "--json",
+        str(out),
+      ],
+      check=True,
+      capture_output=True,
+      env={**os.environ, "XLA_FLAGS": flags + extra, "JAX_PLATFORMS": "cpu"},
+      timeout=300,
+    )
     assert len(json.loads(out.read_text())["hardware"]["jax_devices"]) == expected
 
 
@@ -65,9 +87,15 @@ def test_a_warning_when_jax_started_first():
   """The flag is read when JAX starts its backend: importing jaxcfr later says so."""
   script = "import jax; jax.devices(); import jaxcfr"
   env = {k: v for k, v in os.environ.items() if k not in ("XLA_FLAGS", "JAXCFR_SMALL_LOOP_BYTES")}
-  done = subprocess.run([sys.executable, "-W", "always", "-c", script], env=env, capture_output=True, text=True,
-                        check=True)
+  done = subprocess.run(
+    [sys.executable, "-W", "always", "-c", script], env=env, capture_output=True, text=True, check=True
+  )
   assert "JAX started before jaxcfr was imported" in done.stderr
-  quiet = subprocess.run([sys.executable, "-W", "always", "-c", "import jaxcfr, jax; jax.devices()"], env=env,
-                         capture_output=True, text=True, check=True)
+  quiet = subprocess.run(
+    [sys.executable, "-W", "always", "-c", "import jaxcfr, jax; jax.devices()"],
+    env=env,
+    capture_output=True,
+    text=True,
+    check=True,
+  )
   assert "JAX started before" not in quiet.stderr

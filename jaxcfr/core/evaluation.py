@@ -141,8 +141,7 @@ def sequence_values_for(payoff: SequencePayoff, player: int, opponent_plan: jax.
   return product if player == 0 else -product
 
 
-@functools.partial(jax.tree_util.register_dataclass, data_fields=["seq0", "seq1", "rows0", "rows1"],
-                   meta_fields=[])
+@functools.partial(jax.tree_util.register_dataclass, data_fields=["seq0", "seq1", "rows0", "rows1"], meta_fields=[])
 @dataclasses.dataclass(frozen=True)
 class _PayoffIndices:
   """The integer arrays of a SequencePayoff that the product reads (explicit arguments of
@@ -154,7 +153,7 @@ class _PayoffIndices:
   rows1: row_sums.RowSums
 
   @classmethod
-  def of(cls, payoff: SequencePayoff) -> "_PayoffIndices":
+  def of(cls, payoff: SequencePayoff) -> _PayoffIndices:
     return cls(payoff.seq0, payoff.seq1, payoff.pairs_by_seq0, payoff.pairs_by_seq1)
 
 
@@ -164,8 +163,9 @@ def _product(player: int, value: jax.Array, plan: jax.Array, indices: _PayoffInd
   batch = plan.shape[1:]
   if not _gathers(batch):
     keys = indices.seq0 if player == 0 else indices.seq1
-    return jax.ops.segment_sum(expand_to(value, plan.ndim) * plan[other], keys, num_segments=rows.num_rows,
-                               indices_are_sorted=player == 0)
+    return jax.ops.segment_sum(
+      expand_to(value, plan.ndim) * plan[other], keys, num_segments=rows.num_rows, indices_are_sorted=player == 0
+    )
   value, other = row_sums.padded(value), row_sums.padded(other)
 
   def term(pairs):
@@ -189,9 +189,9 @@ def _payoff_product_backward(player, residuals, cotangent):
   rows, cols = (indices.seq0, indices.seq1) if player == 0 else (indices.seq1, indices.seq0)
   value_bar = cotangent[rows] * plan[cols]  # [P, *B]
   if value_bar.ndim > value.ndim:  # a shared payoff under batched plans
-    value_bar = value_bar.reshape(value_bar.shape[:value.ndim] + (-1,)).sum(-1)
+    value_bar = value_bar.reshape(value_bar.shape[: value.ndim] + (-1,)).sum(-1)
   if plan_bar.ndim > plan.ndim:  # a shared plan under batched payoffs
-    plan_bar = plan_bar.reshape(plan_bar.shape[:plan.ndim] + (-1,)).sum(-1)
+    plan_bar = plan_bar.reshape(plan_bar.shape[: plan.ndim] + (-1,)).sum(-1)
   return value_bar.astype(value.dtype), plan_bar.astype(plan.dtype), _integer_zeros(indices)
 
 
@@ -211,8 +211,7 @@ def sequence_values(payoff: SequencePayoff, plan0: jax.Array, plan1: jax.Array):
   Returns:
     (g0 [S0], g1 [S1]), each from its own player's point of view.
   """
-  return (sequence_values_for(payoff, 0, plan1),
-          sequence_values_for(payoff, 1, plan0))
+  return (sequence_values_for(payoff, 0, plan1), sequence_values_for(payoff, 1, plan0))
 
 
 def _bottom_up(treeplex: Treeplex, seq_values: jax.Array, infoset_value) -> jax.Array:
@@ -257,8 +256,7 @@ def counterfactual_values(treeplex: Treeplex, seq_values: jax.Array, strategy: j
   differentiating the scatter-adds).
   """
   passes = _counterfactual if _hand_written() else _counterfactual_forward_pass
-  return passes(treeplex.level_slices, treeplex.legal, treeplex.parent_seq, treeplex.children, seq_values,
-                strategy)
+  return passes(treeplex.level_slices, treeplex.legal, treeplex.parent_seq, treeplex.children, seq_values, strategy)
 
 
 def _counterfactual_forward_pass(level_slices, legal, parent_seq, children, seq_values, strategy):
@@ -306,8 +304,11 @@ def _counterfactual_bwd(level_slices, residuals, cotangents):
     total_bar = total_bar.at[view.level_sequences(lo, hi)].add(block.reshape((-1,) + batch))
   parent_bar = total_bar[parent_seq] + v_bar
   strategy_bar = jnp.where(wide, q * jnp.expand_dims(parent_bar, 1), 0).astype(strategy.dtype)
-  return (*_integer_zeros((legal, parent_seq, children)), _sum_to(total_bar, seq_shape),
-          _sum_to(strategy_bar, strategy.shape))
+  return (
+    *_integer_zeros((legal, parent_seq, children)),
+    _sum_to(total_bar, seq_shape),
+    _sum_to(strategy_bar, strategy.shape),
+  )
 
 
 def _sum_to(x: jax.Array, shape) -> jax.Array:
@@ -415,13 +416,15 @@ def check_profile(tensors: GameTensors, profile, *, tolerance: float = 1e-6) -> 
     strategy = np.asarray(strategy, np.float64)
     legal = np.asarray(treeplex.legal)
     if strategy.shape[:2] != legal.shape:
-      raise ValueError(f"player {player}'s strategy has shape {strategy.shape}; expected {legal.shape} "
-                       f"(infosets, max actions) followed by any batch axes")
+      raise ValueError(
+        f"player {player}'s strategy has shape {strategy.shape}; expected {legal.shape} "
+        f"(infosets, max actions) followed by any batch axes"
+      )
     legal = legal.reshape(legal.shape + (1,) * (strategy.ndim - 2))
     problems = [
-        (~np.isfinite(strategy), "is not finite"),
-        (strategy < -tolerance, "is negative"),
-        ((np.abs(strategy) > tolerance) & ~legal, "puts probability on an illegal action"),
+      (~np.isfinite(strategy), "is not finite"),
+      (strategy < -tolerance, "is negative"),
+      ((np.abs(strategy) > tolerance) & ~legal, "puts probability on an illegal action"),
     ]
     for bad, what in problems:
       if bad.any():
@@ -431,5 +434,6 @@ def check_profile(tensors: GameTensors, profile, *, tolerance: float = 1e-6) -> 
     off = np.abs(sums - 1) > tolerance
     if off.any():
       infoset = np.argwhere(off)[0][0]
-      raise ValueError(f"player {player}'s strategy at infoset {infoset} sums to "
-                       f"{sums[tuple(np.argwhere(off)[0])]!r}, not 1")
+      raise ValueError(
+        f"player {player}'s strategy at infoset {infoset} sums to {sums[tuple(np.argwhere(off)[0])]!r}, not 1"
+      )

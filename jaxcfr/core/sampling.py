@@ -10,8 +10,17 @@ import numpy as np
 from jaxcfr.game.arrays import CHANCE_NODE
 from jaxcfr.game.tensors import Tree, path_product, tree_statics
 
-__all__ = ["prefix_sum", "exclusive_prefix_product", "inverse_cdf", "sibling_cdf", "chance_outcome",
-           "uniform_from_bits", "words_per_uniform", "history_reach", "split_key"]
+__all__ = [
+  "prefix_sum",
+  "exclusive_prefix_product",
+  "inverse_cdf",
+  "sibling_cdf",
+  "chance_outcome",
+  "uniform_from_bits",
+  "words_per_uniform",
+  "history_reach",
+  "split_key",
+]
 
 # Prefix sums along a short axis (at most ``UNROLLED_PREFIX`` entries) of rows are written
 # out as running sums over the columns (n - 1 elementwise adds): outcome sampling's walk
@@ -117,8 +126,9 @@ def _search_cdf(cdf: jax.Array, first: jax.Array, count: jax.Array, u: jax.Array
   return jnp.minimum(lo, last).astype(jnp.int32)
 
 
-def chance_outcome(chance_prob: jax.Array, first: jax.Array, count: jax.Array, u: jax.Array,
-                   width: int, cdf: jax.Array | None = None) -> jax.Array:
+def chance_outcome(
+  chance_prob: jax.Array, first: jax.Array, count: jax.Array, u: jax.Array, width: int, cdf: jax.Array | None = None
+) -> jax.Array:
   """[N] int32 child drawn at chance nodes whose children are ``first:first + count``
   (``count <= width``, the game's chance width) by inverse CDF with ``u`` [N].
 

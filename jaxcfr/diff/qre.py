@@ -47,8 +47,15 @@ def _tolerance(dtype, tolerance):
   return 1e-11 if jnp.dtype(dtype) == jnp.float64 else 1e-5
 
 
-def qre(tensors: GameTensors, *, temperature, magnet=None, step_size=0.0, tolerance: float | None = None,
-        max_iterations: int = 100_000):
+def qre(
+  tensors: GameTensors,
+  *,
+  temperature,
+  magnet=None,
+  step_size=0.0,
+  tolerance: float | None = None,
+  max_iterations: int = 100_000,
+):
   """The logit QRE profile at ``temperature`` (``([I0, A0, *B], [I1, A1, *B])``), differentiable
   with respect to ``temperature``, the float leaves of ``tensors`` and the magnet.
 
@@ -69,8 +76,9 @@ def qre(tensors: GameTensors, *, temperature, magnet=None, step_size=0.0, tolera
   temperature = jnp.broadcast_to(jnp.asarray(temperature, tensors.dtype), state.temperature.shape)
   config = (_tolerance(tensors.dtype, tolerance), int(max_iterations))
   log_strategy = _fixed_point(config, tensors, temperature, state.log_magnet, state.step_size, state.log_strategy)
-  return tuple(jnp.where(evaluation.expand_to(tp.legal, ls.ndim), jnp.exp(ls), 0)
-               for tp, ls in zip(tensors.players, log_strategy))
+  return tuple(
+    jnp.where(evaluation.expand_to(tp.legal, ls.ndim), jnp.exp(ls), 0) for tp, ls in zip(tensors.players, log_strategy)
+  )
 
 
 def _largest(tree) -> jax.Array:
@@ -80,6 +88,7 @@ def _largest(tree) -> jax.Array:
 def _iterate(update, start, tolerance, max_iterations, relative=False):
   """``x <- update(x)`` until the largest change is below ``tolerance`` (relative to the size of
   ``x`` when ``relative``) or ``max_iterations``."""
+
   def condition(carry):
     i, _, change = carry
     return (i < max_iterations) & (change > tolerance)
@@ -100,8 +109,9 @@ def _iterate(update, start, tolerance, max_iterations, relative=False):
 @functools.partial(jax.custom_vjp, nondiff_argnums=(0,))
 def _fixed_point(config, tensors, temperature, log_magnet, step_size, start):
   tolerance, max_iterations = config
-  return _iterate(lambda s: mmd.mmd_map(tensors, s, log_magnet, temperature, step_size), start, tolerance,
-                  max_iterations)
+  return _iterate(
+    lambda s: mmd.mmd_map(tensors, s, log_magnet, temperature, step_size), start, tolerance, max_iterations
+  )
 
 
 def _fixed_point_forward(config, tensors, temperature, log_magnet, step_size, start):
@@ -112,10 +122,16 @@ def _fixed_point_forward(config, tensors, temperature, log_magnet, step_size, st
 def _fixed_point_backward(config, residuals, cotangent):
   tolerance, max_iterations = config
   tensors, temperature, log_magnet, step_size, start, solution = residuals
-  _, vjp = jax.vjp(lambda s, t, T, m, e: mmd.mmd_map(t, s, m, T, e), solution, tensors, temperature, log_magnet,
-                   step_size)
-  adjoint = _iterate(lambda lam: jax.tree_util.tree_map(jnp.add, cotangent, vjp(lam)[0]), cotangent, tolerance,
-                     max_iterations, relative=True)
+  _, vjp = jax.vjp(
+    lambda s, t, T, m, e: mmd.mmd_map(t, s, m, T, e), solution, tensors, temperature, log_magnet, step_size
+  )
+  adjoint = _iterate(
+    lambda lam: jax.tree_util.tree_map(jnp.add, cotangent, vjp(lam)[0]),
+    cotangent,
+    tolerance,
+    max_iterations,
+    relative=True,
+  )
   _, tensors_bar, temperature_bar, magnet_bar, step_bar = vjp(adjoint)
   return tensors_bar, temperature_bar, magnet_bar, step_bar, zero_cotangent(start)
 
@@ -129,7 +145,9 @@ def _kl(tensors, profile, log_magnet):
   for tp, s, m in zip(tensors.players, profile, log_magnet):
     legal = evaluation.expand_to(tp.legal, s.ndim)
     x = evaluation.realization_plan(tp, s)
-    log_ratio = jnp.where(legal & (s > 0), jnp.log(jnp.where(legal & (s > 0), s, 1)) - evaluation.expand_to(m, s.ndim), 0)
+    log_ratio = jnp.where(
+      legal & (s > 0), jnp.log(jnp.where(legal & (s > 0), s, 1)) - evaluation.expand_to(m, s.ndim), 0
+    )
     out.append((evaluation.action_table(tp, x) * log_ratio).sum((0, 1)))
   return out
 
@@ -139,13 +157,16 @@ def qre_gap(tensors: GameTensors, profile, *, temperature, magnet=None) -> jax.A
   ``max_x' f(x', y) - min_y' f(x, y')`` with ``f(x, y) = x^T A y - alpha KL(x) + alpha KL(y)``
   (OpenSpiel's ``MMDDilatedEnt.get_gap``)."""
   temperature = jnp.asarray(temperature, tensors.dtype)
-  log_magnet = tuple(jnp.zeros(tp.legal.shape, tensors.dtype) for tp in tensors.players) if magnet is None else tuple(
-      jnp.where(tp.legal, jnp.log(jnp.asarray(m, tensors.dtype)), 0) for tp, m in zip(tensors.players, magnet))
+  log_magnet = (
+    tuple(jnp.zeros(tp.legal.shape, tensors.dtype) for tp in tensors.players)
+    if magnet is None
+    else tuple(jnp.where(tp.legal, jnp.log(jnp.asarray(m, tensors.dtype)), 0) for tp, m in zip(tensors.players, magnet))
+  )
   x, y = evaluation.plans(tensors, profile)
   g0 = evaluation.sequence_values_for(tensors.payoff, 0, y)
   g1 = evaluation.sequence_values_for(tensors.payoff, 1, x)
-  soft = [evaluation.soft_best_response(tp, g / temperature, m)[0]
-          for tp, g, m in zip(tensors.players, (g0, g1), log_magnet)]
+  soft = [
+    evaluation.soft_best_response(tp, g / temperature, m)[0] for tp, g, m in zip(tensors.players, (g0, g1), log_magnet)
+  ]
   kl = _kl(tensors, profile, log_magnet)
   return temperature * (soft[0] + soft[1] + kl[0] + kl[1])
-

@@ -33,8 +33,16 @@ def default_chunk(num_iterations: int) -> int:
   return max(1, math.isqrt(max(num_iterations - 1, 0)) + 1)
 
 
-def unrolled(solver: Solver, tensors, state, num_iterations: int, *, chunk: int | None = None, checkpoint: bool = True,
-             reverse_passes: bool = True):
+def unrolled(
+  solver: Solver,
+  tensors,
+  state,
+  num_iterations: int,
+  *,
+  chunk: int | None = None,
+  checkpoint: bool = True,
+  reverse_passes: bool = True,
+):
   """``num_iterations`` (static) steps of ``solver`` from ``state``, reverse-differentiable.
 
   Equal to ``solver.run(tensors, state, num_iterations)`` (same steps, same order).
@@ -64,6 +72,7 @@ def unrolled(solver: Solver, tensors, state, num_iterations: int, *, chunk: int 
     def run(carry, _):
       carry, _ = jax.lax.scan(lambda s, _: (solver.step(tensors, s), None), carry, None, length=length)
       return carry, None
+
     return jax.checkpoint(run) if checkpoint else run
 
   full, rest = divmod(num_iterations, chunk)

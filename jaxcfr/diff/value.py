@@ -36,16 +36,19 @@ __all__ = ["equilibrium_value", "zero_cotangent"]
 def zero_cotangent(tree):
   """A zero cotangent for ``tree``: zeros for float leaves, ``float0`` zeros for the others
   (integer and boolean index arrays), as ``custom_vjp`` backward passes must return."""
+
   def zero(leaf):
     leaf = jnp.asarray(leaf) if not hasattr(leaf, "dtype") else leaf
     if jnp.issubdtype(leaf.dtype, jnp.inexact):
       return jnp.zeros_like(leaf)
     return np.zeros(jnp.shape(leaf), jax.dtypes.float0)
+
   return jax.tree_util.tree_map(zero, tree)
 
 
-def equilibrium_value(tensors: GameTensors, *, algo: str = "cfr+", iterations: int = 2000, average: bool = True,
-                      **hyperparameters) -> jax.Array:
+def equilibrium_value(
+  tensors: GameTensors, *, algo: str = "cfr+", iterations: int = 2000, average: bool = True, **hyperparameters
+) -> jax.Array:
   """Player 0's equilibrium value ``x*^T A y*`` ([*B] for batched hyperparameters, else a scalar),
   differentiable with respect to the float leaves of ``tensors`` by Danskin's theorem.
 
@@ -62,8 +65,9 @@ def equilibrium_value(tensors: GameTensors, *, algo: str = "cfr+", iterations: i
   """
   solver = solvers.get(algo)
   if solver.requires:
-    raise ValueError(f"equilibrium_value needs a solver without requirements; {algo} requires "
-                     f"{', '.join(solver.requires)}")
+    raise ValueError(
+      f"equilibrium_value needs a solver without requirements; {algo} requires {', '.join(solver.requires)}"
+    )
   hyperparameters = {k: jnp.asarray(v) for k, v in hyperparameters.items()}
   return _value(solver, int(iterations), bool(average), tensors, hyperparameters)
 

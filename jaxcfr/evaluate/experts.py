@@ -56,14 +56,16 @@ def _ucb1(tensors, experts, strategy, key, *, player, num_hands, num_matches, ma
     return (pulls + one_hot, total + one_hot * reward[:, None], t + 1), (arm, payoff)
 
   dtype = tensors.dtype
-  carry = (jnp.zeros((num_matches, num_experts), dtype), jnp.zeros((num_matches, num_experts), dtype),
-           jnp.asarray(0, dtype))
+  carry = (
+    jnp.zeros((num_matches, num_experts), dtype),
+    jnp.zeros((num_matches, num_experts), dtype),
+    jnp.asarray(0, dtype),
+  )
   (pulls, _, _), (arms, payoffs) = jax.lax.scan(hand, carry, jax.random.split(key, num_hands))
   return pulls, arms.T, payoffs.T
 
 
-def ucb1_matches(tensors: GameTensors, player: int, experts, strategy, key, *, num_hands: int,
-                 num_matches: int = 1):
+def ucb1_matches(tensors: GameTensors, player: int, experts, strategy, key, *, num_hands: int, num_matches: int = 1):
   """Plays ``num_matches`` independent matches of ``num_hands`` hands: ``player`` picks an
   expert each hand by UCB1 on its rewards (payoffs rescaled to [0, 1] by the game's
   utility range) and plays it against the opponent's fixed ``strategy``.
@@ -77,5 +79,13 @@ def ucb1_matches(tensors: GameTensors, player: int, experts, strategy, key, *, n
   """
   experts = jnp.asarray(np.asarray(experts), tensors.dtype)
   strategy = jnp.asarray(np.asarray(strategy), tensors.dtype)
-  return _ucb1(tensors, experts, strategy, key, player=int(player), num_hands=int(num_hands),
-               num_matches=int(num_matches), max_children=tree_statics(tensors.tree).max_children)
+  return _ucb1(
+    tensors,
+    experts,
+    strategy,
+    key,
+    player=int(player),
+    num_hands=int(num_hands),
+    num_matches=int(num_matches),
+    max_children=tree_statics(tensors.tree).max_children,
+  )

@@ -6,7 +6,7 @@ Approximate Nash Equilibria and Robust Best-Responses Using Sampling", 2011, Fig
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from jaxcfr.evaluate import kuhn
 

@@ -69,8 +69,13 @@ def crosstable(tensors: GameTensors, agents) -> np.ndarray:
 @functools.partial(jax.jit, static_argnames=("num_games", "max_children"))
 def _seat_returns(tensors, seat0, seat1, key, *, num_games: int, max_children: int):
   profile = (seat0, seat1)
-  terminals, _ = walk(tensors, lambda player, game, row, col: profile[player][row, col], key,
-                      num_games=num_games, max_children=max_children)
+  terminals, _ = walk(
+    tensors,
+    lambda player, game, row, col: profile[player][row, col],
+    key,
+    num_games=num_games,
+    max_children=max_children,
+  )
   return tensors.tree.utility[terminals]
 
 
@@ -87,11 +92,19 @@ def sampled_match(tensors: GameTensors, agent_a, agent_b, key, num_games: int) -
   width = tree_statics(tensors.tree).max_children
   key_a, key_b = jax.random.split(key)
   cast = lambda s: jnp.asarray(s, tensors.dtype)
-  first = np.asarray(_seat_returns(tensors, cast(agent_a[0]), cast(agent_b[1]), key_a, num_games=half,
-                                   max_children=width))
-  second = -np.asarray(_seat_returns(tensors, cast(agent_b[0]), cast(agent_a[1]), key_b, num_games=half,
-                                     max_children=width))
+  first = np.asarray(
+    _seat_returns(tensors, cast(agent_a[0]), cast(agent_b[1]), key_a, num_games=half, max_children=width)
+  )
+  second = -np.asarray(
+    _seat_returns(tensors, cast(agent_b[0]), cast(agent_a[1]), key_b, num_games=half, max_children=width)
+  )
   mean = (first.mean() + second.mean()) / 2
   stderr = np.sqrt(first.var(ddof=1) / half + second.var(ddof=1) / half) / 2
-  return {"mean": float(mean), "stderr": float(stderr), "half_width": float(Z95 * stderr),
-          "low": float(mean - Z95 * stderr), "high": float(mean + Z95 * stderr), "games": 2 * half}
+  return {
+    "mean": float(mean),
+    "stderr": float(stderr),
+    "half_width": float(Z95 * stderr),
+    "low": float(mean - Z95 * stderr),
+    "high": float(mean + Z95 * stderr),
+    "games": 2 * half,
+  }

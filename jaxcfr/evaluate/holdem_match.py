@@ -60,8 +60,9 @@ def uniform(game: holdem.HoldemGame) -> tuple:
 
 
 @functools.partial(jax.jit, static_argnums=(0, 3))
-def deal_values(game: holdem.HoldemGame, profile: tuple, deals: jax.Array,
-                game1: holdem.HoldemGame | None = None) -> jax.Array:
+def deal_values(
+  game: holdem.HoldemGame, profile: tuple, deals: jax.Array, game1: holdem.HoldemGame | None = None
+) -> jax.Array:
   """[n] player 0's expected chips on ``deals`` [n, 9] when both play ``profile``; player 1's
   table reads the buckets of ``game1`` when given (agents of different abstractions)."""
   arrays = game.arrays
@@ -87,8 +88,16 @@ def deal_values(game: holdem.HoldemGame, profile: tuple, deals: jax.Array,
   return value[0]
 
 
-def match(game: holdem.HoldemGame, profile_a: tuple, profile_b: tuple, key: jax.Array, num_deals: int,
-          *, chunk: int = 256, game_b: holdem.HoldemGame | None = None) -> dict:
+def match(
+  game: holdem.HoldemGame,
+  profile_a: tuple,
+  profile_b: tuple,
+  key: jax.Array,
+  num_deals: int,
+  *,
+  chunk: int = 256,
+  game_b: holdem.HoldemGame | None = None,
+) -> dict:
   """Agent A (its player-0 table in seat 0, its player-1 table in seat 1) against B on
   ``num_deals`` duplicate deals: A's small bets per hand, with a 95% confidence interval.
   B's tables read the buckets of ``game_b`` when given (e.g. 100 buckets against 10)."""

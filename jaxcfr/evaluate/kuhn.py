@@ -44,16 +44,26 @@ import functools
 import jax.numpy as jnp
 import numpy as np
 
-__all__ = ["PASS", "BET", "DOMINATED", "is_kuhn", "infoset_rows", "equilibrium", "nearest_alpha",
-           "squared_error", "dominated_error", "metrics", "metrics_function"]
+__all__ = [
+  "PASS",
+  "BET",
+  "DOMINATED",
+  "is_kuhn",
+  "infoset_rows",
+  "equilibrium",
+  "nearest_alpha",
+  "squared_error",
+  "dominated_error",
+  "metrics",
+  "metrics_function",
+]
 
 PASS, BET = 0, 1
 _CARDS = "JQK"
 _HISTORIES = (("", "pb"), ("p", "b"))  # each player's betting histories
 
 # (player, card, history, action): the dominated actions (docs/kuhn.md).
-DOMINATED = ((0, "J", "pb", BET), (0, "K", "pb", PASS),
-             (1, "J", "b", BET), (1, "K", "b", PASS), (1, "K", "p", PASS))
+DOMINATED = ((0, "J", "pb", BET), (0, "K", "pb", PASS), (1, "J", "b", BET), (1, "K", "b", PASS), (1, "K", "p", PASS))
 
 
 def _parse(key: str) -> tuple[str, str]:
@@ -74,7 +84,7 @@ def is_kuhn(game) -> bool:
   return all(keys[p] == {(c, h) for c in _CARDS for h in _HISTORIES[p]} for p in (0, 1))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _rows(keys: tuple) -> dict:
   return {_parse(k): i for i, k in enumerate(keys)}
 
@@ -86,7 +96,7 @@ def infoset_rows(game, player: int) -> dict:
   return _rows(tuple(str(k) for k in keys))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _metrics_of(keys: tuple):
   return lambda profile: metrics(keys, profile)
 
@@ -101,10 +111,17 @@ def equilibrium(game, alpha: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
   """The equilibrium profile with parameter ``alpha`` in [0, 1/3]: ([I0, 2], [I1, 2]) float64."""
   if not 0 <= alpha <= 1 / 3 + 1e-12:
     raise ValueError(f"alpha must lie in [0, 1/3], got {alpha}")
-  bets = ({("J", ""): alpha, ("Q", ""): 0.0, ("K", ""): 3 * alpha,
-           ("J", "pb"): 0.0, ("Q", "pb"): alpha + 1 / 3, ("K", "pb"): 1.0},
-          {("J", "p"): 1 / 3, ("Q", "p"): 0.0, ("K", "p"): 1.0,
-           ("J", "b"): 0.0, ("Q", "b"): 1 / 3, ("K", "b"): 1.0})
+  bets = (
+    {
+      ("J", ""): alpha,
+      ("Q", ""): 0.0,
+      ("K", ""): 3 * alpha,
+      ("J", "pb"): 0.0,
+      ("Q", "pb"): alpha + 1 / 3,
+      ("K", "pb"): 1.0,
+    },
+    {("J", "p"): 1 / 3, ("Q", "p"): 0.0, ("K", "p"): 1.0, ("J", "b"): 0.0, ("Q", "b"): 1 / 3, ("K", "b"): 1.0},
+  )
   profile = []
   for player in (0, 1):
     rows = infoset_rows(game, player)
@@ -132,8 +149,11 @@ def squared_error(game, profile):
   error = 0.0
   for player in (0, 1):
     for (card, history), row in infoset_rows(game, player).items():
-      target = {("J", ""): alpha, ("K", ""): 3 * alpha, ("Q", "pb"): alpha + 1 / 3}.get((card, history)) \
-          if player == 0 else None
+      target = (
+        {("J", ""): alpha, ("K", ""): 3 * alpha, ("Q", "pb"): alpha + 1 / 3}.get((card, history))
+        if player == 0
+        else None
+      )
       if target is None:
         target = _fixed_bet(player, card, history)
       error = error + (jnp.asarray(profile[player])[row, BET] - target) ** 2
@@ -142,9 +162,17 @@ def squared_error(game, profile):
 
 def _fixed_bet(player: int, card: str, history: str) -> float:
   """Equilibrium bet probability at the infosets that do not depend on alpha."""
-  return {(0, "Q", ""): 0.0, (0, "J", "pb"): 0.0, (0, "K", "pb"): 1.0,
-          (1, "J", "p"): 1 / 3, (1, "Q", "p"): 0.0, (1, "K", "p"): 1.0,
-          (1, "J", "b"): 0.0, (1, "Q", "b"): 1 / 3, (1, "K", "b"): 1.0}[(player, card, history)]
+  return {
+    (0, "Q", ""): 0.0,
+    (0, "J", "pb"): 0.0,
+    (0, "K", "pb"): 1.0,
+    (1, "J", "p"): 1 / 3,
+    (1, "Q", "p"): 0.0,
+    (1, "K", "p"): 1.0,
+    (1, "J", "b"): 0.0,
+    (1, "Q", "b"): 1 / 3,
+    (1, "K", "b"): 1.0,
+  }[(player, card, history)]
 
 
 def dominated_error(game, profile):

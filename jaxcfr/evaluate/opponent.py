@@ -26,7 +26,7 @@ from jaxcfr.game.arrays import CHANCE_NODE, TERMINAL_NODE
 from jaxcfr.game.tensors import GameTensors, tree_statics
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def average_of_run(algorithm: str, iterations: int):
   """A jitted ``tensors -> average profile`` of ``iterations`` iterations of the registered
   solver ``algorithm`` (stochastic ones from seed 0); cached."""
@@ -115,14 +115,22 @@ def walk(tensors: GameTensors, probability, key, *, num_games: int, max_children
 
 @functools.partial(jax.jit, static_argnames=("num_games", "max_children"))
 def _sample_counts(tensors: GameTensors, profile, key, *, num_games: int, max_children: int):
-  terminals, steps = walk(tensors, lambda player, game, row, col: profile[player][row, col], key,
-                          num_games=num_games, max_children=max_children)
+  terminals, steps = walk(
+    tensors,
+    lambda player, game, row, col: profile[player][row, col],
+    key,
+    num_games=num_games,
+    max_children=max_children,
+  )
   counts = [jnp.zeros(tp.legal.shape, jnp.int32) for tp in tensors.players]
   for kind, infoset, action, active in steps:
     for player, tp in enumerate(tensors.players):
       acted = active & (kind == player)
-      counts[player] = counts[player].at[jnp.clip(infoset, 0, tp.num_infosets - 1),
-                                         jnp.clip(action, 0, tp.max_actions - 1)].add(acted.astype(jnp.int32))
+      counts[player] = (
+        counts[player]
+        .at[jnp.clip(infoset, 0, tp.num_infosets - 1), jnp.clip(action, 0, tp.max_actions - 1)]
+        .add(acted.astype(jnp.int32))
+      )
   return tuple(counts), terminals
 
 
@@ -133,8 +141,13 @@ def sample_games(tensors: GameTensors, profile, key, num_games: int):
     (counts, terminals): counts ([I0, A0], [I1, A1]) int32, how often each player took each
     action at each of its infosets, over all games; terminals [G], the history each game ended at.
   """
-  return _sample_counts(tensors, tuple(jnp.asarray(s, tensors.dtype) for s in profile), key,
-                        num_games=int(num_games), max_children=tree_statics(tensors.tree).max_children)
+  return _sample_counts(
+    tensors,
+    tuple(jnp.asarray(s, tensors.dtype) for s in profile),
+    key,
+    num_games=int(num_games),
+    max_children=tree_statics(tensors.tree).max_children,
+  )
 
 
 def frequency_strategy(tensors: GameTensors, player: int, counts, default=None) -> jax.Array:
@@ -149,8 +162,9 @@ def frequency_strategy(tensors: GameTensors, player: int, counts, default=None) 
   return jnp.where(total > 0, counts / jnp.where(total > 0, total, 1), default)
 
 
-def frequentist_model(tensors: GameTensors, player: int, strategy, probe, key, num_games: int, *,
-                      default=None) -> tuple:
+def frequentist_model(
+  tensors: GameTensors, player: int, strategy, probe, key, num_games: int, *, default=None
+) -> tuple:
   """A frequentist model of ``player`` (Johanson et al. 2007 section 4): ``num_games`` games of
   ``strategy`` (player ``player``'s [I, A]) against ``probe`` (the other player's [I, A]),
   every action of ``player`` counted at its infoset, counts normalised per infoset,

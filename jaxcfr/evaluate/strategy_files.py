@@ -42,7 +42,7 @@ def _reorder(path, p: int, strategy: np.ndarray, keys: np.ndarray, action_ids: n
     if sorted(ids.tolist()) != sorted(legal.tolist()):
       raise ValueError(f"{path}: player {p}'s actions at infoset {game_keys[i]!r} are not the game's")
     column = {a: j for j, a in enumerate(action_ids[i]) if a >= 0}
-    out[i, :len(legal)] = strategy[i, [column[a] for a in legal]]
+    out[i, : len(legal)] = strategy[i, [column[a] for a in legal]]
   return out
 
 
@@ -58,8 +58,10 @@ def load_strategy(path: str | Path, game: Game, *, batch_index: int | None = Non
   data = integrity.read_arrays(path, "strategy file")
   try:
     name = str(data["game"])
-    stored = [(np.asarray(data[f"player{p}"]), data[f"keys{p}"].astype(str), np.asarray(data[f"action_ids{p}"]))
-              for p in range(2)]
+    stored = [
+      (np.asarray(data[f"player{p}"]), data[f"keys{p}"].astype(str), np.asarray(data[f"action_ids{p}"]))
+      for p in range(2)
+    ]
   except KeyError as error:
     raise ValueError(f"{path} is not a strategy file (no {error.args[0]})") from None
   if name != game.name:
@@ -68,8 +70,10 @@ def load_strategy(path: str | Path, game: Game, *, batch_index: int | None = Non
   for p, (strategy, keys, action_ids) in enumerate(stored):
     if strategy.ndim > 2:
       if batch_index is None:
-        raise ValueError(f"{path} holds a batch of {strategy.shape[2:]} strategies; choose one (batch_index, or "
-                         f"'FILE#K' where a model spec is read)")
+        raise ValueError(
+          f"{path} holds a batch of {strategy.shape[2:]} strategies; choose one (batch_index, or "
+          f"'FILE#K' where a model spec is read)"
+        )
       if strategy.ndim != 3 or not 0 <= batch_index < strategy.shape[2]:
         raise ValueError(f"{path}: batch index {batch_index} is not in a batch of shape {strategy.shape[2:]}")
       strategy = strategy[..., batch_index]

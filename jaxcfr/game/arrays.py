@@ -14,7 +14,7 @@ import dataclasses
 import functools
 import struct
 import zipfile
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -74,8 +74,10 @@ class PlayerArrays:
     if self.key_data.dtype.kind in "US":
       return self.key_data.astype(str)
     if self.key_decoder is None:
-      raise ValueError("these infoset keys are codes of vectorised rules and no decoder is attached; "
-                       "load the game with jaxcfr.load (or build_vectorized) to read its keys")
+      raise ValueError(
+        "these infoset keys are codes of vectorised rules and no decoder is attached; "
+        "load the game with jaxcfr.load (or build_vectorized) to read its keys"
+      )
     keys = np.asarray(self.key_decoder(np.asarray(self.key_data, np.int64))).astype(str)
     return keys.astype(f"U{max(int(np.char.str_len(keys).max()), 1)}")  # as narrow as the tree walk's
 
@@ -151,7 +153,7 @@ class GameArrays:
     contiguous); computed from ``num_children`` on first use."""
     return first_children(self.num_children)
 
-  def with_key_decoders(self, decoders) -> "GameArrays":
+  def with_key_decoders(self, decoders) -> GameArrays:
     """The same arrays with one key decoder per player (see PlayerArrays.key_decoder)."""
     players = tuple(dataclasses.replace(p, key_decoder=d) for p, d in zip(self.players, decoders))
     return dataclasses.replace(self, players=players)
@@ -185,14 +187,16 @@ class GameArrays:
     return out
 
   @classmethod
-  def from_npz_dict(cls, data, key_decoders=(None, None)) -> "GameArrays":
+  def from_npz_dict(cls, data, key_decoders=(None, None)) -> GameArrays:
     """The inverse of ``to_npz_dict``; ``key_decoders``: one per player (see PlayerArrays)."""
     if int(data["format_version"]) != FORMAT_VERSION:
       raise ValueError("cached game arrays have an old format version")
     players = tuple(
-        PlayerArrays(**{f.name: data[f"p{p}_{f.name}"] for f in _stored_fields(PlayerArrays)},
-                     key_decoder=key_decoders[p])
-        for p in range(NUM_PLAYERS))
+      PlayerArrays(
+        **{f.name: data[f"p{p}_{f.name}"] for f in _stored_fields(PlayerArrays)}, key_decoder=key_decoders[p]
+      )
+      for p in range(NUM_PLAYERS)
+    )
     fields = {f.name: data[f.name] for f in dataclasses.fields(cls) if f.name not in ("name", "players")}
     return cls(name=str(data["name"]), players=players, **fields)
 

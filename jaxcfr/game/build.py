@@ -47,13 +47,15 @@ class _InfosetTable:
       return infoset
     if self.parent_seq[infoset] != parent_seq:
       raise GameBuildError(
-          f"imperfect recall: player {self.player}'s infoset {key!r} is reached after "
-          f"different sequences of the player's own actions; the sequence form needs "
-          f"perfect recall")
+        f"imperfect recall: player {self.player}'s infoset {key!r} is reached after "
+        f"different sequences of the player's own actions; the sequence form needs "
+        f"perfect recall"
+      )
     if self.actions[infoset] != actions:
       raise GameBuildError(
-          f"infoset {key!r} of player {self.player} has different legal actions at two of "
-          f"its histories: {list(self.actions[infoset])} and {list(actions)}")
+        f"infoset {key!r} of player {self.player} has different legal actions at two of "
+        f"its histories: {list(self.actions[infoset])} and {list(actions)}"
+      )
     return infoset
 
 
@@ -79,8 +81,7 @@ def _check_returns(returns, where, tolerance: float) -> float:
   return float(returns[0])
 
 
-def build_from_protocol(root, name: str, *, tolerance: float = 1e-9,
-                        max_histories: int = 50_000_000) -> GameArrays:
+def build_from_protocol(root, name: str, *, tolerance: float = 1e-9, max_histories: int = 50_000_000) -> GameArrays:
   """Walks the game from ``root`` and returns its arrays.
 
   Args:
@@ -109,7 +110,9 @@ def build_from_protocol(root, name: str, *, tolerance: float = 1e-9,
       if player == _TERMINAL:
         kind.append(TERMINAL_NODE)
         infoset.append(-1)
-        utility.append(_check_returns(state.returns(), lambda: f"{_path(parent, action_id, history)} of {name}", tolerance))
+        utility.append(
+          _check_returns(state.returns(), lambda: f"{_path(parent, action_id, history)} of {name}", tolerance)
+        )
         num_children.append(0)
         continue
       utility.append(0.0)
@@ -123,7 +126,9 @@ def build_from_protocol(root, name: str, *, tolerance: float = 1e-9,
         num_children.append(len(outcomes))
         continue
       if player not in (0, 1):
-        raise GameBuildError(f"{name}: current_player() returned {player}; jaxcfr needs two players and turn-based play")
+        raise GameBuildError(
+          f"{name}: current_player() returned {player}; jaxcfr needs two players and turn-based play"
+        )
       actions = tuple(state.legal_actions())
       if not actions:
         raise GameBuildError(f"{name}: a decision node has no legal actions")
@@ -141,8 +146,20 @@ def build_from_protocol(root, name: str, *, tolerance: float = 1e-9,
     if len(parent) + len(next_level) > max_histories:
       raise GameBuildError(f"{name} has more than {max_histories} histories; use a vectorised builder")
     level = next_level
-  return _finish(name, tables, parent, kind, infoset, action_index, action_id, chance_prob,
-                 utility, num_children, np.array([seq0, seq1]), depth_offsets)
+  return _finish(
+    name,
+    tables,
+    parent,
+    kind,
+    infoset,
+    action_index,
+    action_id,
+    chance_prob,
+    utility,
+    num_children,
+    np.array([seq0, seq1]),
+    depth_offsets,
+  )
 
 
 def _path(parent: list, action_id: list, history: int) -> str:
@@ -153,8 +170,20 @@ def _path(parent: list, action_id: list, history: int) -> str:
   return "[" + " ".join(map(str, actions[::-1])) + "]"
 
 
-def _finish(name, tables, parent, kind, infoset, action_index, action_id, chance_prob, utility,
-            num_children, temp_sequence, depth_offsets) -> GameArrays:
+def _finish(
+  name,
+  tables,
+  parent,
+  kind,
+  infoset,
+  action_index,
+  action_id,
+  chance_prob,
+  utility,
+  num_children,
+  temp_sequence,
+  depth_offsets,
+) -> GameArrays:
   """The tree walk's lists and infoset tables -> GameArrays (see ``assemble_game_arrays``)."""
   treeplexes = []
   for table in tables:
@@ -162,24 +191,29 @@ def _finish(name, tables, parent, kind, infoset, action_index, action_id, chance
     keys = np.empty(len(table.ids), dtype=object)
     for key, i in table.ids.items():
       keys[i] = key
-    treeplexes.append(TemporaryTreeplex(
+    treeplexes.append(
+      TemporaryTreeplex(
         parent_seq=np.array(table.parent_seq, np.int64),
         num_actions=num_actions,
         seq_action_id=np.array([-1] + [a for actions in table.actions for a in actions], np.int32),
         key_data=keys.astype(str) if len(keys) else np.array([], dtype=str),
-        first_history=np.array(table.first_history, np.int64)))
+        first_history=np.array(table.first_history, np.int64),
+      )
+    )
   return assemble_game_arrays(
-      name, treeplexes,
-      parent=np.array(parent, np.int32),
-      kind=np.array(kind, np.int8),
-      infoset=np.array(infoset, np.int32),
-      action_index=np.array(action_index, np.int32),
-      action_id=np.array(action_id, np.int32),
-      chance_prob=np.array(chance_prob, np.float64),
-      utility=np.array(utility, np.float64),
-      num_children=np.array(num_children, np.int32),
-      temp_sequence=np.asarray(temp_sequence),
-      depth_offsets=np.array(depth_offsets, np.int64))
+    name,
+    treeplexes,
+    parent=np.array(parent, np.int32),
+    kind=np.array(kind, np.int8),
+    infoset=np.array(infoset, np.int32),
+    action_index=np.array(action_index, np.int32),
+    action_id=np.array(action_id, np.int32),
+    chance_prob=np.array(chance_prob, np.float64),
+    utility=np.array(utility, np.float64),
+    num_children=np.array(num_children, np.int32),
+    temp_sequence=np.asarray(temp_sequence),
+    depth_offsets=np.array(depth_offsets, np.int64),
+  )
 
 
 @dataclasses.dataclass
@@ -267,18 +301,32 @@ def number_treeplex(table: TemporaryTreeplex) -> tuple[PlayerArrays, np.ndarray,
   action_ids[legal] = action_id_by_new_sequence
   level_offsets = np.searchsorted(depth[order], np.arange(depth.max() + 2 if n else 1)).astype(np.int64)
   player = PlayerArrays(
-      parent_seq=new_sequence[temp_parent_seq[order]].astype(np.int32),
-      num_actions=new_num_actions,
-      level_offsets=level_offsets,
-      action_ids=action_ids,
-      key_data=_key_data(np.asarray(table.key_data), order),
-      first_history=np.asarray(table.first_history, np.int64)[order],
-      key_decoder=table.key_decoder)
+    parent_seq=new_sequence[temp_parent_seq[order]].astype(np.int32),
+    num_actions=new_num_actions,
+    level_offsets=level_offsets,
+    action_ids=action_ids,
+    key_data=_key_data(np.asarray(table.key_data), order),
+    first_history=np.asarray(table.first_history, np.int64)[order],
+    key_decoder=table.key_decoder,
+  )
   return player, new_infoset, new_sequence
 
 
-def assemble_game_arrays(name: str, treeplexes, *, parent, kind, infoset, action_index, action_id,
-                         chance_prob, utility, num_children, temp_sequence, depth_offsets) -> GameArrays:
+def assemble_game_arrays(
+  name: str,
+  treeplexes,
+  *,
+  parent,
+  kind,
+  infoset,
+  action_index,
+  action_id,
+  chance_prob,
+  utility,
+  num_children,
+  temp_sequence,
+  depth_offsets,
+) -> GameArrays:
   """GameArrays from breadth-first history arrays that use temporary infoset and sequence
   ids (one TemporaryTreeplex per player); renumbers them in place (see ``number_treeplex``).
 
@@ -299,6 +347,16 @@ def assemble_game_arrays(name: str, treeplexes, *, parent, kind, infoset, action
     infoset[mine] = new_infoset[infoset[mine]]
     del mine
   return GameArrays(
-      name=name, parent=parent, kind=kind, infoset=infoset, action_index=action_index,
-      action_id=action_id, chance_prob=chance_prob, utility=utility, num_children=num_children, sequence=sequence, depth_offsets=depth_offsets,
-      players=tuple(players))
+    name=name,
+    parent=parent,
+    kind=kind,
+    infoset=infoset,
+    action_index=action_index,
+    action_id=action_id,
+    chance_prob=chance_prob,
+    utility=utility,
+    num_children=num_children,
+    sequence=sequence,
+    depth_offsets=depth_offsets,
+    players=tuple(players),
+  )

@@ -24,8 +24,7 @@ import jax.numpy as jnp
 
 __all__ = ["hand_rank", "CATEGORIES", "category"]
 
-CATEGORIES = ("high card", "pair", "two pair", "trips", "straight", "flush", "full house", "quads",
-              "straight flush")
+CATEGORIES = ("high card", "pair", "two pair", "trips", "straight", "flush", "full house", "quads", "straight flush")
 _SHIFT = 26
 
 
@@ -78,14 +77,14 @@ def hand_rank(cards: jax.Array) -> jax.Array:
   one = lambda rank: jnp.left_shift(jnp.int32(1), jnp.maximum(rank, 0))
 
   candidates = [  # (condition, category, primary, kickers), best first
-      (straight_flush >= 0, 8, straight_flush, 0),
-      (four > 0, 7, quad, _keep_top(any_ & ~one(quad), 1, 3)),
-      ((three > 0) & (full_pair >= 0), 6, trip, full_pair),
-      (suited > 0, 5, 0, _keep_top(suited, 5, 2)),
-      (straight >= 0, 4, straight, 0),
-      (three > 0, 3, trip, _keep_top(any_ & ~one(trip), 2, 3)),
-      (_popcount(two) >= 2, 2, pairs, _keep_top(any_ & ~pairs, 1, 4)),
-      (two > 0, 1, pair_high, _keep_top(any_ & ~one(pair_high), 3, 3)),
+    (straight_flush >= 0, 8, straight_flush, 0),
+    (four > 0, 7, quad, _keep_top(any_ & ~one(quad), 1, 3)),
+    ((three > 0) & (full_pair >= 0), 6, trip, full_pair),
+    (suited > 0, 5, 0, _keep_top(suited, 5, 2)),
+    (straight >= 0, 4, straight, 0),
+    (three > 0, 3, trip, _keep_top(any_ & ~one(trip), 2, 3)),
+    (_popcount(two) >= 2, 2, pairs, _keep_top(any_ & ~pairs, 1, 4)),
+    (two > 0, 1, pair_high, _keep_top(any_ & ~one(pair_high), 3, 3)),
   ]
   result = _keep_top(any_, 5, 2)  # high card
   for condition, cat, primary, kickers in reversed(candidates):

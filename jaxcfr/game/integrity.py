@@ -45,7 +45,7 @@ def digest(arrays: dict) -> str:
     else:
       flat = value.reshape(-1)
       for start in range(0, flat.shape[0], 1 << 24):  # memory-mapped members page in chunk by chunk
-        hasher.update(np.ascontiguousarray(flat[start:start + (1 << 24)]).tobytes())
+        hasher.update(np.ascontiguousarray(flat[start : start + (1 << 24)]).tobytes())
   return hasher.hexdigest()
 
 
@@ -113,14 +113,20 @@ def check_game_arrays(arrays: GameArrays) -> None:
     acting = kind == p
     infoset = np.asarray(arrays.infoset)
     require(np.all((infoset[acting] >= 0) & (infoset[acting] < player.num_infosets)), f"player {p}'s infoset ids")
-    require(np.array_equal(player.num_actions[infoset[acting]], arrays.num_children[acting]),
-            f"player {p}'s legal actions")
+    require(
+      np.array_equal(player.num_actions[infoset[acting]], arrays.num_children[acting]), f"player {p}'s legal actions"
+    )
     require(np.all((arrays.sequence[p] >= 0) & (arrays.sequence[p] < player.num_sequences)), f"player {p}'s sequences")
-    require(np.all((player.parent_seq >= 0) & (player.parent_seq < player.num_sequences)),
-            f"player {p}'s parent sequences")
+    require(
+      np.all((player.parent_seq >= 0) & (player.parent_seq < player.num_sequences)), f"player {p}'s parent sequences"
+    )
     levels = np.asarray(player.level_offsets, np.int64)
-    require(levels[0] == 0 and levels[-1] == player.num_infosets and np.all(np.diff(levels) >= 0),
-            f"player {p}'s treeplex levels")
-    require(player.action_ids.shape[0] == player.num_infosets and len(player.key_data) == player.num_infosets,
-            f"player {p}'s infoset tables")
+    require(
+      levels[0] == 0 and levels[-1] == player.num_infosets and np.all(np.diff(levels) >= 0),
+      f"player {p}'s treeplex levels",
+    )
+    require(
+      player.action_ids.shape[0] == player.num_infosets and len(player.key_data) == player.num_infosets,
+      f"player {p}'s infoset tables",
+    )
   require(np.all(infoset[(kind == CHANCE_NODE) | (kind == TERMINAL_NODE)] == -1), "infosets of chance and terminals")

@@ -50,8 +50,18 @@ from jaxcfr.game import arrays as arrays_module
 from jaxcfr.game import integrity
 from jaxcfr.game.hand_eval import hand_rank
 
-__all__ = ["BettingArrays", "HoldemGame", "make", "sample_deals", "expected_strength", "deal_buckets",
-           "terminal_utility", "showdown_sign", "preflop_class", "decision_levels"]
+__all__ = [
+  "BettingArrays",
+  "HoldemGame",
+  "make",
+  "sample_deals",
+  "expected_strength",
+  "deal_buckets",
+  "terminal_utility",
+  "showdown_sign",
+  "preflop_class",
+  "decision_levels",
+]
 
 PREFLOP_ROLLOUTS = 4096  # per class, at rollouts=64 (scaled with the rollouts)
 CUT_DEALS = 8192  # at rollouts=64 (scaled with the rollouts)
@@ -110,15 +120,21 @@ class HoldemGame:
   sampled = True  # no sequence-form tensors: solvers of the full tree do not apply
 
   @property
-  def tensors(self) -> "HoldemGame":
+  def tensors(self) -> HoldemGame:
     """The game itself stands in for the tensors the sampled solvers take."""
     return self
 
   def statistics(self) -> dict:
     t = self.tree
-    return {"game": self.name, "betting_nodes": t.num_nodes, "decision_nodes": int((t.terminal == 0).sum()),
-            "terminal_nodes": int((t.terminal != 0).sum()), "buckets": self.buckets,
-            "infosets": list(self.num_infosets), "max_actions": 3}
+    return {
+      "game": self.name,
+      "betting_nodes": t.num_nodes,
+      "decision_nodes": int((t.terminal == 0).sum()),
+      "terminal_nodes": int((t.terminal != 0).sum()),
+      "buckets": self.buckets,
+      "infosets": list(self.num_infosets),
+      "max_actions": 3,
+    }
 
   def __hash__(self):
     return hash(self.name)
@@ -146,11 +162,18 @@ def sample_deals(key: jax.Array, num: int) -> jax.Array:
   return jax.lax.top_k(u, 9)[1].astype(jnp.int32)
 
 
-_ZOBRIST = np.random.default_rng(20111).integers(0, 2 ** 31 - 1, size=(rules.NUM_CARDS,), dtype=np.int64)
+_ZOBRIST = np.random.default_rng(20111).integers(0, 2**31 - 1, size=(rules.NUM_CARDS,), dtype=np.int64)
 
 
-def expected_strength(hole: jax.Array, board: jax.Array, visible: int, key: jax.Array, rollouts: int,
-                      dead: jax.Array | None = None, by_view: bool = True) -> jax.Array:
+def expected_strength(
+  hole: jax.Array,
+  board: jax.Array,
+  visible: int,
+  key: jax.Array,
+  rollouts: int,
+  dead: jax.Array | None = None,
+  by_view: bool = True,
+) -> jax.Array:
   """[n] Monte Carlo E[HS] of ``hole`` [n, 2] seeing ``board[:, :visible]`` ([n, 5]; later
   cards ignored): the mean over ``rollouts`` completions (opponent's two cards and the
   unseen board, drawn among the cards not seen) of win + tie / 2.
@@ -162,7 +185,7 @@ def expected_strength(hole: jax.Array, board: jax.Array, visible: int, key: jax.
   """
   seen = jnp.concatenate([hole, board[:, :visible]] + ([dead] if dead is not None else []), 1)
   zob = jnp.asarray(_ZOBRIST, jnp.uint32)
-  hashed = jax.vmap(lambda row: jnp.bitwise_xor.reduce(zob[row]))(seen[:, :2 + visible])
+  hashed = jax.vmap(lambda row: jnp.bitwise_xor.reduce(zob[row]))(seen[:, : 2 + visible])
 
   def one(row_seen, h):
     k = jax.random.fold_in(key, visible)
@@ -172,8 +195,9 @@ def expected_strength(hole: jax.Array, board: jax.Array, visible: int, key: jax.
     return jax.lax.top_k(u, 7 - visible)[1]  # [R, 2 + 5 - visible]
 
   draws = jax.vmap(one)(seen, hashed).astype(jnp.int32)  # [n, R, 7 - visible]
-  full_board = jnp.concatenate([jnp.broadcast_to(board[:, None, :visible], draws.shape[:2] + (visible,)),
-                                draws[..., 2:]], -1)  # [n, R, 5]
+  full_board = jnp.concatenate(
+    [jnp.broadcast_to(board[:, None, :visible], draws.shape[:2] + (visible,)), draws[..., 2:]], -1
+  )  # [n, R, 5]
   own = hand_rank(jnp.concatenate([jnp.broadcast_to(hole[:, None], draws.shape[:2] + (2,)), full_board], -1))
   opp = hand_rank(jnp.concatenate([draws[..., :2], full_board], -1))
   return ((own > opp) + 0.5 * (own == opp)).mean(-1)
@@ -225,7 +249,8 @@ def deal_buckets(game: HoldemGame, deals: jax.Array) -> jax.Array:
   """[n, 2, 4] int32 bucket of each player in each round of ``deals`` [n, 9]."""
   strength = _strengths(deals, jax.random.PRNGKey(_ROLLOUT_SEED), game.rollouts, game.preflop_strength)
   return jax.vmap(lambda s, c: _bucket_of(s, c, game.bucketing, game.buckets), in_axes=(-1, 0), out_axes=-1)(
-      strength, game.cuts)
+    strength, game.cuts
+  )
 
 
 def terminal_utility(arrays: BettingArrays, node: jax.Array, showdown_sign: jax.Array) -> jax.Array:
@@ -276,6 +301,7 @@ def _cuts(buckets: int, rollouts: int, preflop_strength: np.ndarray, num_deals: 
 
 def _fingerprint() -> str:
   from jaxcfr.game import hand_eval  # pylint: disable=import-outside-toplevel
+
   digest = hashlib.sha256()
   for module in (rules, hand_eval, _preflop_table):
     digest.update(Path(inspect.getsourcefile(module)).read_bytes())
@@ -311,13 +337,19 @@ def betting_arrays(tree: rules.BettingTree) -> BettingArrays:
   for p in (0, 1):
     nodes = np.flatnonzero(tree.player == p)
     decision[nodes] = np.arange(nodes.size)
-  return BettingArrays(player=jnp.asarray(tree.player), round=jnp.asarray(tree.round),
-                       terminal=jnp.asarray(tree.terminal), folder=jnp.asarray(tree.folder),
-                       contribution=jnp.asarray(tree.contribution), child=jnp.asarray(tree.child),
-                       legal=jnp.asarray(tree.child >= 0), decision=jnp.asarray(decision))
+  return BettingArrays(
+    player=jnp.asarray(tree.player),
+    round=jnp.asarray(tree.round),
+    terminal=jnp.asarray(tree.terminal),
+    folder=jnp.asarray(tree.folder),
+    contribution=jnp.asarray(tree.contribution),
+    child=jnp.asarray(tree.child),
+    legal=jnp.asarray(tree.child >= 0),
+    decision=jnp.asarray(decision),
+  )
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def make(buckets: int = 10, bucketing: str = "percentile", rollouts: int = 64, cache: str | None = None) -> HoldemGame:
   """``limit_holdem(buckets=B, bucketing=..., rollouts=R)``: the abstract game (see module
   doc); its abstraction tables are read from and written to the folder ``cache`` if given
@@ -334,15 +366,25 @@ def make(buckets: int = 10, bucketing: str = "percentile", rollouts: int = 64, c
   counts = tuple(int((tree.player == p).sum()) * buckets for p in (0, 1))
   params = {"buckets": buckets, "bucketing": bucketing, "rollouts": rollouts}
   name = "limit_holdem(" + ",".join(f"{k}={params[k]}" for k in sorted(params)) + ")"
-  return HoldemGame(name=name, buckets=buckets, bucketing=bucketing, rollouts=rollouts, tree=tree, arrays=arrays,
-                    preflop_strength=jnp.asarray(preflop, jnp.float32), cuts=jnp.asarray(cuts, jnp.float32),
-                    num_infosets=counts)
+  return HoldemGame(
+    name=name,
+    buckets=buckets,
+    bucketing=bucketing,
+    rollouts=rollouts,
+    tree=tree,
+    arrays=arrays,
+    preflop_strength=jnp.asarray(preflop, jnp.float32),
+    cuts=jnp.asarray(cuts, jnp.float32),
+    num_infosets=counts,
+  )
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def decision_levels(game: HoldemGame) -> tuple:
   """The decision nodes grouped by depth (actions from the root), shallowest first: host
   int arrays, the static levels of the top-down and bottom-up passes over the betting tree."""
   depth = np.array([len(h.replace("/", "")) for h in game.tree.history.tolist()])
   decisions = game.tree.terminal == rules.NOT_TERMINAL
-  return tuple(np.flatnonzero(decisions & (depth == d)) for d in range(depth.max() + 1) if (decisions & (depth == d)).any())
+  return tuple(
+    np.flatnonzero(decisions & (depth == d)) for d in range(depth.max() + 1) if (decisions & (depth == d)).any()
+  )

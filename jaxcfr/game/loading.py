@@ -115,8 +115,11 @@ class Game:
 
 
 # Native games that are OpenSpiel games with the same histories, action ids and chance ids.
-_OPENSPIEL_TWINS = {"kuhn_poker": "kuhn_poker", "leduc_poker": "leduc_poker",
-                    "one_card_poker(num_cards=3)": "kuhn_poker"}
+_OPENSPIEL_TWINS = {
+  "kuhn_poker": "kuhn_poker",
+  "leduc_poker": "leduc_poker",
+  "one_card_poker(num_cards=3)": "kuhn_poker",
+}
 
 
 def _source_hash(*objects) -> str:
@@ -170,8 +173,11 @@ def _cached_build(name: str, fingerprint: str, make, use_cache: bool, key_decode
     np.savez(tmp, **integrity.with_checksum(arrays.to_npz_dict()))
     os.replace(tmp, path)
   except OSError as error:
-    warnings.warn(f"the game cache {path.parent} is unusable ({error.strerror or error}); "
-                  f"{name} is used without it (set JAXCFR_CACHE_DIR to a writable directory)", stacklevel=3)
+    warnings.warn(
+      f"the game cache {path.parent} is unusable ({error.strerror or error}); "
+      f"{name} is used without it (set JAXCFR_CACHE_DIR to a writable directory)",
+      stacklevel=3,
+    )
     if tmp.parent.is_dir():
       tmp.unlink(missing_ok=True)
     return arrays
@@ -183,7 +189,7 @@ def build_arrays(game_string: str, *, use_cache: bool = True) -> tuple[GameArray
   """Builds (or reads from the cache) the arrays of a game string; returns them with the
   name of the game's OpenSpiel twin (None if it has none)."""
   force_openspiel = game_string.strip().startswith("openspiel:")
-  body = game_string.strip()[len("openspiel:"):] if force_openspiel else game_string
+  body = game_string.strip()[len("openspiel:") :] if force_openspiel else game_string
   name, params = parse_game_string(body)
   builder_hash = _source_hash(build, arrays_module, integrity)
   if not force_openspiel and name in GAMES:
@@ -195,8 +201,9 @@ def build_arrays(game_string: str, *, use_cache: bool = True) -> tuple[GameArray
       raise GameError(f"unknown parameter for {name}: {sorted(params)}; its parameters are {allowed}") from error
     except OpenSpielVariant as error:
       if not openspiel.available():
-        raise GameError(f"{body.strip()} is OpenSpiel's variant: {error}; it needs OpenSpiel "
-                              f"(pip install 'jaxcfr[openspiel]')") from error
+        raise GameError(
+          f"{body.strip()} is OpenSpiel's variant: {error}; it needs OpenSpiel (pip install 'jaxcfr[openspiel]')"
+        ) from error
       return build_arrays(f"openspiel:{body.strip()}", use_cache=use_cache)
     canonical = canonical_name(rules.name, rules.params)
     decoders = (None, None)
@@ -213,9 +220,12 @@ def build_arrays(game_string: str, *, use_cache: bool = True) -> tuple[GameArray
     raise UnknownGameError(f"unknown OpenSpiel game {name!r} in {game_string.strip()!r}")
   if force_openspiel or name in openspiel.registered_names():
     import pyspiel  # pylint: disable=import-outside-toplevel
+
     canonical = f"openspiel:{canonical_name(name, params)}"
     os_string = canonical_name(name, params)
-    fingerprint = hashlib.sha256(f"{builder_hash}{pyspiel.__file__}{os.path.getmtime(pyspiel.__file__)}".encode()).hexdigest()[:16]
+    fingerprint = hashlib.sha256(
+      f"{builder_hash}{pyspiel.__file__}{os.path.getmtime(pyspiel.__file__)}".encode()
+    ).hexdigest()[:16]
     make = lambda: openspiel.build_openspiel(os_string, canonical)
     return _cached_build(canonical, fingerprint, make, use_cache), os_string
   hint = "" if openspiel.available() else " (other names resolve through OpenSpiel: pip install 'jaxcfr[openspiel]')"
@@ -249,6 +259,7 @@ def _sampled_game(game_string: str, use_cache: bool):
   if name not in SAMPLED_GAMES:
     return None
   from jaxcfr.game import limit_holdem  # pylint: disable=import-outside-toplevel
+
   allowed = [k for k in inspect.signature(limit_holdem.make).parameters if k != "cache"]
   unknown = sorted(set(params) - set(allowed))
   if unknown:

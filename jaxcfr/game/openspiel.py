@@ -60,8 +60,10 @@ def _infoset_states(arrays, openspiel_game, player: int):
     for action in arrays.history_actions(int(history)):
       state.apply_action(action)
     if state.current_player() != player:
-      raise ValueError(f"infoset {infoset} of player {player} does not replay to that player's turn in "
-                       f"{openspiel_game}; the games differ")
+      raise ValueError(
+        f"infoset {infoset} of player {player} does not replay to that player's turn in "
+        f"{openspiel_game}; the games differ"
+      )
     yield infoset, state
 
 
@@ -77,6 +79,7 @@ def to_openspiel_policy(arrays, profile, openspiel_game):
     profile: (sigma0 [I0, A0], sigma1 [I1, A1]) array-likes.
   """
   from open_spiel.python import policy as policy_lib  # pylint: disable=import-outside-toplevel
+
   tabular = policy_lib.TabularPolicy(openspiel_game)
   for player, strategy in enumerate(profile):
     strategy = np.asarray(strategy, np.float64)

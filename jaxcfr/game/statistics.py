@@ -49,14 +49,14 @@ def statistics(arrays: GameArrays) -> dict:
   """The statistics of ``jaxcfr info``; ``max_length`` counts chance actions too."""
   kind = arrays.kind
   return {
-      "game": arrays.name,
-      "histories": arrays.num_histories,
-      "chance_nodes": int((kind == CHANCE_NODE).sum()),
-      "decision_nodes": int((kind < CHANCE_NODE).sum()),
-      "terminals": int((kind == TERMINAL_NODE).sum()),
-      "infosets": [p.num_infosets for p in arrays.players],
-      "sequences": [p.num_sequences for p in arrays.players],
-      "max_actions": [p.max_actions for p in arrays.players],
-      "max_length": len(arrays.depth_offsets) - 2,
-      "m_values": [m_value(p) for p in arrays.players],
+    "game": arrays.name,
+    "histories": arrays.num_histories,
+    "chance_nodes": int((kind == CHANCE_NODE).sum()),
+    "decision_nodes": int((kind < CHANCE_NODE).sum()),
+    "terminals": int((kind == TERMINAL_NODE).sum()),
+    "infosets": [p.num_infosets for p in arrays.players],
+    "sequences": [p.num_sequences for p in arrays.players],
+    "max_actions": [p.max_actions for p in arrays.players],
+    "max_length": len(arrays.depth_offsets) - 2,
+    "m_values": [m_value(p) for p in arrays.players],
   }

@@ -139,8 +139,9 @@ class TreeStatics:
   @functools.cached_property
   def level_kinds(self) -> tuple:
     """Per depth, the sorted node kinds present (0, 1 players, 2 chance, 3 terminal)."""
-    return tuple(tuple(int(k) for k in np.unique(self.kind[self._level(d)]))
-                 for d in range(len(self.depth_offsets) - 1))
+    return tuple(
+      tuple(int(k) for k in np.unique(self.kind[self._level(d)])) for d in range(len(self.depth_offsets) - 1)
+    )
 
   @functools.cached_property
   def level_chance_width(self) -> tuple:
@@ -221,8 +222,10 @@ def tree_statics(tree: Tree) -> TreeStatics:
   if tree.statics is not None:
     return tree.statics
   if any(isinstance(x, jax.core.Tracer) for x in (tree.parent, tree.kind, tree.num_children)):
-    raise ValueError("this Tree has no TreeStatics and its arrays are traced; build it with "
-                     "tensors.to_tensors (or pass statics=TreeStatics(...))")
+    raise ValueError(
+      "this Tree has no TreeStatics and its arrays are traced; build it with "
+      "tensors.to_tensors (or pass statics=TreeStatics(...))"
+    )
   offsets = [lo for lo, _ in tree.depth_slices] + [tree.depth_slices[-1][1]]
   return TreeStatics(tree.kind, tree.num_children, offsets)
 
@@ -294,8 +297,12 @@ def _treeplex(player: PlayerArrays) -> Treeplex:
   for (lo, hi), (child_lo, child_hi) in zip(levels, levels[1:]):
     first = 1 + lo * player.max_actions
     children.append(build_row_sums(parent_seq[child_lo:child_hi] - first, (hi - lo) * player.max_actions))
-  return Treeplex(parent_seq=jnp.asarray(parent_seq, jnp.int32), legal=jnp.asarray(player.legal),
-                  children=tuple(children), level_slices=levels)
+  return Treeplex(
+    parent_seq=jnp.asarray(parent_seq, jnp.int32),
+    legal=jnp.asarray(player.legal),
+    children=tuple(children),
+    level_slices=levels,
+  )
 
 
 def payoff_pairs(arrays: GameArrays) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -351,24 +358,33 @@ def to_tensors(arrays: GameArrays, dtype=None) -> GameTensors:
   seq0, seq1 = padded[0][seq0], padded[1][seq1]
   values = np.bincount(terminal_pair, weights=terminal_values(arrays, terminal), minlength=len(seq0))
   payoff = SequencePayoff(
-      seq0=_device(seq0, i32), seq1=_device(seq1, i32), value=_device(values, dtype),
-      pairs_by_seq0=build_row_sums(seq0, num_padded[0]), pairs_by_seq1=build_row_sums(seq1, num_padded[1]),
-      terminal=_device(terminal, i32), terminal_pair=_device(terminal_pair, i32))
+    seq0=_device(seq0, i32),
+    seq1=_device(seq1, i32),
+    value=_device(values, dtype),
+    pairs_by_seq0=build_row_sums(seq0, num_padded[0]),
+    pairs_by_seq1=build_row_sums(seq1, num_padded[1]),
+    terminal=_device(terminal, i32),
+    terminal_pair=_device(terminal_pair, i32),
+  )
   del terminal, terminal_pair, seq0, seq1, values
   sequence = np.empty((2, arrays.num_histories), i32)
   for p in range(2):
     np.take(padded[p], arrays.sequence[p], out=sequence[p])
   sequence = _device(sequence, i32)
   tree = Tree(
-      parent=_device(arrays.parent, i32), kind=_device(arrays.kind, np.int8),
-      infoset=_device(arrays.infoset, i32), action_index=_device(arrays.action_index, i32),
-      first_child=_device(first_children(arrays.num_children), i32),
-      num_children=_device(arrays.num_children, i32), sequence=sequence,
-      chance_prob=_device(arrays.chance_prob, dtype), utility=_device(arrays.utility, dtype),
-      depth_slices=_slices(arrays.depth_offsets),
-      statics=TreeStatics(arrays.kind, arrays.num_children, arrays.depth_offsets))
-  tensors = GameTensors(tree=tree, players=tuple(_treeplex(p) for p in arrays.players), payoff=payoff,
-                        name=arrays.name)
+    parent=_device(arrays.parent, i32),
+    kind=_device(arrays.kind, np.int8),
+    infoset=_device(arrays.infoset, i32),
+    action_index=_device(arrays.action_index, i32),
+    first_child=_device(first_children(arrays.num_children), i32),
+    num_children=_device(arrays.num_children, i32),
+    sequence=sequence,
+    chance_prob=_device(arrays.chance_prob, dtype),
+    utility=_device(arrays.utility, dtype),
+    depth_slices=_slices(arrays.depth_offsets),
+    statics=TreeStatics(arrays.kind, arrays.num_children, arrays.depth_offsets),
+  )
+  tensors = GameTensors(tree=tree, players=tuple(_treeplex(p) for p in arrays.players), payoff=payoff, name=arrays.name)
   gc.collect()  # host temporaries handed to device_put can sit in reference cycles
   return tensors
 

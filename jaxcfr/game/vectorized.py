@@ -108,8 +108,7 @@ class _InfosetTable:
   def num_infosets(self) -> int:
     return len(self.num_actions)
 
-  def lookup(self, codes, history, parent_seq, num_children, child_start, child_action_id,
-             rules) -> np.ndarray:
+  def lookup(self, codes, history, parent_seq, num_children, child_start, child_action_id, rules) -> np.ndarray:
     """Infoset ids of one level's decision histories of this player; registers new ones.
 
     Args:
@@ -153,9 +152,10 @@ class _InfosetTable:
     bad = np.flatnonzero(self.parent_seq[ids] != parent_seq)
     if len(bad):
       raise GameBuildError(
-          f"imperfect recall: player {self.player}'s infoset {self._key(rules, codes[bad[0]])!r} is "
-          f"reached after different sequences of the player's own actions; the sequence form "
-          f"needs perfect recall")
+        f"imperfect recall: player {self.player}'s infoset {self._key(rules, codes[bad[0]])!r} is "
+        f"reached after different sequences of the player's own actions; the sequence form "
+        f"needs perfect recall"
+      )
     bad = np.flatnonzero(self.num_actions[ids] != num_children)
     if not len(bad):
       children = np.repeat(child_start, num_children) + ragged_arange(num_children)
@@ -165,8 +165,9 @@ class _InfosetTable:
       bad = np.unique(np.repeat(np.arange(len(ids)), num_children)[wrong])
     if len(bad):
       raise GameBuildError(
-          f"infoset {self._key(rules, codes[bad[0]])!r} of player {self.player} has different legal "
-          f"actions at two of its histories")
+        f"infoset {self._key(rules, codes[bad[0]])!r} of player {self.player} has different legal "
+        f"actions at two of its histories"
+      )
 
   def _key(self, rules, code) -> str:
     return str(rules.infoset_keys(self.player, np.array([code], np.int64))[0])
@@ -174,12 +175,13 @@ class _InfosetTable:
   def temporary_treeplex(self, rules) -> TemporaryTreeplex:
     codes = np.concatenate(self.codes) if self.codes else np.zeros(0, np.int64)
     return TemporaryTreeplex(
-        parent_seq=self.parent_seq,
-        num_actions=self.num_actions,
-        seq_action_id=np.concatenate(self.seq_action_id),
-        key_data=codes,  # keys are decoded from the codes on demand (arrays.PlayerArrays.keys)
-        first_history=np.concatenate(self.first_history) if self.first_history else np.zeros(0, np.int64),
-        key_decoder=key_decoder(rules, self.player))
+      parent_seq=self.parent_seq,
+      num_actions=self.num_actions,
+      seq_action_id=np.concatenate(self.seq_action_id),
+      key_data=codes,  # keys are decoded from the codes on demand (arrays.PlayerArrays.keys)
+      first_history=np.concatenate(self.first_history) if self.first_history else np.zeros(0, np.int64),
+      key_decoder=key_decoder(rules, self.player),
+    )
 
 
 def _check_level(kind, utility, chance_parent, chance_prob, is_chance_parent, name, depth, tolerance):
@@ -210,12 +212,28 @@ def build_vectorized(rules: VectorizedRules, name: str, *, tolerance: float = 1e
     tolerance: for chance probabilities summing to one.
   """
   tables = [_InfosetTable(p) for p in range(NUM_PLAYERS)]
-  chunks = {field: [] for field in ("parent", "kind", "infoset", "action_index", "action_id",
-                                    "chance_prob", "utility", "num_children", "temp_sequence")}
+  chunks = {
+    field: []
+    for field in (
+      "parent",
+      "kind",
+      "infoset",
+      "action_index",
+      "action_id",
+      "chance_prob",
+      "utility",
+      "num_children",
+      "temp_sequence",
+    )
+  }
   states = rules.initial_states()
-  incoming = {"parent": np.array([-1], np.int32), "action_index": np.array([-1], np.int32),
-              "action_id": np.array([-1], np.int32), "chance_prob": np.array([1.0]),
-              "temp_sequence": np.zeros((NUM_PLAYERS, 1), np.int64)}
+  incoming = {
+    "parent": np.array([-1], np.int32),
+    "action_index": np.array([-1], np.int32),
+    "action_id": np.array([-1], np.int32),
+    "chance_prob": np.array([1.0]),
+    "temp_sequence": np.zeros((NUM_PLAYERS, 1), np.int64),
+  }
   depth_offsets = [0]
   depth = 0
   while True:
@@ -229,7 +247,12 @@ def build_vectorized(rules: VectorizedRules, name: str, *, tolerance: float = 1e
     expanding = np.flatnonzero(kind != TERMINAL_NODE)
     last_level = not len(expanding)
     if last_level:
-      parent_local, child_action_id, child_prob, children = np.zeros(0, np.int64), np.zeros(0, np.int32), np.zeros(0), {}
+      parent_local, child_action_id, child_prob, children = (
+        np.zeros(0, np.int64),
+        np.zeros(0, np.int32),
+        np.zeros(0),
+        {},
+      )
     else:
       parent_local, child_action_id, child_prob, children = rules.expand(take(states, expanding))
     parent_local = np.asarray(parent_local, np.int64)
@@ -237,14 +260,24 @@ def build_vectorized(rules: VectorizedRules, name: str, *, tolerance: float = 1e
     if np.any(np.diff(parent_local) < 0):
       raise GameBuildError(f"{name}: expand must group children by parent, in order")
     if np.any(counts == 0):
-      raise GameBuildError(f"{name}: a {'chance' if kind[expanding[np.argmin(counts)]] == CHANCE_NODE else 'decision'} "
-                           f"node at depth {depth} has no children")
+      raise GameBuildError(
+        f"{name}: a {'chance' if kind[expanding[np.argmin(counts)]] == CHANCE_NODE else 'decision'} "
+        f"node at depth {depth} has no children"
+      )
     num_children = np.zeros(n, np.int32)
     num_children[expanding] = counts
     child_prob = np.asarray(child_prob, np.float64)
     from_chance = kind[expanding][parent_local] == CHANCE_NODE
-    _check_level(kind, utility[terminal], parent_local[from_chance], child_prob[from_chance],
-                 kind[expanding] == CHANCE_NODE, name, depth, tolerance)
+    _check_level(
+      kind,
+      utility[terminal],
+      parent_local[from_chance],
+      child_prob[from_chance],
+      kind[expanding] == CHANCE_NODE,
+      name,
+      depth,
+      tolerance,
+    )
     child_prob = np.where(from_chance, child_prob, 1.0)
     child_start = np.zeros(len(expanding), np.int64)
     np.cumsum(counts[:-1], out=child_start[1:])
@@ -258,8 +291,15 @@ def build_vectorized(rules: VectorizedRules, name: str, *, tolerance: float = 1e
         continue
       mine = expanding[mine_in_expanding]
       codes = np.asarray(rules.infoset_code(take(states, mine), p), np.int64)
-      ids = tables[p].lookup(codes, offset + mine, incoming["temp_sequence"][p, mine], counts[mine_in_expanding],
-                             child_start[mine_in_expanding], child_action_id, rules)
+      ids = tables[p].lookup(
+        codes,
+        offset + mine,
+        incoming["temp_sequence"][p, mine],
+        counts[mine_in_expanding],
+        child_start[mine_in_expanding],
+        child_action_id,
+        rules,
+      )
       infoset[mine] = ids
       parent_infoset = np.full(len(expanding), -1, np.int64)
       parent_infoset[mine_in_expanding] = ids
@@ -277,11 +317,13 @@ def build_vectorized(rules: VectorizedRules, name: str, *, tolerance: float = 1e
     depth_offsets.append(offset + n)
     if last_level:
       break
-    incoming = {"parent": (offset + child_parent).astype(np.int32),
-                "action_index": child_action_index.astype(np.int32),
-                "action_id": np.asarray(child_action_id, np.int32),
-                "chance_prob": child_prob,
-                "temp_sequence": child_sequence}
+    incoming = {
+      "parent": (offset + child_parent).astype(np.int32),
+      "action_index": child_action_index.astype(np.int32),
+      "action_id": np.asarray(child_action_id, np.int32),
+      "chance_prob": child_prob,
+      "temp_sequence": child_sequence,
+    }
     states = children
     del children, child_sequence, child_parent, parent_local
     depth += 1
@@ -289,9 +331,15 @@ def build_vectorized(rules: VectorizedRules, name: str, *, tolerance: float = 1e
   def concatenate(field, axis=0):  # one field at a time, its chunks freed as it goes
     return np.concatenate(chunks.pop(field), axis=axis)
 
-  fields = {field: concatenate(field) for field in ("parent", "kind", "infoset", "action_index", "action_id",
-                                                    "chance_prob", "utility", "num_children")}
+  fields = {
+    field: concatenate(field)
+    for field in ("parent", "kind", "infoset", "action_index", "action_id", "chance_prob", "utility", "num_children")
+  }
   temp_sequence = concatenate("temp_sequence", axis=1)
-  return assemble_game_arrays(name, [t.temporary_treeplex(rules) for t in tables],
-                              temp_sequence=temp_sequence, depth_offsets=np.array(depth_offsets, np.int64),
-                              **fields)
+  return assemble_game_arrays(
+    name,
+    [t.temporary_treeplex(rules) for t in tables],
+    temp_sequence=temp_sequence,
+    depth_offsets=np.array(depth_offsets, np.int64),
+    **fields,
+  )

@@ -65,7 +65,9 @@ def load(path: str | Path, template):
       raise ValueError(f"checkpoint {path} lacks {key}; it was written by another solver")
     value = data[key]
     if value.shape != np.shape(leaf) or value.dtype != np.asarray(leaf).dtype:
-      raise ValueError(f"checkpoint {path}: {key} has shape {value.shape} {value.dtype}, "
-                       f"expected {np.shape(leaf)} {np.asarray(leaf).dtype}")
+      raise ValueError(
+        f"checkpoint {path}: {key} has shape {value.shape} {value.dtype}, "
+        f"expected {np.shape(leaf)} {np.asarray(leaf).dtype}"
+      )
     restored.append(jax.numpy.asarray(value))
   return jax.tree_util.tree_unflatten(treedef, restored), metadata

@@ -72,19 +72,30 @@ class SolveResult:
     last = self.history[-1]
     counters = {k: v for k, v in last.items() if k not in _METRICS + ("iteration", "seconds")}
     record = {
-        "game": self.game, "algo": self.algorithm, "options": self.options, "iters": self.iterations,
-        "dtype": str(self.average_strategy[0].dtype), "batch_size": self.batch_size,
-        "hyperparameters": self.hyperparameters, **{k: last[k] for k in _METRICS}, **counters,
-        "seconds": self.seconds, "compile_seconds": self.compile_seconds,
-        "run_seconds": self.seconds - self.compile_seconds, "git_commit": git_commit(), "hardware": hardware(),
-        "history": self.history,
+      "game": self.game,
+      "algo": self.algorithm,
+      "options": self.options,
+      "iters": self.iterations,
+      "dtype": str(self.average_strategy[0].dtype),
+      "batch_size": self.batch_size,
+      "hyperparameters": self.hyperparameters,
+      **{k: last[k] for k in _METRICS},
+      **counters,
+      "seconds": self.seconds,
+      "compile_seconds": self.compile_seconds,
+      "run_seconds": self.seconds - self.compile_seconds,
+      "git_commit": git_commit(),
+      "hardware": hardware(),
+      "history": self.history,
     }
     if "nodes_touched" in last:
       record["nodes_touched_per_iteration"] = (np.asarray(last["nodes_touched"]) / last["iteration"]).tolist()
     if self.batch_size:  # one result per run
       keys = _METRICS + tuple(counters)
-      record["results"] = [{**{k: v[b] for k, v in self.hyperparameters.items() if isinstance(v, list)},
-                            **{k: last[k][b] for k in keys}} for b in range(self.batch_size)]
+      record["results"] = [
+        {**{k: v[b] for k, v in self.hyperparameters.items() if isinstance(v, list)}, **{k: last[k][b] for k in keys}}
+        for b in range(self.batch_size)
+      ]
     return record
 
 
@@ -96,9 +107,12 @@ def metrics(tensors, state, *, solver: solvers.Solver, extra=None) -> dict:
   average = solver.average_strategy(tensors, state)
   best = evaluation.best_response_values(tensors, average)
   current = evaluation.best_response_values(tensors, solver.current_strategy(tensors, state))
-  values = {"nash_conv": best.sum(0), "exploitability": best.sum(0) / 2,
-            "value": evaluation.expected_value(tensors, average),
-            "current_exploitability": current.sum(0) / 2}
+  values = {
+    "nash_conv": best.sum(0),
+    "exploitability": best.sum(0) / 2,
+    "value": evaluation.expected_value(tensors, average),
+    "current_exploitability": current.sum(0) / 2,
+  }
   if extra is not None:
     values.update(extra(average))
   return values
@@ -128,7 +142,7 @@ class _CompileClock:
     jax.monitoring.register_event_duration_secs_listener(self._listen)
 
   @classmethod
-  def get(cls) -> "_CompileClock":
+  def get(cls) -> _CompileClock:
     if cls._instance is None:
       cls._instance = cls()
     return cls._instance
@@ -164,8 +178,10 @@ class _HeldInterrupt:
   (other threads, custom handlers): nothing is held there, and the caller must not donate."""
 
   def __init__(self):
-    self.active = (threading.current_thread() is threading.main_thread()
-                   and signal.getsignal(signal.SIGINT) is signal.default_int_handler)
+    self.active = (
+      threading.current_thread() is threading.main_thread()
+      and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    )
     self.received = False
 
   @contextlib.contextmanager
@@ -207,10 +223,12 @@ def warn_if_float32_saturates(dtype, iterations: int) -> None:
   stop absorbing increments of the size they have had, and the average stalls or drifts
   (outcome sampling on Goof(7), benchmarks/results/figure1_nodes_touched.json)."""
   if jnp.dtype(dtype) == jnp.float32 and iterations > FLOAT32_ITERATIONS:
-    warnings.warn(f"{iterations} iterations in float32 pass 2^24 = {FLOAT32_ITERATIONS}: running sums stop absorbing "
-                  "their increments there; for runs this long load the game with dtype='float64' (with jax_enable_x64; "
-                  "on the command line --dtype float64)",
-                  stacklevel=3)
+    warnings.warn(
+      f"{iterations} iterations in float32 pass 2^24 = {FLOAT32_ITERATIONS}: running sums stop absorbing "
+      "their increments there; for runs this long load the game with dtype='float64' (with jax_enable_x64; "
+      "on the command line --dtype float64)",
+      stacklevel=3,
+    )
 
 
 def _to_python(value):
@@ -218,10 +236,19 @@ def _to_python(value):
   return value.item() if value.ndim == 0 else value.tolist()
 
 
-def solve(game: Game | str, algorithm: str = "cfr+", iterations: int = 1000, *,
-          eval_every: int | None = None, batch: dict | None = None,
-          checkpoint: str | Path | None = None, checkpoint_every: int | None = None,
-          resume: bool = False, progress: bool | None = None, **settings) -> SolveResult:
+def solve(
+  game: Game | str,
+  algorithm: str = "cfr+",
+  iterations: int = 1000,
+  *,
+  eval_every: int | None = None,
+  batch: dict | None = None,
+  checkpoint: str | Path | None = None,
+  checkpoint_every: int | None = None,
+  resume: bool = False,
+  progress: bool | None = None,
+  **settings,
+) -> SolveResult:
   """Runs the registered solver ``algorithm`` for ``iterations`` iterations and evaluates
   it on a schedule.
 
@@ -263,8 +290,10 @@ def solve(game: Game | str, algorithm: str = "cfr+", iterations: int = 1000, *,
   allowed = tuple(solver.hyperparameters) + solver.requires
   unknown = sorted(set(hyperparameters) - set(allowed) | set(batch or {}) - set(solver.hyperparameters))
   if unknown:
-    raise ValueError(f"{algorithm} has no setting {', '.join(unknown)}; options: {', '.join(option_names) or 'none'}; "
-                     f"hyperparameters: {', '.join(solver.hyperparameters) or 'none'}")
+    raise ValueError(
+      f"{algorithm} has no setting {', '.join(unknown)}; options: {', '.join(option_names) or 'none'}; "
+      f"hyperparameters: {', '.join(solver.hyperparameters) or 'none'}"
+    )
   delay = np.max(np.asarray((batch or {}).get("averaging_delay", hyperparameters.get("averaging_delay", 0))))
   if delay >= iterations:
     raise ValueError(f"averaging_delay {delay} leaves no iteration of a {iterations}-iteration run in the average")
@@ -282,12 +311,22 @@ def solve(game: Game | str, algorithm: str = "cfr+", iterations: int = 1000, *,
     state = solver.init(tensors, **hyperparameters, **{k: jnp.asarray(v).reshape(-1) for k, v in batch.items()})
   else:
     state = solver.init(tensors, **hyperparameters)
-  recorded = {**{k: _to_python(v) for k, v in hyperparameters.items() if k in solver.hyperparameters},
-              **{k: _to_python(v) for k, v in (batch or {}).items()}}
-  identity = {"game": game.name, "algorithm": algorithm, "options": solver.options,
-              "hyperparameters": recorded, "batch_size": batch_size,
-              **{f"{k}_digest": integrity.digest({str(i): leaf for i, leaf in enumerate(jax.tree_util.tree_leaves(v))})
-                 for k, v in hyperparameters.items() if k not in solver.hyperparameters}}
+  recorded = {
+    **{k: _to_python(v) for k, v in hyperparameters.items() if k in solver.hyperparameters},
+    **{k: _to_python(v) for k, v in (batch or {}).items()},
+  }
+  identity = {
+    "game": game.name,
+    "algorithm": algorithm,
+    "options": solver.options,
+    "hyperparameters": recorded,
+    "batch_size": batch_size,
+    **{
+      f"{k}_digest": integrity.digest({str(i): leaf for i, leaf in enumerate(jax.tree_util.tree_leaves(v))})
+      for k, v in hyperparameters.items()
+      if k not in solver.hyperparameters
+    },
+  }
   history, done, elapsed_before, compile_before = [], 0, 0.0, 0.0
   if resume and Path(checkpoint).exists():
     state, saved = checkpoint_lib.load(checkpoint, state)
@@ -306,16 +345,32 @@ def solve(game: Game | str, algorithm: str = "cfr+", iterations: int = 1000, *,
   elif distributed:
     raise ValueError("a run over several processes needs a batch of runs to split between them")
   enabled = (sys.stderr.isatty() if progress is None else progress) and sharding.is_main_process()
-  bar = tqdm.tqdm(total=iterations, initial=done, unit="it", disable=not enabled, file=sys.stderr,
-                  dynamic_ncols=True, desc=f"{algorithm} {game.name}")
+  bar = tqdm.tqdm(
+    total=iterations,
+    initial=done,
+    unit="it",
+    disable=not enabled,
+    file=sys.stderr,
+    dynamic_ncols=True,
+    desc=f"{algorithm} {game.name}",
+  )
   start = time.perf_counter()
   clock = _CompileClock.get()
 
   def save(seconds):
     host = sharding.gather(state) if distributed else state  # every process takes part in the gather
     if sharding.is_main_process():
-      checkpoint_lib.save(checkpoint, host, {"identity": identity, "iterations": done, "history": history,
-                                             "seconds": seconds, "compile_seconds": compile_before + clock.seconds})
+      checkpoint_lib.save(
+        checkpoint,
+        host,
+        {
+          "identity": identity,
+          "iterations": done,
+          "history": history,
+          "seconds": seconds,
+          "compile_seconds": compile_before + clock.seconds,
+        },
+      )
 
   chunk = 1  # iterations per call, adapted so that a call takes about half a second
   interrupt = _HeldInterrupt()
@@ -336,8 +391,13 @@ def solve(game: Game | str, algorithm: str = "cfr+", iterations: int = 1000, *,
           chunk = int(np.clip(n * 0.5 / max(took, 1e-6), 1, 1 << 20))
         if done % eval_every == 0 or done == iterations:
           values = sharding.gather(_measure(solver, extra, tensors, state))
-          history.append({"iteration": done, "seconds": elapsed_before + time.perf_counter() - start,
-                          **{k: _to_python(v) for k, v in values.items()}})
+          history.append(
+            {
+              "iteration": done,
+              "seconds": elapsed_before + time.perf_counter() - start,
+              **{k: _to_python(v) for k, v in values.items()},
+            }
+          )
           if solver.counters is not None:
             counted = solver.counters(sharding.gather(state) if distributed else state)
             history[-1].update({k: _to_python(v) for k, v in counted.items()})
@@ -348,11 +408,21 @@ def solve(game: Game | str, algorithm: str = "cfr+", iterations: int = 1000, *,
       where = f"interrupted at iteration {done} of {iterations}"
       if checkpoint:
         save(elapsed_before + time.perf_counter() - start)
-        raise Interrupted(f"{where}; checkpoint saved to {checkpoint} (resume with the same command and --resume)") \
-            from None
+        raise Interrupted(
+          f"{where}; checkpoint saved to {checkpoint} (resume with the same command and --resume)"
+        ) from None
       raise Interrupted(f"{where}; nothing was saved (use --checkpoint to keep long runs)") from None
   seconds = elapsed_before + time.perf_counter() - start
-  return SolveResult(game=game.name, algorithm=algorithm, options=solver.options, iterations=iterations,
-                     hyperparameters=recorded, batch_size=batch_size, history=history, state=state,
-                     average_strategy=_average(solver, tensors, state, distributed), seconds=seconds,
-                     compile_seconds=compile_before + clock.seconds)
+  return SolveResult(
+    game=game.name,
+    algorithm=algorithm,
+    options=solver.options,
+    iterations=iterations,
+    hyperparameters=recorded,
+    batch_size=batch_size,
+    history=history,
+    state=state,
+    average_strategy=_average(solver, tensors, state, distributed),
+    seconds=seconds,
+    compile_seconds=compile_before + clock.seconds,
+  )

@@ -33,12 +33,27 @@ def git_commit() -> str | None:
   or the benchmarks differ from it (results files aside): what ran was then not that
   commit. None outside a git checkout."""
   import subprocess  # pylint: disable=import-outside-toplevel
+
   here = os.path.dirname(__file__)
   try:
-    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True,
-                            check=True).stdout.strip()
-    changed = subprocess.run(["git", "diff", "--quiet", "HEAD", "--", ":/jaxcfr", ":/games", ":/benchmarks",
-                              ":(top,exclude)benchmarks/results"], cwd=here, capture_output=True)
+    commit = subprocess.run(
+      ["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    changed = subprocess.run(
+      [
+        "git",
+        "diff",
+        "--quiet",
+        "HEAD",
+        "--",
+        ":/jaxcfr",
+        ":/games",
+        ":/benchmarks",
+        ":(top,exclude)benchmarks/results",
+      ],
+      cwd=here,
+      capture_output=True,
+    )
   except (OSError, subprocess.CalledProcessError):
     return None
   return commit + ("-dirty" if changed.returncode == 1 else "")
@@ -46,16 +61,17 @@ def git_commit() -> str | None:
 
 def hardware() -> dict:
   import jax  # pylint: disable=import-outside-toplevel
+
   memory_kib = _read_field("/proc/meminfo", "MemTotal")
   return {
-      "cpu_model": _read_field("/proc/cpuinfo", "model name") or platform.processor() or platform.machine(),
-      "cpu_count": os.cpu_count(),
-      "cpus_usable": xla_setup.usable_cores(),
-      "memory_gib": round(int(memory_kib.split()[0]) / 2**20, 1) if memory_kib else None,
-      "os": platform.platform(),
-      "python": platform.python_version(),
-      "backend": jax.default_backend(),
-      "jax_devices": [str(d) for d in jax.devices()],
-      "xla_flags": os.environ.get("XLA_FLAGS"),  # jaxcfr.xla_setup adds its own
-      **{name: package_version(name) for name in ("jaxcfr", "jax", "jaxlib", "numpy", "open_spiel", "liteefg")},
+    "cpu_model": _read_field("/proc/cpuinfo", "model name") or platform.processor() or platform.machine(),
+    "cpu_count": os.cpu_count(),
+    "cpus_usable": xla_setup.usable_cores(),
+    "memory_gib": round(int(memory_kib.split()[0]) / 2**20, 1) if memory_kib else None,
+    "os": platform.platform(),
+    "python": platform.python_version(),
+    "backend": jax.default_backend(),
+    "jax_devices": [str(d) for d in jax.devices()],
+    "xla_flags": os.environ.get("XLA_FLAGS"),  # jaxcfr.xla_setup adds its own
+    **{name: package_version(name) for name in ("jaxcfr", "jax", "jaxlib", "numpy", "open_spiel", "liteefg")},
   }

@@ -10,7 +10,6 @@ import time
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 import tqdm
 
 from jaxcfr.evaluate import holdem_match
@@ -23,8 +22,17 @@ def _run_slice(profile, b):
   return tuple(t[..., b] for t in profile)
 
 
-def solve_sampled(game, algorithm: str, iterations: int, *, seeds=(0,), eval_every: int | None = None,
-                  eval_deals: int = 512, progress: bool | None = None, **hyperparameters) -> dict:
+def solve_sampled(
+  game,
+  algorithm: str,
+  iterations: int,
+  *,
+  seeds=(0,),
+  eval_every: int | None = None,
+  eval_deals: int = 512,
+  progress: bool | None = None,
+  **hyperparameters,
+) -> dict:
   """``iterations`` of ``algorithm`` on ``game`` for each of ``seeds`` (one batch), with scalar
   ``hyperparameters`` (``epsilon``, ``uct_c``; None = the solver's default); returns the
   JSON-ready record: iterations per second (the batch's runs count once each), and per
@@ -57,17 +65,35 @@ def solve_sampled(game, algorithm: str, iterations: int, *, seeds=(0,), eval_eve
     done += n
     bar.update(n)
     average = scored(game, state)
-    rows = [holdem_match.match(game, _run_slice(average, b), bot, jax.random.PRNGKey(10_000 + done), eval_deals)
-            for b in range(len(seeds))]
-    history.append({"iteration": done, "seconds": time.perf_counter() - started,
-                    "sb_per_hand_vs_bot": [r["sb_per_hand"] for r in rows], "ci95": [r["ci95"] for r in rows]})
+    rows = [
+      holdem_match.match(game, _run_slice(average, b), bot, jax.random.PRNGKey(10_000 + done), eval_deals)
+      for b in range(len(seeds))
+    ]
+    history.append(
+      {
+        "iteration": done,
+        "seconds": time.perf_counter() - started,
+        "sb_per_hand_vs_bot": [r["sb_per_hand"] for r in rows],
+        "ci95": [r["ci95"] for r in rows],
+      }
+    )
   bar.close()
   timed = iterations - min(eval_every, iterations)
-  return {"game": game.name, "algo": algorithm, "iters": iterations, "seeds": seeds,
-          "hyperparameters": {k: (hyperparameters[k] if hyperparameters.get(k) is not None else v)
-                              for k, v in solver.hyperparameters.items() if k not in ("seed", "restricted")},
-          "iterations_per_second": (timed * len(seeds) / run_seconds) if timed and run_seconds else None,
-          "seconds": time.perf_counter() - started, "eval_deals": eval_deals,
-          "opponent": "rule bot (a stand-in for the paper's commercial bots)",
-          "scored": "counter-profile" if solver.counter_profile else "average strategy", "history": history,
-          "average_strategy": solver.average_strategy(game, state)}
+  return {
+    "game": game.name,
+    "algo": algorithm,
+    "iters": iterations,
+    "seeds": seeds,
+    "hyperparameters": {
+      k: (hyperparameters[k] if hyperparameters.get(k) is not None else v)
+      for k, v in solver.hyperparameters.items()
+      if k not in ("seed", "restricted")
+    },
+    "iterations_per_second": (timed * len(seeds) / run_seconds) if timed and run_seconds else None,
+    "seconds": time.perf_counter() - started,
+    "eval_deals": eval_deals,
+    "opponent": "rule bot (a stand-in for the paper's commercial bots)",
+    "scored": "counter-profile" if solver.counter_profile else "average strategy",
+    "history": history,
+    "average_strategy": solver.average_strategy(game, state),
+  }

@@ -21,8 +21,16 @@ import numpy as np
 from jax.experimental import multihost_utils
 from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
-__all__ = ["batch_mesh", "devices_dividing", "shard_trailing_batch", "is_split", "replicate", "gather", "initialize",
-           "is_main_process"]
+__all__ = [
+  "batch_mesh",
+  "devices_dividing",
+  "shard_trailing_batch",
+  "is_split",
+  "replicate",
+  "gather",
+  "initialize",
+  "is_main_process",
+]
 
 
 def initialize(coordinator: str | None = None, num_processes: int | None = None, process_id: int | None = None) -> None:
@@ -62,8 +70,10 @@ def shard_trailing_batch(state, batch_size: int, devices=None):
   mesh = batch_mesh(devices)
   if mesh.size == 1 or batch_size % mesh.size:
     if jax.process_count() > 1:
-      raise ValueError(f"a batch of {batch_size} runs does not split over the {mesh.size} devices of "
-                       f"{jax.process_count()} processes; use a multiple of {mesh.size}")
+      raise ValueError(
+        f"a batch of {batch_size} runs does not split over the {mesh.size} devices of "
+        f"{jax.process_count()} processes; use a multiple of {mesh.size}"
+      )
     return state
 
   def place(leaf):
@@ -110,6 +120,7 @@ def replicate(tree, devices=None):
 def gather(tree):
   """Host (NumPy) copies of every leaf of ``tree``; leaves split over several processes are
   gathered from all of them (a collective: every process must call it)."""
+
   def fetch(leaf):
     if isinstance(leaf, jax.Array) and not leaf.is_fully_addressable:
       return np.asarray(multihost_utils.process_allgather(leaf, tiled=True))

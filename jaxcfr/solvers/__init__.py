@@ -14,8 +14,20 @@ package registers: the CFR family (cfr, cfr+, lcfr, dcfr, pcfr+, rm, rm+), sampl
 from jaxcfr.solvers import cfr, mccfr, mcrnr, mcts, mmd, rcfr, rnr  # noqa: F401  (each registers its solvers)
 from jaxcfr.solvers.registry import Solver, batch_shape, get, names, option_names
 
-__all__ = ["Solver", "batch_shape", "get", "names", "option_names", "cfr", "mccfr", "mcrnr", "mcts", "mmd", "rcfr",
-           "rnr"]
+__all__ = [
+  "Solver",
+  "batch_shape",
+  "get",
+  "names",
+  "option_names",
+  "cfr",
+  "mccfr",
+  "mcrnr",
+  "mcts",
+  "mmd",
+  "rcfr",
+  "rnr",
+]
 # Solvers of sampled games (limit hold'em's abstraction, no tensors): their own registry,
 # jaxcfr.solvers.sampled_games.get; sampled_search registers mcts and mcrnr there.
 from jaxcfr.solvers import sampled_games, sampled_search  # noqa: E402,F401

@@ -34,7 +34,8 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import Callable, NamedTuple
+from typing import NamedTuple
+from collections.abc import Callable
 
 import jax
 import jax.numpy as jnp
@@ -58,13 +59,13 @@ class Preset:
 
 
 PRESETS = {
-    "cfr": Preset(INF, INF, 0.0),
-    "cfr+": Preset(INF, -INF, 1.0),
-    "lcfr": Preset(1.0, 1.0, 1.0),
-    "dcfr": Preset(1.5, 0.0, 2.0),
-    "pcfr+": Preset(INF, -INF, 2.0, predictive=True),
-    "rm": Preset(INF, INF, 0.0, updates="simultaneous"),
-    "rm+": Preset(INF, -INF, 1.0, updates="simultaneous"),
+  "cfr": Preset(INF, INF, 0.0),
+  "cfr+": Preset(INF, -INF, 1.0),
+  "lcfr": Preset(1.0, 1.0, 1.0),
+  "dcfr": Preset(1.5, 0.0, 2.0),
+  "pcfr+": Preset(INF, -INF, 2.0, predictive=True),
+  "rm": Preset(INF, INF, 0.0, updates="simultaneous"),
+  "rm+": Preset(INF, -INF, 1.0, updates="simultaneous"),
 }
 
 
@@ -110,7 +111,7 @@ def regret_matching(treeplex: Treeplex, regrets: jax.Array) -> jax.Array:
 def _discount(t: jax.Array, exponent: jax.Array) -> jax.Array:
   """``t^e / (t^e + 1)``, with e = inf giving 1 and e = -inf giving 0."""
   finite = jnp.where(jnp.isinf(exponent), 0.0, exponent)
-  power = t ** finite
+  power = t**finite
   return jnp.where(exponent == INF, 1.0, jnp.where(exponent == -INF, 0.0, power / (power + 1)))
 
 
@@ -122,9 +123,18 @@ def _next_weight_ratio(state: CFRState, t: jax.Array) -> jax.Array:
   return jnp.where(averaging, ratio, 0.0)
 
 
-def _update_player(tensors: GameTensors, state: CFRState, player: int, strategies: list,
-                   opponent_plan: jax.Array, own_plan: jax.Array, t: jax.Array, weight_ratio,
-                   predictive: bool, behaviour: jax.Array | None = None):
+def _update_player(
+  tensors: GameTensors,
+  state: CFRState,
+  player: int,
+  strategies: list,
+  opponent_plan: jax.Array,
+  own_plan: jax.Array,
+  t: jax.Array,
+  weight_ratio,
+  predictive: bool,
+  behaviour: jax.Array | None = None,
+):
   """One player's regret, average and strategy update against ``opponent_plan``.
 
   ``behaviour``, if given, is the strategy the player actually follows below each infoset
@@ -149,8 +159,15 @@ def _update_player(tensors: GameTensors, state: CFRState, player: int, strategie
   return regrets, average, instant, regret_matching(treeplex, matched)
 
 
-def _step(tensors: GameTensors, state: CFRState, *, alternating: bool, predictive: bool,
-          opponent_plan: Callable | None = None, behaviour: Callable | None = None) -> CFRState:
+def _step(
+  tensors: GameTensors,
+  state: CFRState,
+  *,
+  alternating: bool,
+  predictive: bool,
+  opponent_plan: Callable | None = None,
+  behaviour: Callable | None = None,
+) -> CFRState:
   """One iteration. ``opponent_plan(player, strategy, plan) -> plan``, if given, replaces
   the realization plan of ``player`` that the other player updates against (used by
   jaxcfr.solvers.rnr: a restricted player's plan mixed with a fixed model's).
@@ -167,19 +184,26 @@ def _step(tensors: GameTensors, state: CFRState, *, alternating: bool, predictiv
       opponent = opponent_plan(1 - player, current[1 - player], opponent)
     own = None if behaviour is None else behaviour(player, current[player])
     regrets[player], average[player], instant, new[player] = _update_player(
-        tensors, state, player, current, opponent, plans[player], t, weight_ratio, predictive, own)
+      tensors, state, player, current, opponent, plans[player], t, weight_ratio, predictive, own
+    )
     if predictive:
       last[player] = instant
     if alternating:  # the next player sees this player's new strategy
       current[player] = new[player]
       plans[player] = evaluation.realization_plan(tensors.players[player], new[player])
-  return state._replace(regrets=tuple(regrets), strategy=tuple(new), average=tuple(average),
-                        last_regret=tuple(last), iteration=state.iteration + 1,
-                        weight_ratio=weight_ratio)
+  return state._replace(
+    regrets=tuple(regrets),
+    strategy=tuple(new),
+    average=tuple(average),
+    last_regret=tuple(last),
+    iteration=state.iteration + 1,
+    weight_ratio=weight_ratio,
+  )
 
 
-def init(tensors: GameTensors, *, alpha=INF, beta=INF, gamma=0.0, averaging_delay=0,
-         predictive: bool = False) -> CFRState:
+def init(
+  tensors: GameTensors, *, alpha=INF, beta=INF, gamma=0.0, averaging_delay=0, predictive: bool = False
+) -> CFRState:
   """A fresh state: zero regrets, uniform strategies.
 
   Hyperparameters may be traced arrays. Arrays of shape ``B`` make a batch of runs: every
@@ -190,16 +214,29 @@ def init(tensors: GameTensors, *, alpha=INF, beta=INF, gamma=0.0, averaging_dela
   """
   check_hyperparameters(alpha=alpha, beta=beta, gamma=gamma, averaging_delay=averaging_delay)
   dtype = tensors.dtype
-  hyper = dict(alpha=jnp.asarray(alpha, dtype), beta=jnp.asarray(beta, dtype),
-               gamma=jnp.asarray(gamma, dtype), averaging_delay=jnp.asarray(averaging_delay, jnp.int32))
+  hyper = dict(
+    alpha=jnp.asarray(alpha, dtype),
+    beta=jnp.asarray(beta, dtype),
+    gamma=jnp.asarray(gamma, dtype),
+    averaging_delay=jnp.asarray(averaging_delay, jnp.int32),
+  )
   batch = jnp.broadcast_shapes(*(h.shape for h in hyper.values()))
   hyper = {k: jnp.broadcast_to(h, batch) for k, h in hyper.items()}
   zeros = tuple(jnp.zeros(tp.legal.shape + batch, dtype) for tp in tensors.players)
-  uniform = tuple(jnp.broadcast_to(evaluation.expand_to(s, 2 + len(batch)), tp.legal.shape + batch)
-                  for tp, s in zip(tensors.players, evaluation.uniform_profile(tensors)))
+  uniform = tuple(
+    jnp.broadcast_to(evaluation.expand_to(s, 2 + len(batch)), tp.legal.shape + batch)
+    for tp, s in zip(tensors.players, evaluation.uniform_profile(tensors))
+  )
   last = zeros if predictive else tuple(jnp.zeros((0, tp.max_actions) + batch, dtype) for tp in tensors.players)
-  return CFRState(regrets=zeros, strategy=uniform, average=zeros, last_regret=last,
-                  iteration=jnp.zeros(batch, jnp.int32), weight_ratio=jnp.zeros(batch, dtype), **hyper)
+  return CFRState(
+    regrets=zeros,
+    strategy=uniform,
+    average=zeros,
+    last_regret=last,
+    iteration=jnp.zeros(batch, jnp.int32),
+    weight_ratio=jnp.zeros(batch, dtype),
+    **hyper,
+  )
 
 
 def check_hyperparameters(**values) -> None:
@@ -263,9 +300,15 @@ def solver(name: str, *, updates: str | None = None) -> registry.Solver:
       raise ValueError(f"{name} has no hyperparameter {', '.join(unknown)}; its hyperparameters: {', '.join(defaults)}")
     return init(tensors, **{**defaults, **hyperparameters}, predictive=predictive)
 
-  return registry.Solver(name=name, init=init_with_defaults, step=step, average_strategy=average_strategy,
-                         current_strategy=current_strategy, hyperparameters=defaults,
-                         options={"updates": updates or PRESETS[name].updates})
+  return registry.Solver(
+    name=name,
+    init=init_with_defaults,
+    step=step,
+    average_strategy=average_strategy,
+    current_strategy=current_strategy,
+    hyperparameters=defaults,
+    options={"updates": updates or PRESETS[name].updates},
+  )
 
 
 for _name in ALGORITHMS:

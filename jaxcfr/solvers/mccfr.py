@@ -62,8 +62,15 @@ from jaxcfr.core import sampling as sampling_lib
 from jaxcfr.game.arrays import GameArrays
 from jaxcfr.game.tensors import GameTensors, padded_sequence_ids
 from jaxcfr.solvers import cfr, mccfr_state, outcome_sampling, registry, traversal
-from jaxcfr.solvers.mccfr_state import (DEFAULT_EPSILON, MCCFRState, add_count, average_strategy, current_strategy,
-                                        init, nodes_touched)
+from jaxcfr.solvers.mccfr_state import (
+  DEFAULT_EPSILON,
+  MCCFRState,
+  add_count,
+  average_strategy,
+  current_strategy,
+  init,
+  nodes_touched,
+)
 
 ALGORITHMS = ("mccfr-os", "mccfr-es", "cfr-cs")
 
@@ -90,8 +97,14 @@ class SampledRegret(NamedTuple):
   overflow: jax.Array
 
 
-def cfr_nodes_touched(tensors: GameTensors, opponent_strategy: jax.Array, player: int, *,
-                      pruning: bool, histories_per_sequence: jax.Array | None = None) -> jax.Array:
+def cfr_nodes_touched(
+  tensors: GameTensors,
+  opponent_strategy: jax.Array,
+  player: int,
+  *,
+  pruning: bool,
+  histories_per_sequence: jax.Array | None = None,
+) -> jax.Array:
   """Histories one vanilla-CFR pass for ``player`` visits (Lanctot et al. 2009, section 5): all of them, or
   with pruning only those the opponent reaches with positive probability (the walk skips
   a subtree where the opponent's reach is zero).
@@ -125,13 +138,17 @@ def _dense(tensors: GameTensors, walk: traversal.Traversal, player: int) -> Samp
   num_opp = tensors.players[1 - player].num_infosets
   dense = lambda v: jnp.zeros((num_infosets, width), v.dtype).at[walk.index].add(v, mode="drop")
   visits = jnp.zeros((num_opp,), walk.regret.dtype).at[walk.opponent_index].add(1.0, mode="drop")
-  return SampledRegret(regret=dense(walk.regret), values=dense(walk.values), opponent_visits=visits,
-                       nodes_touched=walk.nodes_touched, frontier_sizes=walk.frontier_sizes,
-                       overflow=walk.overflow)
+  return SampledRegret(
+    regret=dense(walk.regret),
+    values=dense(walk.values),
+    opponent_visits=visits,
+    nodes_touched=walk.nodes_touched,
+    frontier_sizes=walk.frontier_sizes,
+    overflow=walk.overflow,
+  )
 
 
-def external_sampling_estimate(tensors: GameTensors, strategies, key: jax.Array, *,
-                               player: int) -> SampledRegret:
+def external_sampling_estimate(tensors: GameTensors, strategies, key: jax.Array, *, player: int) -> SampledRegret:
   """One external-sampling traversal for ``player`` (Lanctot et al. 2009, eq. 11): one action drawn from
   sigma_-i at every visited opponent history and one outcome at every visited chance node;
   own actions expanded (a frontier walk, see ``jaxcfr.solvers.traversal``).
@@ -140,17 +157,14 @@ def external_sampling_estimate(tensors: GameTensors, strategies, key: jax.Array,
     strategies: (sigma0 [I0, A0], sigma1 [I1, A1]).
     key: a raw [2] uint32 PRNG key.
   """
-  walk = traversal.traverse(tensors, tuple(strategies), key, player=player, sample_opponent=True,
-                                  matched=False)
+  walk = traversal.traverse(tensors, tuple(strategies), key, player=player, sample_opponent=True, matched=False)
   return _dense(tensors, walk, player)
 
 
-def chance_sampling_estimate(tensors: GameTensors, strategies, key: jax.Array, *,
-                             player: int) -> SampledRegret:
+def chance_sampling_estimate(tensors: GameTensors, strategies, key: jax.Array, *, player: int) -> SampledRegret:
   """One chance-sampled CFR pass for ``player``: one outcome at every visited chance node,
   both players' actions expanded (the opponent's reach weights the regrets)."""
-  walk = traversal.traverse(tensors, tuple(strategies), key, player=player, sample_opponent=False,
-                                  matched=False)
+  walk = traversal.traverse(tensors, tuple(strategies), key, player=player, sample_opponent=False, matched=False)
   return _dense(tensors, walk, player)
 
 
@@ -161,7 +175,7 @@ def _traversal_uniforms(tensors, key: jax.Array, sample_opponent: bool):
   words = sampling_lib.words_per_uniform(tensors.dtype)
   bits = jax.random.bits(jax.random.wrap_key_data(key), (2 + words * sum(needed),), jnp.uint32)
   uniforms = sampling_lib.uniform_from_bits(bits[2:], tensors.dtype)
-  return bits[:2], [uniforms[:needed[0]], uniforms[needed[0]:]]
+  return bits[:2], [uniforms[: needed[0]], uniforms[needed[0] :]]
 
 
 def _external_step(tensors, state: MCCFRState) -> MCCFRState:
@@ -169,14 +183,16 @@ def _external_step(tensors, state: MCCFRState) -> MCCFRState:
   regrets, average = list(state.regrets), list(state.average)
   count = state.nodes_touched
   for player in (0, 1):  # player 1's traversal sees player 0's new regrets
-    walk = traversal.traverse(tensors, tuple(regrets), None, player=player, sample_opponent=True,
-                                    matched=True, uniforms=uniforms[player])
+    walk = traversal.traverse(
+      tensors, tuple(regrets), None, player=player, sample_opponent=True, matched=True, uniforms=uniforms[player]
+    )
     regrets[player] = row_updates.add_rows(regrets[player], walk.index, walk.regret)
     opponent = 1 - player  # simple averaging: sigma_-i at every visited opponent history
     average[opponent] = row_updates.add_rows(average[opponent], walk.opponent_index, walk.opponent_sigma)
     count = add_count(count, walk.nodes_touched)
-  return state._replace(regrets=tuple(regrets), average=tuple(average), nodes_touched=count,
-                        key=next_key, iteration=state.iteration + 1)
+  return state._replace(
+    regrets=tuple(regrets), average=tuple(average), nodes_touched=count, key=next_key, iteration=state.iteration + 1
+  )
 
 
 def _chance_step(tensors, state: MCCFRState) -> MCCFRState:
@@ -188,12 +204,14 @@ def _chance_step(tensors, state: MCCFRState) -> MCCFRState:
     sigma = cfr.regret_matching(treeplex, regrets[player])  # the exact average needs every row
     plan = evaluation.realization_plan(treeplex, sigma)
     average[player] = average[player] + plan[treeplex.parent_seq][:, None] * sigma
-    walk = traversal.traverse(tensors, tuple(regrets), None, player=player, sample_opponent=False,
-                                    matched=True, uniforms=uniforms[player])
+    walk = traversal.traverse(
+      tensors, tuple(regrets), None, player=player, sample_opponent=False, matched=True, uniforms=uniforms[player]
+    )
     regrets[player] = row_updates.add_rows(regrets[player], walk.index, walk.regret)
     count = add_count(count, walk.nodes_touched)
-  return state._replace(regrets=tuple(regrets), average=tuple(average), nodes_touched=count,
-                        key=next_key, iteration=state.iteration + 1)
+  return state._replace(
+    regrets=tuple(regrets), average=tuple(average), nodes_touched=count, key=next_key, iteration=state.iteration + 1
+  )
 
 
 def solver(name: str, *, trajectories: int = 1, averaging: str = "stochastic") -> registry.Solver:
@@ -218,9 +236,20 @@ def solver(name: str, *, trajectories: int = 1, averaging: str = "stochastic") -
     step = _external_step if name == "mccfr-es" else _chance_step
     options = {}
   hyperparameters = {"seed": 0, "epsilon": DEFAULT_EPSILON}
-  return registry.Solver(name=name, hyperparameters=hyperparameters, options=options, counters=counters,
-                         **registry.per_run(init, hyperparameters, check=mccfr_state.check, step=step, average_strategy=average_strategy,
-                                                            current_strategy=current_strategy))
+  return registry.Solver(
+    name=name,
+    hyperparameters=hyperparameters,
+    options=options,
+    counters=counters,
+    **registry.per_run(
+      init,
+      hyperparameters,
+      check=mccfr_state.check,
+      step=step,
+      average_strategy=average_strategy,
+      current_strategy=current_strategy,
+    ),
+  )
 
 
 def counters(state) -> dict:

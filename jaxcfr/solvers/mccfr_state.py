@@ -42,7 +42,6 @@ class MCCFRState(NamedTuple):
   epsilon: jax.Array
 
 
-
 def add_count(counter: jax.Array, n: jax.Array) -> jax.Array:
   low = counter[1] + n.astype(jnp.int32)
   return jnp.stack([counter[0] + low // COUNT_BASE, low % COUNT_BASE])
@@ -63,10 +62,15 @@ def init(tensors: GameTensors, *, seed=0, epsilon=DEFAULT_EPSILON) -> MCCFRState
   zeros = tuple(jnp.zeros(tp.legal.shape, dtype) for tp in tensors.players)
   seed = jnp.asarray(seed, jnp.int32)
   return MCCFRState(
-      regrets=zeros, average=zeros,
-      last_visit=tuple(jnp.zeros((tp.num_infosets,), jnp.int32) for tp in tensors.players),
-      key=jax.random.key_data(jax.random.key(seed)), iteration=jnp.zeros((), jnp.int32),
-      nodes_touched=jnp.zeros((2,), jnp.int32), seed=seed, epsilon=jnp.asarray(epsilon, dtype))
+    regrets=zeros,
+    average=zeros,
+    last_visit=tuple(jnp.zeros((tp.num_infosets,), jnp.int32) for tp in tensors.players),
+    key=jax.random.key_data(jax.random.key(seed)),
+    iteration=jnp.zeros((), jnp.int32),
+    nodes_touched=jnp.zeros((2,), jnp.int32),
+    seed=seed,
+    epsilon=jnp.asarray(epsilon, dtype),
+  )
 
 
 def check(tensors: GameTensors, *, epsilon=DEFAULT_EPSILON, **_) -> None:

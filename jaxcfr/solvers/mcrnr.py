@@ -68,13 +68,18 @@ def check(tensors: GameTensors, *, model=None, p=None, restricted=1, epsilon=mcc
   check_model(tensors, model)
 
 
-def init(tensors: GameTensors, *, model=None, p=None, restricted=1, seed=0,
-         epsilon=mccfr_state.DEFAULT_EPSILON) -> MCRNRState:
+def init(
+  tensors: GameTensors, *, model=None, p=None, restricted=1, seed=0, epsilon=mccfr_state.DEFAULT_EPSILON
+) -> MCRNRState:
   """A fresh state of one run."""
   check(tensors, model=model, p=p, restricted=restricted, epsilon=epsilon)
   dtype = tensors.dtype
-  return MCRNRState(sampler=mccfr_state.init(tensors, seed=seed, epsilon=epsilon), p=jnp.asarray(p, dtype),
-                    restricted=jnp.asarray(restricted, jnp.int32), model=tuple(jnp.asarray(s, dtype) for s in model))
+  return MCRNRState(
+    sampler=mccfr_state.init(tensors, seed=seed, epsilon=epsilon),
+    p=jnp.asarray(p, dtype),
+    restricted=jnp.asarray(restricted, jnp.int32),
+    model=tuple(jnp.asarray(s, dtype) for s in model),
+  )
 
 
 def model_subtree(state: MCRNRState, key: jax.Array, player: int, *, trajectories: int):
@@ -95,8 +100,9 @@ def model_subtree(state: MCRNRState, key: jax.Array, player: int, *, trajectorie
 def step(tensors: GameTensors, state: MCRNRState, *, trajectories: int, averaging: str) -> MCRNRState:
   """One MCRNR iteration of one run (an outcome-sampling update of each player)."""
   override = functools.partial(model_subtree, state, trajectories=trajectories)
-  sampler = outcome_sampling.outcome_step(tensors, state.sampler, trajectories=trajectories, averaging=averaging,
-                                          override=override)
+  sampler = outcome_sampling.outcome_step(
+    tensors, state.sampler, trajectories=trajectories, averaging=averaging, override=override
+  )
   return state._replace(sampler=sampler)
 
 
@@ -130,10 +136,22 @@ def solver(*, trajectories: int = 1, averaging: str = "stochastic") -> registry.
   base = mccfr.solver("mccfr-os", trajectories=trajectories, averaging=averaging)  # checks the options
   hyperparameters = {"p": None, "restricted": 1, **base.hyperparameters}
   one_step = functools.partial(step, **base.options)
-  return registry.Solver(name="mcrnr", hyperparameters=hyperparameters, options=dict(base.options),
-                         requires=("model", "p"), counters=lambda state: mccfr.counters(state.sampler),
-                         **registry.per_run(init, hyperparameters, check=check, step=one_step, average_strategy=_average,
-                                            current_strategy=_current, counter_profile=_counter))
+  return registry.Solver(
+    name="mcrnr",
+    hyperparameters=hyperparameters,
+    options=dict(base.options),
+    requires=("model", "p"),
+    counters=lambda state: mccfr.counters(state.sampler),
+    **registry.per_run(
+      init,
+      hyperparameters,
+      check=check,
+      step=one_step,
+      average_strategy=_average,
+      current_strategy=_current,
+      counter_profile=_counter,
+    ),
+  )
 
 
 registry.register("mcrnr", solver)

@@ -65,8 +65,20 @@ from jaxcfr.game.arrays import CHANCE_NODE, TERMINAL_NODE
 from jaxcfr.game.tensors import GameTensors, tree_statics
 from jaxcfr.solvers import cfr, registry
 
-__all__ = ["MCTSState", "DEFAULTS", "SMOOTH_DEFAULTS", "init", "uct_scores", "uct_choice", "smooth_eta",
-           "simulation_uniforms", "simulate", "final_policy", "solver", "counters"]
+__all__ = [
+  "MCTSState",
+  "DEFAULTS",
+  "SMOOTH_DEFAULTS",
+  "init",
+  "uct_scores",
+  "uct_choice",
+  "smooth_eta",
+  "simulation_uniforms",
+  "simulate",
+  "final_policy",
+  "solver",
+  "counters",
+]
 
 DEFAULTS = {"seed": 0, "uct_c": 2.0}
 SMOOTH_DEFAULTS = {"eta": 0.9, "d": 0.001, "gamma": 0.1}
@@ -99,19 +111,31 @@ class MCTSState(NamedTuple):
   gamma: jax.Array
 
 
-def init(tensors: GameTensors, *, seed=0, uct_c=DEFAULTS["uct_c"], eta=SMOOTH_DEFAULTS["eta"],
-         d=SMOOTH_DEFAULTS["d"], gamma=SMOOTH_DEFAULTS["gamma"]) -> MCTSState:
+def init(
+  tensors: GameTensors,
+  *,
+  seed=0,
+  uct_c=DEFAULTS["uct_c"],
+  eta=SMOOTH_DEFAULTS["eta"],
+  d=SMOOTH_DEFAULTS["d"],
+  gamma=SMOOTH_DEFAULTS["gamma"],
+) -> MCTSState:
   """A fresh run: no statistics, only the root in the tree, the PRNG key of ``seed``."""
   dtype = tensors.dtype
   seed = jnp.asarray(seed, jnp.int32)
   num_histories = tensors.tree.parent.shape[0]
   return MCTSState(
-      visits=tuple(jnp.zeros(tp.legal.shape, jnp.int32) for tp in tensors.players),
-      rewards=tuple(jnp.zeros(tp.legal.shape, dtype) for tp in tensors.players),
-      expanded=jnp.zeros((num_histories,), bool).at[0].set(True),
-      key=jax.random.key_data(jax.random.key(seed)), iteration=jnp.zeros((), jnp.int32), seed=seed,
-      uct_c=jnp.asarray(uct_c, dtype), eta=jnp.asarray(eta, dtype), d=jnp.asarray(d, dtype),
-      gamma=jnp.asarray(gamma, dtype))
+    visits=tuple(jnp.zeros(tp.legal.shape, jnp.int32) for tp in tensors.players),
+    rewards=tuple(jnp.zeros(tp.legal.shape, dtype) for tp in tensors.players),
+    expanded=jnp.zeros((num_histories,), bool).at[0].set(True),
+    key=jax.random.key_data(jax.random.key(seed)),
+    iteration=jnp.zeros((), jnp.int32),
+    seed=seed,
+    uct_c=jnp.asarray(uct_c, dtype),
+    eta=jnp.asarray(eta, dtype),
+    d=jnp.asarray(d, dtype),
+    gamma=jnp.asarray(gamma, dtype),
+  )
 
 
 def check(tensors: GameTensors, **kwargs) -> None:
@@ -182,8 +206,7 @@ class Path(NamedTuple):
   expanded: jax.Array
 
 
-def simulate(tensors: GameTensors, state: MCTSState, uniforms: jax.Array, *, smooth: bool,
-             backup: str) -> Path:
+def simulate(tensors: GameTensors, state: MCTSState, uniforms: jax.Array, *, smooth: bool, backup: str) -> Path:
   """One simulation from the root with the statistics of ``state`` (selection, expansion,
   on-policy simulation), its uniforms [D, 2] given."""
   tree = tensors.tree
@@ -229,8 +252,15 @@ def simulate(tensors: GameTensors, state: MCTSState, uniforms: jax.Array, *, smo
     return jnp.where(active, next_node, node), grown | expand, new_node, kinds, infosets, actions, updates
 
   ints = jnp.zeros((depths,), jnp.int32)
-  carry = (jnp.zeros((), jnp.int32), jnp.zeros((), bool), jnp.asarray(num_histories, jnp.int32), ints, ints, ints,
-           jnp.zeros((depths,), bool))
+  carry = (
+    jnp.zeros((), jnp.int32),
+    jnp.zeros((), bool),
+    jnp.asarray(num_histories, jnp.int32),
+    ints,
+    ints,
+    ints,
+    jnp.zeros((depths,), bool),
+  )
   node, _, new_node, kinds, infosets, actions, updates = jax.lax.fori_loop(0, depths, body, carry, unroll=True)
   expanded = expanded.at[new_node].set(True, mode="drop")  # one scatter per simulation
   return Path(terminal=node, kind=kinds, infoset=infosets, action=actions, update=updates, expanded=expanded)
@@ -248,8 +278,9 @@ def step(tensors: GameTensors, state: MCTSState, *, smooth: bool, backup: str) -
     col = jnp.clip(path.action, 0, tp.max_actions - 1)
     visits[player] = visits[player].at[row, col].add(1, mode="drop")
     rewards[player] = rewards[player].at[row, col].add(reward if player == 0 else -reward, mode="drop")
-  return state._replace(visits=tuple(visits), rewards=tuple(rewards), expanded=path.expanded, key=key,
-                        iteration=state.iteration + 1)
+  return state._replace(
+    visits=tuple(visits), rewards=tuple(rewards), expanded=path.expanded, key=key, iteration=state.iteration + 1
+  )
 
 
 def final_policy(tensors: GameTensors, state: MCTSState, *, final: str = "visits"):
@@ -284,11 +315,19 @@ def solver(*, smooth: bool = False, final: str = "visits", backup: str = "path")
   hyperparameters = {**DEFAULTS, **(SMOOTH_DEFAULTS if smooth else {})}
   policy = functools.partial(final_policy, final=final)
   return registry.Solver(
-      name="mcts", hyperparameters=hyperparameters, options={"smooth": smooth, "final": final, "backup": backup},
-      counters=counters,
-      **registry.per_run(init, hyperparameters, check=check,
-                         step=functools.partial(step, smooth=smooth, backup=backup),
-                         average_strategy=policy, current_strategy=policy))
+    name="mcts",
+    hyperparameters=hyperparameters,
+    options={"smooth": smooth, "final": final, "backup": backup},
+    counters=counters,
+    **registry.per_run(
+      init,
+      hyperparameters,
+      check=check,
+      step=functools.partial(step, smooth=smooth, backup=backup),
+      average_strategy=policy,
+      current_strategy=policy,
+    ),
+  )
 
 
 registry.register("mcts", solver)

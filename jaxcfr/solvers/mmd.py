@@ -76,14 +76,17 @@ def automatic_step_size(tensors: GameTensors, temperature: jax.Array) -> jax.Arr
 
 def _log_uniform(tensors: GameTensors) -> tuple:
   """([I0, A0], [I1, A1]) log of the uniform profile, 0 at illegal slots."""
-  return tuple(jnp.where(tp.legal, jnp.log(jnp.where(tp.legal, u, 1)), 0)
-               for tp, u in zip(tensors.players, evaluation.uniform_profile(tensors)))
+  return tuple(
+    jnp.where(tp.legal, jnp.log(jnp.where(tp.legal, u, 1)), 0)
+    for tp, u in zip(tensors.players, evaluation.uniform_profile(tensors))
+  )
 
 
 def _strategies(tensors: GameTensors, log_strategy: tuple) -> tuple:
   """([I0, A0, *B], [I1, A1, *B]) the strategies of log strategies (0 at illegal slots)."""
-  return tuple(jnp.where(evaluation.expand_to(tp.legal, ls.ndim), jnp.exp(ls), 0)
-               for tp, ls in zip(tensors.players, log_strategy))
+  return tuple(
+    jnp.where(evaluation.expand_to(tp.legal, ls.ndim), jnp.exp(ls), 0) for tp, ls in zip(tensors.players, log_strategy)
+  )
 
 
 def init(tensors: GameTensors, *, temperature=0.1, step_size=0.0, magnet=None) -> MMDState:
@@ -102,8 +105,9 @@ def init(tensors: GameTensors, *, temperature=0.1, step_size=0.0, magnet=None) -
   dtype = tensors.dtype
   for name, value in (("temperature", temperature), ("step_size", step_size)):
     value = registry.concrete(value)
-    if value is not None and (np.any(np.isnan(value)) or np.any(value < 0) or
-                              (name == "temperature" and np.any(value <= 0))):
+    if value is not None and (
+      np.any(np.isnan(value)) or np.any(value < 0) or (name == "temperature" and np.any(value <= 0))
+    ):
       raise ValueError(f"mmd's {name} must be {'> 0' if name == 'temperature' else '>= 0'}, got {value}")
   temperature, step_size = jnp.asarray(temperature, dtype), jnp.asarray(step_size, dtype)
   batch = jnp.broadcast_shapes(temperature.shape, step_size.shape)
@@ -112,20 +116,36 @@ def init(tensors: GameTensors, *, temperature=0.1, step_size=0.0, magnet=None) -
   if magnet is None:  # the dilated entropy itself: log rho = 0 (OpenSpiel's and Gambit's QRE)
     log_magnet = tuple(jnp.zeros(tp.legal.shape, dtype) for tp in tensors.players)
   else:
-    log_magnet = tuple(jnp.where(evaluation.expand_to(tp.legal, jnp.ndim(m)), jnp.log(jnp.asarray(m, dtype)), 0)
-                       for tp, m in zip(tensors.players, magnet))
-  log_magnet = tuple(jnp.broadcast_to(evaluation.expand_to(m, 2 + len(batch)), tp.legal.shape + batch)
-                     for tp, m in zip(tensors.players, log_magnet))
+    log_magnet = tuple(
+      jnp.where(evaluation.expand_to(tp.legal, jnp.ndim(m)), jnp.log(jnp.asarray(m, dtype)), 0)
+      for tp, m in zip(tensors.players, magnet)
+    )
+  log_magnet = tuple(
+    jnp.broadcast_to(evaluation.expand_to(m, 2 + len(batch)), tp.legal.shape + batch)
+    for tp, m in zip(tensors.players, log_magnet)
+  )
   zeros = tuple(jnp.zeros(tp.legal.shape + batch, dtype) for tp in tensors.players)
-  start = log_magnet if magnet is not None else tuple(
+  start = (
+    log_magnet
+    if magnet is not None
+    else tuple(
       jnp.broadcast_to(evaluation.expand_to(u, 2 + len(batch)), tp.legal.shape + batch)
-      for tp, u in zip(tensors.players, _log_uniform(tensors)))
-  return MMDState(log_strategy=start, log_magnet=log_magnet, average=zeros,
-                  iteration=jnp.zeros(batch, jnp.int32), temperature=temperature, step_size=step_size)
+      for tp, u in zip(tensors.players, _log_uniform(tensors))
+    )
+  )
+  return MMDState(
+    log_strategy=start,
+    log_magnet=log_magnet,
+    average=zeros,
+    iteration=jnp.zeros(batch, jnp.int32),
+    temperature=temperature,
+    step_size=step_size,
+  )
 
 
-def mmd_map(tensors: GameTensors, log_strategy: tuple, log_magnet: tuple, temperature: jax.Array,
-            step_size: jax.Array) -> tuple:
+def mmd_map(
+  tensors: GameTensors, log_strategy: tuple, log_magnet: tuple, temperature: jax.Array, step_size: jax.Array
+) -> tuple:
   """One simultaneous MMD step on log strategies: ``(log sigma0, log sigma1) -> (log sigma0', log sigma1')``
   ([I, A, *B] each; ``temperature`` and ``step_size`` [*B]). Its fixed point is the logit QRE
   of temperature ``alpha`` with magnet ``rho``, whatever the step size."""
@@ -165,7 +185,9 @@ def current_strategy(tensors: GameTensors, state: MMDState):
 
 def average_strategy(tensors: GameTensors, state: MMDState):
   """The reach-weighted average of the current strategies ([I, A, *B] each)."""
-  return tuple(regret.normalise(a, evaluation.expand_to(tp.legal, a.ndim)) for tp, a in zip(tensors.players, state.average))
+  return tuple(
+    regret.normalise(a, evaluation.expand_to(tp.legal, a.ndim)) for tp, a in zip(tensors.players, state.average)
+  )
 
 
 def solver(*, anneal: bool = False) -> registry.Solver:
@@ -182,16 +204,23 @@ def solver(*, anneal: bool = False) -> registry.Solver:
   def init_checked(tensors, **kwargs):
     unknown = sorted(set(kwargs) - set(HYPERPARAMETERS) - {"magnet"})
     if unknown:
-      raise ValueError(f"mmd has no hyperparameter {', '.join(unknown)}; its hyperparameters: "
-                       f"{', '.join(HYPERPARAMETERS)}, magnet")
+      raise ValueError(
+        f"mmd has no hyperparameter {', '.join(unknown)}; its hyperparameters: {', '.join(HYPERPARAMETERS)}, magnet"
+      )
     return init(tensors, **{**HYPERPARAMETERS, **kwargs})
 
   def step_fn(tensors, state):
     return step(tensors, state, anneal=anneal)
 
-  return registry.Solver(name="mmd", init=init_checked, step=step_fn, average_strategy=average_strategy,
-                         current_strategy=current_strategy, hyperparameters=dict(HYPERPARAMETERS),
-                         options={"anneal": anneal})
+  return registry.Solver(
+    name="mmd",
+    init=init_checked,
+    step=step_fn,
+    average_strategy=average_strategy,
+    current_strategy=current_strategy,
+    hyperparameters=dict(HYPERPARAMETERS),
+    options={"anneal": anneal},
+  )
 
 
 registry.register("mmd", solver)

@@ -44,7 +44,8 @@ trajectories (jaxcfr.solvers.mcrnr's model subtree uses it).
 
 from __future__ import annotations
 
-from typing import Callable, NamedTuple, Sequence
+from typing import NamedTuple
+from collections.abc import Callable, Sequence
 
 import jax
 import jax.numpy as jnp
@@ -113,8 +114,9 @@ class _Sigma(NamedTuple):
   matched: bool = False
 
 
-def _sigma_rows(source: _Sigma, kind: jax.Array, infoset: jax.Array, count: jax.Array,
-                width: int, players=(0, 1)) -> jax.Array:
+def _sigma_rows(
+  source: _Sigma, kind: jax.Array, infoset: jax.Array, count: jax.Array, width: int, players=(0, 1)
+) -> jax.Array:
   """[..., width] sigma rows of the nodes (acting ``kind``, ``infoset``, ``count`` legal
   actions); rows of other kinds are garbage."""
   rows = []
@@ -142,8 +144,9 @@ class Override(NamedTuple):
   mask: jax.Array
 
 
-def sample_trajectories(tensors: GameTensors, strategies, key: jax.Array, num: int, *,
-                        player: int, epsilon, override: Override | None = None) -> Trajectories:
+def sample_trajectories(
+  tensors: GameTensors, strategies, key: jax.Array, num: int, *, player: int, epsilon, override: Override | None = None
+) -> Trajectories:
   """Draws ``num`` trajectories for an update of ``player``: chance by ``chance_prob``,
   ``player`` by ``epsilon * uniform + (1 - epsilon) * sigma``, the opponent by sigma.
 
@@ -160,8 +163,16 @@ def sample_trajectories(tensors: GameTensors, strategies, key: jax.Array, num: i
   return _walk(tensors, _Sigma(tuple(strategies)), key, num, player=player, epsilon=epsilon, override=override)
 
 
-def _walk(tensors: GameTensors, source: _Sigma, key: jax.Array, num: int, *, player: int, epsilon,
-          override: Override | None = None) -> Trajectories:
+def _walk(
+  tensors: GameTensors,
+  source: _Sigma,
+  key: jax.Array,
+  num: int,
+  *,
+  player: int,
+  epsilon,
+  override: Override | None = None,
+) -> Trajectories:
   tree = tensors.tree
   num_histories = tree.parent.shape[0]
   depths = max(len(tree.depth_slices) - 1, 1)
@@ -181,7 +192,7 @@ def _walk(tensors: GameTensors, source: _Sigma, key: jax.Array, num: int, *, pla
   u = jax.random.uniform(jax.random.wrap_key_data(key), (depths, num), dtype)
 
   def depth_step(h, ud):
-    kind, infoset, first, count = (table[h].T if small else [c[h].astype(jnp.int32) for c in columns])
+    kind, infoset, first, count = table[h].T if small else [c[h].astype(jnp.int32) for c in columns]
     count = jnp.maximum(count, 1)
     alive = kind != TERMINAL_NODE
     chance = kind == CHANCE_NODE
@@ -202,20 +213,29 @@ def _walk(tensors: GameTensors, source: _Sigma, key: jax.Array, num: int, *, pla
       p_chance = tree.chance_prob[child]
       p_sigma, p_sample = jnp.where(chance, p_chance, p_sigma), jnp.where(chance, p_chance, p_sample)
     child = jnp.where(alive, child, h)
-    out = (child, jnp.where(alive, a, 0), jnp.where(alive, p_sigma, 1.0), jnp.where(alive, p_sample, 1.0),
-           (kind, infoset, count, sigma))
+    out = (
+      child,
+      jnp.where(alive, a, 0),
+      jnp.where(alive, p_sigma, 1.0),
+      jnp.where(alive, p_sample, 1.0),
+      (kind, infoset, count, sigma),
+    )
     return child, out
 
   root = jnp.zeros((num,), jnp.int32)
   _, (nodes, actions, policy_prob, sample_prob, steps) = jax.lax.scan(depth_step, root, u)
-  return Trajectories(nodes=jnp.concatenate([root[None], nodes]).T.astype(jnp.int32),
-                      actions=actions.T.astype(jnp.int32), policy_prob=policy_prob.T.astype(dtype),
-                      sample_prob=sample_prob.T.astype(dtype),
-                      steps=tuple(jnp.swapaxes(x, 0, 1) for x in steps))
+  return Trajectories(
+    nodes=jnp.concatenate([root[None], nodes]).T.astype(jnp.int32),
+    actions=actions.T.astype(jnp.int32),
+    policy_prob=policy_prob.T.astype(dtype),
+    sample_prob=sample_prob.T.astype(dtype),
+    steps=tuple(jnp.swapaxes(x, 0, 1) for x in steps),
+  )
 
 
-def forced_trajectory(tensors: GameTensors, strategies, terminal: int, *, epsilon=DEFAULT_EPSILON,
-                      exploring: Sequence[int] = (0, 1)) -> Trajectories:
+def forced_trajectory(
+  tensors: GameTensors, strategies, terminal: int, *, epsilon=DEFAULT_EPSILON, exploring: Sequence[int] = (0, 1)
+) -> Trajectories:
   """The trajectory to ``terminal`` (K = 1) with the probabilities the sampling profile
   gives it: epsilon-greedy for the players in ``exploring``, sigma for the others, chance
   by ``chance_prob``. Runs on the host (not jittable); for tests and inspection, e.g. the
@@ -250,10 +270,11 @@ def forced_trajectory(tensors: GameTensors, strategies, terminal: int, *, epsilo
   pad = depths - len(actions)
   dtype = tensors.dtype
   return Trajectories(
-      nodes=jnp.asarray([path + [path[-1]] * pad], jnp.int32),
-      actions=jnp.asarray([actions + [0] * pad], jnp.int32),
-      policy_prob=jnp.asarray([policy_prob + [1.0] * pad], dtype),
-      sample_prob=jnp.asarray([sample_prob + [1.0] * pad], dtype))
+    nodes=jnp.asarray([path + [path[-1]] * pad], jnp.int32),
+    actions=jnp.asarray([actions + [0] * pad], jnp.int32),
+    policy_prob=jnp.asarray([policy_prob + [1.0] * pad], dtype),
+    sample_prob=jnp.asarray([sample_prob + [1.0] * pad], dtype),
+  )
 
 
 def _exclusive_cumprod(x: jax.Array, reverse: bool = False) -> jax.Array:
@@ -277,8 +298,14 @@ class _OSRows(NamedTuple):
   nodes_touched: jax.Array
 
 
-def _os_rows(tensors: GameTensors, source: _Sigma, trajectories: Trajectories, player: int,
-             walk_rows: bool = False, keep: jax.Array | None = None) -> _OSRows:
+def _os_rows(
+  tensors: GameTensors,
+  source: _Sigma,
+  trajectories: Trajectories,
+  player: int,
+  walk_rows: bool = False,
+  keep: jax.Array | None = None,
+) -> _OSRows:
   """``walk_rows``: take the steps' nodes and sigma rows from the walk (valid only when the
   walk read the same ``source``). ``keep`` [K] bool: trajectories that update ``player``
   (MCRNR drops the restricted player's steps in the model's subtree)."""
@@ -319,23 +346,35 @@ def _os_rows(tensors: GameTensors, source: _Sigma, trajectories: Trajectories, p
   average = (own_before / _exclusive_cumprod(sample_taken))[..., None] * sigma
   alive = kind != TERMINAL_NODE
   flat = lambda x: x.reshape((-1,) + x.shape[2:])
-  return _OSRows(index=flat(infoset), regret=flat(regret) / num, average=flat(average) / num,
-                 reach=flat(jnp.where(own, own_before, 0.0)), sigma=flat(sigma), w=w.T, w_paper000=w_paper000.T,
-                 nodes_touched=(alive.sum() + num).astype(jnp.int32))
+  return _OSRows(
+    index=flat(infoset),
+    regret=flat(regret) / num,
+    average=flat(average) / num,
+    reach=flat(jnp.where(own, own_before, 0.0)),
+    sigma=flat(sigma),
+    w=w.T,
+    w_paper000=w_paper000.T,
+    nodes_touched=(alive.sum() + num).astype(jnp.int32),
+  )
 
 
 def _estimate(tensors: GameTensors, rows: _OSRows, player: int) -> OSEstimate:
   num_infosets, width = tensors.players[player].legal.shape
   dense = lambda v: jnp.zeros((num_infosets, width), v.dtype).at[rows.index].add(v, mode="drop")
   return OSEstimate(
-      regret=dense(rows.regret), average=dense(rows.average),
-      reach=jnp.zeros((num_infosets,), rows.reach.dtype).at[rows.index].max(rows.reach, mode="drop"),
-      visited=jnp.zeros((num_infosets,), bool).at[rows.index].set(True, mode="drop"),
-      w=rows.w, w_paper000=rows.w_paper000, nodes_touched=rows.nodes_touched)
+    regret=dense(rows.regret),
+    average=dense(rows.average),
+    reach=jnp.zeros((num_infosets,), rows.reach.dtype).at[rows.index].max(rows.reach, mode="drop"),
+    visited=jnp.zeros((num_infosets,), bool).at[rows.index].set(True, mode="drop"),
+    w=rows.w,
+    w_paper000=rows.w_paper000,
+    nodes_touched=rows.nodes_touched,
+  )
 
 
-def outcome_sampling_estimate(tensors: GameTensors, strategies, trajectories: Trajectories, *,
-                              player: int, keep: jax.Array | None = None) -> OSEstimate:
+def outcome_sampling_estimate(
+  tensors: GameTensors, strategies, trajectories: Trajectories, *, player: int, keep: jax.Array | None = None
+) -> OSEstimate:
   """Player ``player``'s sampled regrets (Lanctot et al. 2009, eq. 10) and average increments from the
   trajectories, with sigma = ``strategies`` (the profile they were sampled under);
   ``keep`` [K] bool: the trajectories that count (default: all)."""
@@ -343,9 +382,17 @@ def outcome_sampling_estimate(tensors: GameTensors, strategies, trajectories: Tr
   return _estimate(tensors, rows, player)
 
 
-def outcome_sampling_update(tensors: GameTensors, state: MCCFRState, trajectories: Trajectories, *,
-                            player: int, strategies=None, averaging: str = "stochastic",
-                            keep: jax.Array | None = None, _walk_rows: bool = False):
+def outcome_sampling_update(
+  tensors: GameTensors,
+  state: MCCFRState,
+  trajectories: Trajectories,
+  *,
+  player: int,
+  strategies=None,
+  averaging: str = "stochastic",
+  keep: jax.Array | None = None,
+  _walk_rows: bool = False,
+):
   """Applies one outcome-sampling update of ``player`` from given trajectories.
 
   Args:
@@ -367,21 +414,27 @@ def outcome_sampling_update(tensors: GameTensors, state: MCCFRState, trajectorie
     average[player] = row_updates.add_rows(average[player], rows.index, rows.average)
   elif averaging == "optimistic":  # Ponsen et al. 2011, Algorithm 1 line 15, once per visited infoset
     estimate = _estimate(tensors, rows, player)
-    sigma = (cfr.regret_matching(tensors.players[player], state.regrets[player]) if strategies is None
-             else strategies[player])
+    sigma = (
+      cfr.regret_matching(tensors.players[player], state.regrets[player]) if strategies is None else strategies[player]
+    )
     t = state.iteration + 1
     weight = ((t - last_visit[player]).astype(estimate.reach.dtype) * estimate.reach)[:, None]
     average[player] = average[player] + jnp.where(estimate.visited[:, None], weight * sigma, 0)
     last_visit[player] = jnp.where(estimate.visited, t, last_visit[player])
   else:
     raise ValueError(f"averaging must be one of {AVERAGING}, got {averaging!r}")
-  state = state._replace(regrets=tuple(regrets), average=tuple(average), last_visit=tuple(last_visit),
-                         nodes_touched=add_count(state.nodes_touched, rows.nodes_touched))
+  state = state._replace(
+    regrets=tuple(regrets),
+    average=tuple(average),
+    last_visit=tuple(last_visit),
+    nodes_touched=add_count(state.nodes_touched, rows.nodes_touched),
+  )
   return state, _estimate(tensors, rows, player)
 
 
-def outcome_step(tensors: GameTensors, state: MCCFRState, *, trajectories: int, averaging: str,
-                 override: Callable | None = None) -> MCCFRState:
+def outcome_step(
+  tensors: GameTensors, state: MCCFRState, *, trajectories: int, averaging: str, override: Callable | None = None
+) -> MCCFRState:
   """One outcome-sampling iteration of one run: an update of player 0, then of player 1
   (whose walk sees player 0's new regrets), ``trajectories`` (K) paths each.
 
@@ -397,9 +450,17 @@ def outcome_step(tensors: GameTensors, state: MCCFRState, *, trajectories: int, 
     # regret matching per visited row when the walk reads fewer rows than the tables hold
     source = _Sigma(state.regrets, True) if lazy else _Sigma(current_strategy(tensors, state))
     replacement, keep = override(keys[player], player) if override is not None else (None, None)
-    paths = _walk(tensors, source, keys[player], trajectories, player=player, epsilon=state.epsilon,
-                  override=replacement)
-    state, _ = outcome_sampling_update(tensors, state, paths, player=player, averaging=averaging,
-                                       strategies=None if lazy else source.tables, keep=keep,
-                                       _walk_rows=True)
+    paths = _walk(
+      tensors, source, keys[player], trajectories, player=player, epsilon=state.epsilon, override=replacement
+    )
+    state, _ = outcome_sampling_update(
+      tensors,
+      state,
+      paths,
+      player=player,
+      averaging=averaging,
+      strategies=None if lazy else source.tables,
+      keep=keep,
+      _walk_rows=True,
+    )
   return state._replace(key=next_key, iteration=state.iteration + 1)

@@ -77,8 +77,9 @@ class RCFRState(NamedTuple):
     return self.cfr.iteration
 
 
-def parse_regressor(spec: str, *, hidden=(24, 24), steps=100, loss="mse", optimizer="adam", normalise=True,
-                    max_depth=32) -> tuple[regressors.Regressor, object, dict]:
+def parse_regressor(
+  spec: str, *, hidden=(24, 24), steps=100, loss="mse", optimizer="adam", normalise=True, max_depth=32
+) -> tuple[regressors.Regressor, object, dict]:
   """(regressor, abstraction name or None, default hyperparameters) of a spec: "table",
   "abstraction:<name>" ("abstraction:map" takes the solver's ``abstraction`` option), "mlp",
   "tree" or "tree:<threshold>"."""
@@ -105,10 +106,23 @@ def _rows(game_name: str, features: str, abstraction) -> tuple:
   return tuple(rcfr_features.row_data(game_name, p, features, abstraction) for p in (0, 1))
 
 
-def solver(*, regressor: str = "mlp", features: str = "auto", updates: str = "alternating", plus: bool = False,
-           bootstrap: bool = False, averaging: str = "uniform", abstraction=None, hidden: tuple = (24, 24),
-           steps: int = 100, loss: str = "mse", optimizer: str = "adam", normalise: bool = True,
-           max_depth: int = 32, reservoir: int | None = None) -> registry.Solver:
+def solver(
+  *,
+  regressor: str = "mlp",
+  features: str = "auto",
+  updates: str = "alternating",
+  plus: bool = False,
+  bootstrap: bool = False,
+  averaging: str = "uniform",
+  abstraction=None,
+  hidden: tuple = (24, 24),
+  steps: int = 100,
+  loss: str = "mse",
+  optimizer: str = "adam",
+  normalise: bool = True,
+  max_depth: int = 32,
+  reservoir: int | None = None,
+) -> registry.Solver:
   """The registered ``rcfr`` solver (``jaxcfr.solvers.get("rcfr", regressor="tree:0.01")``).
 
   Options (static):
@@ -127,8 +141,9 @@ def solver(*, regressor: str = "mlp", features: str = "auto", updates: str = "al
   Hyperparameters of ``init`` (batchable): seed (mlp, or a reservoir), learning_rate (mlp),
   threshold (tree).
   """
-  made, abstraction_name, defaults = parse_regressor(regressor, hidden=hidden, steps=steps, loss=loss,
-                                                     optimizer=optimizer, normalise=normalise, max_depth=max_depth)
+  made, abstraction_name, defaults = parse_regressor(
+    regressor, hidden=hidden, steps=steps, loss=loss, optimizer=optimizer, normalise=normalise, max_depth=max_depth
+  )
   if abstraction_name == "map":
     if abstraction is None:
       raise ValueError("regressor abstraction:map needs the abstraction option (pairs of infoset key and label)")
@@ -156,8 +171,10 @@ def solver(*, regressor: str = "mlp", features: str = "auto", updates: str = "al
   def check(tensors, **kwargs):
     unknown = sorted(set(kwargs) - set(hyperparameters))
     if unknown:
-      raise ValueError(f"rcfr ({regressor}) has no hyperparameter {', '.join(unknown)}; "
-                       f"its hyperparameters: {', '.join(hyperparameters) or 'none'}")
+      raise ValueError(
+        f"rcfr ({regressor}) has no hyperparameter {', '.join(unknown)}; "
+        f"its hyperparameters: {', '.join(hyperparameters) or 'none'}"
+      )
     threshold = registry.concrete(kwargs.get("threshold", 0.0))
     if threshold is not None and not np.all(threshold >= 0):
       raise ValueError(f"the tree's threshold must be >= 0, got {threshold}")
@@ -172,15 +189,21 @@ def solver(*, regressor: str = "mlp", features: str = "auto", updates: str = "al
     rows = rows_of(tensors)
     key = jax.random.key(jnp.asarray(values.get("seed", 0), jnp.uint32))
     params = tuple(made.init(k, r) for k, r in zip(jax.random.split(key), rows))
-    inner = cfr.init(tensors, alpha=cfr.INF, beta=-cfr.INF if plus else cfr.INF,
-                     gamma=1.0 if averaging == "linear" else 0.0)
+    inner = cfr.init(
+      tensors, alpha=cfr.INF, beta=-cfr.INF if plus else cfr.INF, gamma=1.0 if averaging == "linear" else 0.0
+    )
     size = sum(made.size(p, r) for p, r in zip(params, rows))
     buffers = tuple(reservoirs.empty(reservoir, dtype) for _ in rows) if reservoir else ()
-    return RCFRState(cfr=inner, params=params, regressor_size=size,
-                     relative_size=size.astype(dtype) / rcfr_features.table_size(tensors.name),
-                     learning_rate=jnp.asarray(values.get("learning_rate", 1.0), dtype),
-                     threshold=jnp.asarray(values.get("threshold", 0.0), dtype), buffers=buffers,
-                     seed=jnp.asarray(values.get("seed", 0), jnp.uint32))
+    return RCFRState(
+      cfr=inner,
+      params=params,
+      regressor_size=size,
+      relative_size=size.astype(dtype) / rcfr_features.table_size(tensors.name),
+      learning_rate=jnp.asarray(values.get("learning_rate", 1.0), dtype),
+      threshold=jnp.asarray(values.get("threshold", 0.0), dtype),
+      buffers=buffers,
+      seed=jnp.asarray(values.get("seed", 0), jnp.uint32),
+    )
 
   def step(tensors: GameTensors, state: RCFRState) -> RCFRState:
     rows = rows_of(tensors)
@@ -195,12 +218,14 @@ def solver(*, regressor: str = "mlp", features: str = "auto", updates: str = "al
     for player in (0, 1):
       treeplex = tensors.players[player]
       cumulative[player], average[player], instant, _ = cfr._update_player(  # pylint: disable=protected-access
-          tensors, inner, player, current, plans[1 - player], plans[player], t, weight_ratio, False)
+        tensors, inner, player, current, plans[1 - player], plans[player], t, weight_ratio, False
+      )
       if buffers:
         legal_rows = np.flatnonzero(rows[player].legal)
         key = jax.random.fold_in(jax.random.fold_in(jax.random.key(state.seed), player), inner.iteration)
-        buffers[player] = reservoirs.add(buffers[player], legal_rows, instant.reshape(-1)[legal_rows],
-                                         inner.iteration + 1, key)
+        buffers[player] = reservoirs.add(
+          buffers[player], legal_rows, instant.reshape(-1)[legal_rows], inner.iteration + 1, key
+        )
         targets, weights = reservoirs.statistics(buffers[player], len(rows[player].legal))
       else:
         targets = cumulative[player].reshape(-1) / t
@@ -214,10 +239,20 @@ def solver(*, regressor: str = "mlp", features: str = "auto", updates: str = "al
         current[player] = new[player]
         plans[player] = evaluation.realization_plan(treeplex, new[player])
     size = sum(made.size(p, r) for p, r in zip(params, rows))
-    inner = inner._replace(regrets=tuple(cumulative), strategy=tuple(new), average=tuple(average),
-                           iteration=inner.iteration + 1, weight_ratio=weight_ratio)
-    return state._replace(cfr=inner, params=tuple(params), regressor_size=size, buffers=tuple(buffers),
-                          relative_size=size.astype(t.dtype) / rcfr_features.table_size(tensors.name))
+    inner = inner._replace(
+      regrets=tuple(cumulative),
+      strategy=tuple(new),
+      average=tuple(average),
+      iteration=inner.iteration + 1,
+      weight_ratio=weight_ratio,
+    )
+    return state._replace(
+      cfr=inner,
+      params=tuple(params),
+      regressor_size=size,
+      buffers=tuple(buffers),
+      relative_size=size.astype(t.dtype) / rcfr_features.table_size(tensors.name),
+    )
 
   def average_strategy(tensors, state):
     return cfr.average_strategy(tensors, state.cfr)
@@ -226,12 +261,36 @@ def solver(*, regressor: str = "mlp", features: str = "auto", updates: str = "al
     del tensors
     return state.cfr.strategy
 
-  options = dict(regressor=regressor, features=features, updates=updates, plus=plus, bootstrap=bootstrap,
-                 averaging=averaging, abstraction=abstraction, hidden=tuple(hidden), steps=steps, loss=loss,
-                 optimizer=optimizer, normalise=normalise, max_depth=max_depth, reservoir=reservoir)
-  return registry.Solver(name="rcfr", hyperparameters=hyperparameters, options=options, counters=counters,
-                         **registry.per_run(init, hyperparameters, check=check, step=step,
-                                            average_strategy=average_strategy, current_strategy=current_strategy))
+  options = dict(
+    regressor=regressor,
+    features=features,
+    updates=updates,
+    plus=plus,
+    bootstrap=bootstrap,
+    averaging=averaging,
+    abstraction=abstraction,
+    hidden=tuple(hidden),
+    steps=steps,
+    loss=loss,
+    optimizer=optimizer,
+    normalise=normalise,
+    max_depth=max_depth,
+    reservoir=reservoir,
+  )
+  return registry.Solver(
+    name="rcfr",
+    hyperparameters=hyperparameters,
+    options=options,
+    counters=counters,
+    **registry.per_run(
+      init,
+      hyperparameters,
+      check=check,
+      step=step,
+      average_strategy=average_strategy,
+      current_strategy=current_strategy,
+    ),
+  )
 
 
 def counters(state: RCFRState) -> dict:

@@ -32,14 +32,23 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import Mapping
+from collections.abc import Mapping
 
 import numpy as np
 
 from jaxcfr.game.loading import build_arrays
 
-__all__ = ["RowData", "FEATURE_SETS", "LEDUC_ABSTRACTIONS", "features", "leduc_features", "generic_features",
-           "abstraction_cells", "row_data", "table_size"]
+__all__ = [
+  "RowData",
+  "FEATURE_SETS",
+  "LEDUC_ABSTRACTIONS",
+  "features",
+  "leduc_features",
+  "generic_features",
+  "abstraction_cells",
+  "row_data",
+  "table_size",
+]
 
 FEATURE_SETS = ("auto", "generic", "leduc")
 LEDUC_ABSTRACTIONS = {"JQK": ((0, 1, 2),), "J.QK": ((0,), (1, 2)), "JQ.K": ((0, 1), (2,)), "J.Q.K": ((0,), (1,), (2,))}
@@ -65,7 +74,7 @@ class RowData:
   order: np.ndarray
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _arrays(game_name: str):
   return build_arrays(game_name)[0]
 
@@ -185,8 +194,10 @@ def abstraction_cells(game_name: str, player: int, abstraction) -> tuple[np.ndar
   keys, legal = arrays.players[player].keys, arrays.players[player].legal
   if isinstance(abstraction, str):
     if abstraction not in LEDUC_ABSTRACTIONS:
-      raise ValueError(f"unknown abstraction {abstraction!r}; Leduc's: {', '.join(LEDUC_ABSTRACTIONS)}, "
-                       f"or a map from infoset keys to labels")
+      raise ValueError(
+        f"unknown abstraction {abstraction!r}; Leduc's: {', '.join(LEDUC_ABSTRACTIONS)}, "
+        f"or a map from infoset keys to labels"
+      )
     if game_name != "leduc_poker":
       raise ValueError(f"abstraction {abstraction!r} is Leduc Hold'em's, not {game_name!r}'s")
     labels = [_leduc_abstract_key(k, LEDUC_ABSTRACTIONS[abstraction]) for k in keys]
@@ -201,8 +212,9 @@ def abstraction_cells(game_name: str, player: int, abstraction) -> tuple[np.ndar
   first = {}
   for i, a in enumerate(abstract):
     if a in first and not np.array_equal(legal[first[a]], legal[i]):
-      raise ValueError(f"infosets {keys[first[a]]!r} and {keys[i]!r} share an abstract infoset but not their "
-                       f"legal actions")
+      raise ValueError(
+        f"infosets {keys[first[a]]!r} and {keys[i]!r} share an abstract infoset but not their legal actions"
+      )
     first.setdefault(a, i)
   num_actions = legal.shape[1]
   cells = (abstract[:, None] * num_actions + np.arange(num_actions)).reshape(-1)
@@ -219,7 +231,7 @@ def row_data(game_name: str, player: int, feature_set: str = "auto", abstraction
   return _row_data(game_name, player, feature_set, abstraction)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _row_data(game_name, player, feature_set, abstraction) -> RowData:
   legal = _arrays(game_name).players[player].legal.reshape(-1)
   x = features(game_name, player, feature_set)

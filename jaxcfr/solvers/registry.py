@@ -29,7 +29,7 @@ import dataclasses
 import functools
 import inspect
 import math
-from typing import Callable
+from collections.abc import Callable
 
 import jax
 import jax.numpy as jnp
@@ -168,6 +168,7 @@ def per_run(init: Callable, hyperparameters, *, check: Callable | None = None, *
       for _ in batch_shape(state):
         mapped = jax.vmap(mapped, in_axes=(None, -1), out_axes=-1)
       return mapped(tensors, state)
+
     return batched
 
   result = dict(init=batched_init, **{name: over_batch(fn) for name, fn in functions.items()})
@@ -181,9 +182,9 @@ def per_run(init: Callable, hyperparameters, *, check: Callable | None = None, *
       size = math.prod(shape)  # explicit: a leaf may have an empty axis
       if size == 1:  # one run (or a batch of one): no vmap, whose gathers, copies and transposes where
         # one run slices cost several times the run (benchmarks/results/batch_layout_batch1.json)
-        one = steps(step, jax.tree_util.tree_map(lambda x: x.reshape(x.shape[:x.ndim - k]), state))
+        one = steps(step, jax.tree_util.tree_map(lambda x: x.reshape(x.shape[: x.ndim - k]), state))
         return jax.tree_util.tree_map(lambda x: x.reshape(x.shape + shape), one)
-      front = jax.tree_util.tree_map(lambda x: jnp.moveaxis(x.reshape(x.shape[:x.ndim - k] + (size,)), -1, 0), state)
+      front = jax.tree_util.tree_map(lambda x: jnp.moveaxis(x.reshape(x.shape[: x.ndim - k] + (size,)), -1, 0), state)
       front = steps(jax.vmap(step, in_axes=(None, 0)), front)
       return jax.tree_util.tree_map(lambda x: jnp.moveaxis(x, 0, -1).reshape(x.shape[1:] + shape), front)
 
@@ -240,7 +241,7 @@ def concrete(value) -> np.ndarray | None:
     return None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _cached(name: str, options: tuple) -> Solver:
   factory = _FACTORIES[name]
   if "name" in inspect.signature(factory).parameters:  # one factory serving several names

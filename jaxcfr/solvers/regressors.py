@@ -31,7 +31,8 @@ batchable hyperparameters (``learning_rate``, ``threshold``), traced scalars.
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable, NamedTuple
+from typing import NamedTuple
+from collections.abc import Callable
 
 import jax
 import jax.numpy as jnp
@@ -119,6 +120,7 @@ def abstraction() -> Regressor:
 class MLPParams(NamedTuple):
   """weights: list of ([F_in, F_out], [F_out]) layers; opt_state: the optax state; scale: []
   the target scale of the last fit."""
+
   weights: list
   opt_state: object
   scale: jax.Array
@@ -131,8 +133,15 @@ def _forward(weights, x):
   return (x @ w + b)[:, 0]
 
 
-def mlp(*, hidden: tuple = (24, 24), steps: int = 100, loss: str = "mse", optimizer: str = "adam",
-        normalise: bool = True, learning_rate: float = 1e-2) -> Regressor:
+def mlp(
+  *,
+  hidden: tuple = (24, 24),
+  steps: int = 100,
+  loss: str = "mse",
+  optimizer: str = "adam",
+  normalise: bool = True,
+  learning_rate: float = 1e-2,
+) -> Regressor:
   """A multilayer perceptron ``F -> hidden... -> 1`` trained by optax.
 
   Args:
@@ -144,6 +153,7 @@ def mlp(*, hidden: tuple = (24, 24), steps: int = 100, loss: str = "mse", optimi
     learning_rate: the default of the batchable hyperparameter.
   """
   import optax  # pylint: disable=import-outside-toplevel
+
   if loss not in ("mse", "huber"):
     raise ValueError(f"mlp loss must be 'mse' or 'huber', got {loss!r}")
   if optimizer not in ("adam", "sgd"):
@@ -165,7 +175,7 @@ def mlp(*, hidden: tuple = (24, 24), steps: int = 100, loss: str = "mse", optimi
     x = jnp.asarray(rows.features, targets.dtype)
     share = weights / jnp.maximum(weights.sum(), 1e-300)
     if normalise:
-      scale = jnp.sqrt((share * targets ** 2).sum())
+      scale = jnp.sqrt((share * targets**2).sum())
       scale = jnp.where(scale > 0, scale, 1.0)
     else:
       scale = jnp.ones((), targets.dtype)
@@ -174,7 +184,7 @@ def mlp(*, hidden: tuple = (24, 24), steps: int = 100, loss: str = "mse", optimi
 
     def objective(w):
       error = _forward(w, x) - y
-      per_row = error ** 2 if loss == "mse" else optax.huber_loss(error)
+      per_row = error**2 if loss == "mse" else optax.huber_loss(error)
       return (share * per_row).sum()
 
     def one(_, carry):
@@ -213,6 +223,7 @@ class TreeParams(NamedTuple):
     value: [D + 1, N] float mean target of every node (the leaf prediction).
     leaves: [] int32 number of leaves.
   """
+
   feature: jax.Array
   cut: jax.Array
   split: jax.Array
@@ -246,7 +257,7 @@ def _best_splits(x, order, node, w, wy, num_nodes):
     same = jnp.concatenate([k[1:] == k[:-1], jnp.zeros(1, bool)])
     valid = same & (nxt > xs) & (k < num_nodes) & (wl > 0) & (wr > 0)
     safe = lambda v: jnp.where(valid, v, 1.0)
-    gain = sl ** 2 / safe(wl) + sr ** 2 / safe(wr) - sn ** 2 / jnp.where(wn > 0, wn, 1.0)
+    gain = sl**2 / safe(wl) + sr**2 / safe(wr) - sn**2 / jnp.where(wn > 0, wn, 1.0)
     gain = jnp.where(valid, gain, -jnp.inf)
     node_gain = jax.ops.segment_max(gain, k, num_nodes + 1)[:num_nodes]
     # ties (equal partitions in exact arithmetic) go to the first cut: rounding must not choose
@@ -266,10 +277,15 @@ def _grow(x, order, targets, weights, threshold, max_depth: int) -> TreeParams:
   n = x.shape[0]
   dtype = targets.dtype
   wy = weights * targets
-  tolerance = 1e-12 * (weights * targets ** 2).sum() + 1e-300  # rounding, not an improvement
-  empty = TreeParams(feature=jnp.zeros((max_depth, n), jnp.int32), cut=jnp.zeros((max_depth, n), dtype),
-                     split=jnp.zeros((max_depth, n), bool), child=jnp.zeros((max_depth, 2 * n), jnp.int32),
-                     value=jnp.zeros((max_depth + 1, n), dtype), leaves=jnp.zeros((), jnp.int32))
+  tolerance = 1e-12 * (weights * targets**2).sum() + 1e-300  # rounding, not an improvement
+  empty = TreeParams(
+    feature=jnp.zeros((max_depth, n), jnp.int32),
+    cut=jnp.zeros((max_depth, n), dtype),
+    split=jnp.zeros((max_depth, n), bool),
+    child=jnp.zeros((max_depth, 2 * n), jnp.int32),
+    value=jnp.zeros((max_depth + 1, n), dtype),
+    leaves=jnp.zeros((), jnp.int32),
+  )
   node = jnp.where(weights > 0, 0, n).astype(jnp.int32)  # n: excluded (no data, or in a leaf above)
 
   def level(carry):
@@ -282,15 +298,19 @@ def _grow(x, order, targets, weights, threshold, max_depth: int) -> TreeParams:
     right = x[jnp.arange(n), feature[safe_node]] > cut[safe_node]
     going = (node < n) & split[safe_node]
     key = jnp.where(going, 2 * safe_node + right, 2 * n)
-    present = jnp.zeros(2 * n + 1, jnp.int32).at[key].max(1)[:2 * n]
+    present = jnp.zeros(2 * n + 1, jnp.int32).at[key].max(1)[: 2 * n]
     rank = jnp.cumsum(present) - 1
     child = jnp.where(present > 0, rank, 0).astype(jnp.int32)
     new_node = jnp.where(going, child[jnp.minimum(key, 2 * n - 1)], n).astype(jnp.int32)
     feature, cut = jnp.where(split, feature, 0), jnp.where(split, cut, 0)  # no don't-care entries
-    tree = tree._replace(feature=tree.feature.at[d].set(feature), cut=tree.cut.at[d].set(cut),
-                         split=tree.split.at[d].set(split), child=tree.child.at[d].set(child),
-                         value=tree.value.at[d].set(value),
-                         leaves=tree.leaves + (has_data & ~split).sum().astype(jnp.int32))
+    tree = tree._replace(
+      feature=tree.feature.at[d].set(feature),
+      cut=tree.cut.at[d].set(cut),
+      split=tree.split.at[d].set(split),
+      child=tree.child.at[d].set(child),
+      value=tree.value.at[d].set(value),
+      leaves=tree.leaves + (has_data & ~split).sum().astype(jnp.int32),
+    )
     return d + 1, new_node, tree
 
   d, node, tree = jax.lax.while_loop(lambda c: (c[0] < max_depth) & jnp.any(c[1] < n), level, (0, node, empty))
@@ -315,8 +335,9 @@ def _walk(tree: TreeParams, x) -> jax.Array:
     return node, out, stopped | leaf_here
 
   node = jnp.zeros(n_rows, jnp.int32)
-  node, out, stopped = jax.lax.fori_loop(0, max_depth, level, (node, jnp.zeros(n_rows, tree.value.dtype),
-                                                                jnp.zeros(n_rows, bool)))
+  node, out, stopped = jax.lax.fori_loop(
+    0, max_depth, level, (node, jnp.zeros(n_rows, tree.value.dtype), jnp.zeros(n_rows, bool))
+  )
   return jnp.where(stopped, out, tree.value[max_depth, node])
 
 
@@ -335,9 +356,14 @@ def tree(*, max_depth: int = 32, threshold: float = 0.0) -> Regressor:
     del key
     n = len(rows.legal)
     dtype = _dtype()
-    return TreeParams(feature=jnp.zeros((max_depth, n), jnp.int32), cut=jnp.zeros((max_depth, n), dtype),
-                      split=jnp.zeros((max_depth, n), bool), child=jnp.zeros((max_depth, 2 * n), jnp.int32),
-                      value=jnp.zeros((max_depth + 1, n), dtype), leaves=jnp.ones((), jnp.int32))
+    return TreeParams(
+      feature=jnp.zeros((max_depth, n), jnp.int32),
+      cut=jnp.zeros((max_depth, n), dtype),
+      split=jnp.zeros((max_depth, n), bool),
+      child=jnp.zeros((max_depth, 2 * n), jnp.int32),
+      value=jnp.zeros((max_depth + 1, n), dtype),
+      leaves=jnp.ones((), jnp.int32),
+    )
 
   def fit(params, rows, targets, weights, hyper):
     del params

@@ -34,6 +34,7 @@ class Reservoir(NamedTuple):
   """row: [K] int32 row index of each point; value: [K] float its instantaneous regret;
   iteration: [K] int32 the iteration it came from (0: empty slot); seen: [] int32 points
   offered so far (below 2^31)."""
+
   row: jax.Array
   value: jax.Array
   iteration: jax.Array
@@ -45,8 +46,12 @@ def empty(capacity: int, dtype=None) -> Reservoir:
   if int(capacity) < 1:
     raise ValueError(f"reservoir must be >= 1 (points kept per player), got {capacity}")
   dtype = dtype or jnp.zeros(()).dtype
-  return Reservoir(row=jnp.zeros(capacity, jnp.int32), value=jnp.zeros(capacity, dtype),
-                   iteration=jnp.zeros(capacity, jnp.int32), seen=jnp.zeros((), jnp.int32))
+  return Reservoir(
+    row=jnp.zeros(capacity, jnp.int32),
+    value=jnp.zeros(capacity, dtype),
+    iteration=jnp.zeros(capacity, jnp.int32),
+    seen=jnp.zeros((), jnp.int32),
+  )
 
 
 def add(buffer: Reservoir, rows, values, iteration, key) -> Reservoir:
@@ -60,10 +65,12 @@ def add(buffer: Reservoir, rows, values, iteration, key) -> Reservoir:
   last = jax.ops.segment_max(jnp.arange(m, dtype=jnp.int32), slot, capacity + 1)[:capacity]
   taken = last >= 0
   point = jnp.where(taken, last, 0)
-  return Reservoir(row=jnp.where(taken, jnp.asarray(rows, jnp.int32)[point], buffer.row),
-                   value=jnp.where(taken, values[point], buffer.value),
-                   iteration=jnp.where(taken, jnp.asarray(iteration, jnp.int32), buffer.iteration),
-                   seen=buffer.seen + m)
+  return Reservoir(
+    row=jnp.where(taken, jnp.asarray(rows, jnp.int32)[point], buffer.row),
+    value=jnp.where(taken, values[point], buffer.value),
+    iteration=jnp.where(taken, jnp.asarray(iteration, jnp.int32), buffer.iteration),
+    seen=buffer.seen + m,
+  )
 
 
 def statistics(buffer: Reservoir, num_rows: int) -> tuple[jax.Array, jax.Array]:

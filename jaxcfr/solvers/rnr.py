@@ -26,7 +26,6 @@ which ``u`` never sees (its weight in ``y_eff`` is 0), so ``u``'s trajectory is 
 [*B] makes a batch of runs with trailing axes [..., *B] like every solver's.
 """
 
-
 from __future__ import annotations
 
 import functools
@@ -87,8 +86,9 @@ def _base_state(tensors: GameTensors, base: str, batch_parts, hyperparameters):
     raise ValueError(f"{base} has no hyperparameter {', '.join(unknown)}; its hyperparameters: {', '.join(defaults)}")
   hyper = {k: jnp.asarray(v) for k, v in {**defaults, **hyperparameters}.items()}
   batch = jnp.broadcast_shapes(*(h.shape for h in hyper.values()), *batch_parts)
-  state = cfr.init(tensors, **{k: jnp.broadcast_to(h, batch) for k, h in hyper.items()},
-                   predictive=cfr.PRESETS[base].predictive)
+  state = cfr.init(
+    tensors, **{k: jnp.broadcast_to(h, batch) for k, h in hyper.items()}, predictive=cfr.PRESETS[base].predictive
+  )
   return state, batch
 
 
@@ -100,12 +100,16 @@ def _init(tensors: GameTensors, *, model=None, p=None, restricted=1, base: str, 
   dtype = tensors.dtype
   p, restricted = jnp.asarray(p, dtype), jnp.asarray(restricted, jnp.int32)
   model = tuple(jnp.asarray(s, dtype) for s in model)
-  state, batch = _base_state(tensors, base, [p.shape, restricted.shape, *(s.shape[2:] for s in model)],
-                             hyperparameters)
+  state, batch = _base_state(tensors, base, [p.shape, restricted.shape, *(s.shape[2:] for s in model)], hyperparameters)
   model = _batched_profile(model, batch)
   model_plan = tuple(evaluation.realization_plan(tp, s) for tp, s in zip(tensors.players, model))
-  return RNRState(solver=state, p=jnp.broadcast_to(p, batch), restricted=jnp.broadcast_to(restricted, batch),
-                  model=model, model_plan=model_plan)
+  return RNRState(
+    solver=state,
+    p=jnp.broadcast_to(p, batch),
+    restricted=jnp.broadcast_to(restricted, batch),
+    model=model,
+    model_plan=model_plan,
+  )
 
 
 def _batched_profile(profile, batch: tuple) -> tuple:
@@ -142,11 +146,18 @@ def solver(name: str, *, base: str = "cfr+", updates: str | None = None) -> regi
   base_step = cfr.preset_step(base, updates)
   init, step = (_init, _step) if name == "rnr" else (_dbr_init, _dbr_step)
   defaults = {"p": None, "restricted": 1, **cfr.preset_hyperparameters(base)}
-  return registry.Solver(name=name, init=functools.partial(init, base=base),
-                         step=functools.partial(step, base_step=base_step), average_strategy=_average,
-                         current_strategy=_current, hyperparameters=defaults,
-                         options={"base": base, "updates": updates}, requires=("model", "p"),
-                         counter_profile=counter_profile)
+  return registry.Solver(
+    name=name,
+    init=functools.partial(init, base=base),
+    step=functools.partial(step, base_step=base_step),
+    average_strategy=_average,
+    current_strategy=_current,
+    hyperparameters=defaults,
+    options={"base": base, "updates": updates},
+    requires=("model", "p"),
+    counter_profile=counter_profile,
+  )
+
 
 # --- Data-biased response (Ponsen et al. 2011 footnote 9; Johanson & Bowling 2009) ---------------
 #
@@ -202,11 +213,14 @@ def _dbr_step(tensors: GameTensors, state: DBRState, *, base_step) -> DBRState:
   return state._replace(solver=base_step(tensors, state.solver, opponent_plan=opponent_plan, behaviour=own))
 
 
-def _dbr_init(tensors: GameTensors, *, model=None, p=None, confidence=None, restricted=1, base: str,
-              **hyperparameters) -> DBRState:
+def _dbr_init(
+  tensors: GameTensors, *, model=None, p=None, confidence=None, restricted=1, base: str, **hyperparameters
+) -> DBRState:
   if (p is None) == (confidence is None):
-    raise ValueError("dbr needs exactly one of p (one confidence for every infoset) and confidence "
-                     "(per-infoset arrays, e.g. from count_confidence)")
+    raise ValueError(
+      "dbr needs exactly one of p (one confidence for every infoset) and confidence "
+      "(per-infoset arrays, e.g. from count_confidence)"
+    )
   dtype = tensors.dtype
   if confidence is not None:
     confidence = tuple(jnp.asarray(c, dtype) for c in confidence)
@@ -219,11 +233,19 @@ def _dbr_init(tensors: GameTensors, *, model=None, p=None, confidence=None, rest
   check_model(tensors, model)
   restricted = jnp.asarray(restricted, jnp.int32)
   model = tuple(jnp.asarray(s, dtype) for s in model)
-  state, batch = _base_state(tensors, base, [restricted.shape, *(c.shape[1:] for c in confidence),
-                                             *(s.shape[2:] for s in model)], hyperparameters)
+  state, batch = _base_state(
+    tensors,
+    base,
+    [restricted.shape, *(c.shape[1:] for c in confidence), *(s.shape[2:] for s in model)],
+    hyperparameters,
+  )
   confidence = tuple(jnp.broadcast_to(evaluation.expand_to(c, 1 + len(batch)), c.shape[:1] + batch) for c in confidence)
-  return DBRState(solver=state, confidence=confidence, restricted=jnp.broadcast_to(restricted, batch),
-                  model=_batched_profile(model, batch))
+  return DBRState(
+    solver=state,
+    confidence=confidence,
+    restricted=jnp.broadcast_to(restricted, batch),
+    model=_batched_profile(model, batch),
+  )
 
 
 def count_confidence(counts, *, p_max: float, threshold: float) -> jax.Array:

@@ -33,7 +33,8 @@ algorithms that need the whole tree. Batches of seeds ride on trailing axes thro
 from __future__ import annotations
 
 import functools
-from typing import Callable, NamedTuple
+from typing import NamedTuple
+from collections.abc import Callable
 
 import jax
 import jax.numpy as jnp
@@ -46,8 +47,17 @@ from jaxcfr.games import limit_holdem as rules
 from jaxcfr.solvers import registry
 from jaxcfr.solvers.mccfr_state import DEFAULT_EPSILON  # 0.6, as Lanctot et al. 2009 and Ponsen et al. 2011
 
-__all__ = ["HoldemState", "Fixed", "register", "get", "names", "trajectory_update", "chance_sampled_update",
-           "legal_table", "SMALL_BET"]
+__all__ = [
+  "HoldemState",
+  "Fixed",
+  "register",
+  "get",
+  "names",
+  "trajectory_update",
+  "chance_sampled_update",
+  "legal_table",
+  "SMALL_BET",
+]
 
 SMALL_BET = float(rules.SMALL_BET)
 
@@ -84,8 +94,9 @@ class Fixed(NamedTuple):
   p: jax.Array
 
 
-def _walk(game: holdem.HoldemGame, tables, buckets, u, *, player: int, epsilon, matched: bool,
-          fixed: Fixed | None = None):
+def _walk(
+  game: holdem.HoldemGame, tables, buckets, u, *, player: int, epsilon, matched: bool, fixed: Fixed | None = None
+):
   """One trajectory from the root; ``tables`` are regrets (``matched``) or strategies.
   Returns per step (alive, acting player, row, action, sigma(a), sample(a), sigma row [3])
   and the final node."""
@@ -103,8 +114,11 @@ def _walk(game: holdem.HoldemGame, tables, buckets, u, *, player: int, epsilon, 
     values = jnp.where(pc == 0, rows[0], rows[1])
     sigma = regret.regret_matching(values, legal, axis=-1) if matched else regret.normalise(values, legal, -1)
     if fixed is not None:
-      model = jnp.where(pc == 0, fixed.tables[0][jnp.clip(row, 0, fixed.tables[0].shape[0] - 1)],
-                        fixed.tables[1][jnp.clip(row, 0, fixed.tables[1].shape[0] - 1)])
+      model = jnp.where(
+        pc == 0,
+        fixed.tables[0][jnp.clip(row, 0, fixed.tables[0].shape[0] - 1)],
+        fixed.tables[1][jnp.clip(row, 0, fixed.tables[1].shape[0] - 1)],
+      )
       sigma = jnp.where(p == fixed.player, fixed.p * model + (1 - fixed.p) * sigma, sigma)
     count = legal.sum()
     explore = epsilon * legal / count + (1 - epsilon) * sigma
@@ -120,14 +134,16 @@ def _walk(game: holdem.HoldemGame, tables, buckets, u, *, player: int, epsilon, 
   return last, steps
 
 
-def trajectory_update(game: holdem.HoldemGame, regrets, buckets, sign, key, *, player: int, epsilon,
-                      fixed: Fixed | None = None):
+def trajectory_update(
+  game: holdem.HoldemGame, regrets, buckets, sign, key, *, player: int, epsilon, fixed: Fixed | None = None
+):
   """One outcome-sampling update of ``player``: (regret increments, average increments),
   each ``(rows [D], values [D, 3])`` with rows ``I_player`` (dropped) off own steps."""
   depth = max_depth(game.tree)
   u = jax.random.uniform(key, (depth,))
-  last, (alive, p, row, a, sig_a, samp_a, sigma, legal) = _walk(game, regrets, buckets, u, player=player,
-                                                                 epsilon=epsilon, matched=True, fixed=fixed)
+  last, (alive, p, row, a, sig_a, samp_a, sigma, legal) = _walk(
+    game, regrets, buckets, u, player=player, epsilon=epsilon, matched=True, fixed=fixed
+  )
   u0 = holdem.terminal_utility(game.arrays, last[None], sign[None])[0] / SMALL_BET
   ui = u0 if player == 0 else -u0
   own = alive & (p == player)
@@ -153,8 +169,13 @@ def trajectory_update(game: holdem.HoldemGame, regrets, buckets, sign, key, *, p
 def _init(game: holdem.HoldemGame, *, seed=0, epsilon=DEFAULT_EPSILON) -> HoldemState:
   tables = tuple(jnp.zeros((n, 3), jnp.float32) for n in game.num_infosets)
   key = jax.random.key_data(jax.random.key(jnp.asarray(seed, jnp.uint32)))
-  return HoldemState(regret=tables, average=tables, key=key, epsilon=jnp.asarray(epsilon, jnp.float32),
-                     iteration=jnp.zeros((), jnp.int32))
+  return HoldemState(
+    regret=tables,
+    average=tables,
+    key=key,
+    epsilon=jnp.asarray(epsilon, jnp.float32),
+    iteration=jnp.zeros((), jnp.int32),
+  )
 
 
 def _step(game: holdem.HoldemGame, state: HoldemState, fixed: Fixed | None = None) -> HoldemState:
@@ -164,13 +185,21 @@ def _step(game: holdem.HoldemGame, state: HoldemState, fixed: Fixed | None = Non
   sign = holdem.showdown_sign(deal)[0]
   regrets, average = list(state.regret), list(state.average)
   for player in (0, 1):
-    (rows, r_inc), (_, a_inc) = trajectory_update(game, tuple(regrets), buckets, sign,
-                                                  jax.random.wrap_key_data(keys[2 + player]), player=player,
-                                                  epsilon=state.epsilon, fixed=fixed)
+    (rows, r_inc), (_, a_inc) = trajectory_update(
+      game,
+      tuple(regrets),
+      buckets,
+      sign,
+      jax.random.wrap_key_data(keys[2 + player]),
+      player=player,
+      epsilon=state.epsilon,
+      fixed=fixed,
+    )
     regrets[player] = row_updates.add_rows(regrets[player], rows, r_inc)
     average[player] = row_updates.add_rows(average[player], rows, a_inc)
-  return HoldemState(regret=tuple(regrets), average=tuple(average), key=keys[0], epsilon=state.epsilon,
-                     iteration=state.iteration + 1)
+  return HoldemState(
+    regret=tuple(regrets), average=tuple(average), key=keys[0], epsilon=state.epsilon, iteration=state.iteration + 1
+  )
 
 
 def legal_table(game: holdem.HoldemGame, player: int) -> jax.Array:
@@ -188,10 +217,12 @@ def _current(game, state):
 
 
 def _mccfr_os() -> registry.Solver:
-  functions = registry.per_run(_init, ("seed", "epsilon"), step=_step, average_strategy=_average,
-                               current_strategy=_current)
-  return registry.Solver(name="mccfr-os", hyperparameters={"seed": 0, "epsilon": DEFAULT_EPSILON},
-                         options={"game": "sampled"}, **functions)
+  functions = registry.per_run(
+    _init, ("seed", "epsilon"), step=_step, average_strategy=_average, current_strategy=_current
+  )
+  return registry.Solver(
+    name="mccfr-os", hyperparameters={"seed": 0, "epsilon": DEFAULT_EPSILON}, options={"game": "sampled"}, **functions
+  )
 
 
 _FACTORIES: dict[str, Callable] = {"mccfr-os": _mccfr_os}
@@ -209,13 +240,15 @@ def names() -> tuple[str, ...]:
   return tuple(_FACTORIES)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def get(name: str) -> registry.Solver:
   """The solver ``name`` for sampled games (limit hold'em). Raises ValueError naming the
   algorithms that do run there for any other name (``cfr`` and the like need the tree)."""
   if name not in _FACTORIES:
-    raise ValueError(f"--algo {name} {_NEED_TREE if name in registry.names() else 'is unknown'}; on a sampled "
-                     f"game such as limit_holdem use one of: {', '.join(names())}")
+    raise ValueError(
+      f"--algo {name} {_NEED_TREE if name in registry.names() else 'is unknown'}; on a sampled "
+      f"game such as limit_holdem use one of: {', '.join(names())}"
+    )
   return _FACTORIES[name]()
 
 
@@ -233,13 +266,16 @@ def chance_sampled_update(game: holdem.HoldemGame, regrets, deals: jax.Array):
   buckets = holdem.deal_buckets(game, deals)  # [D, 2, 4]
   sign = holdem.showdown_sign(deals)
   player = arrays.player[nodes]  # [L]
-  bucket = jnp.where(player[:, None] == 0, buckets[:, 0, :][:, arrays.round[nodes]].T,
-                     buckets[:, 1, :][:, arrays.round[nodes]].T)  # [L, D]
+  bucket = jnp.where(
+    player[:, None] == 0, buckets[:, 0, :][:, arrays.round[nodes]].T, buckets[:, 1, :][:, arrays.round[nodes]].T
+  )  # [L, D]
   rows = arrays.decision[nodes][:, None] * game.buckets + bucket
   legal = arrays.legal[nodes][:, None, :]
-  sigma = jnp.where(player[:, None, None] == 0,
-                    regret.regret_matching(regrets[0][jnp.clip(rows, 0, regrets[0].shape[0] - 1)], legal, axis=-1),
-                    regret.regret_matching(regrets[1][jnp.clip(rows, 0, regrets[1].shape[0] - 1)], legal, axis=-1))
+  sigma = jnp.where(
+    player[:, None, None] == 0,
+    regret.regret_matching(regrets[0][jnp.clip(rows, 0, regrets[0].shape[0] - 1)], legal, axis=-1),
+    regret.regret_matching(regrets[1][jnp.clip(rows, 0, regrets[1].shape[0] - 1)], legal, axis=-1),
+  )
   position = np.full(num, -1)
   position[nodes] = np.arange(nodes.size)
   d = deals.shape[0]
@@ -252,8 +288,10 @@ def chance_sampled_update(game: holdem.HoldemGame, regrets, deals: jax.Array):
     child_reach = reach[level][:, :, None, :] * factor
     target = jnp.where(child >= 0, child, num)
     reach = reach.at[target.T].set(jnp.moveaxis(child_reach, 2, 0), mode="drop")
-  terminal_value = jax.vmap(lambda s: holdem.terminal_utility(arrays, jnp.arange(num), jnp.broadcast_to(s, (num,))),
-                            out_axes=1)(sign) / SMALL_BET  # [N, D]
+  terminal_value = (
+    jax.vmap(lambda s: holdem.terminal_utility(arrays, jnp.arange(num), jnp.broadcast_to(s, (num,))), out_axes=1)(sign)
+    / SMALL_BET
+  )  # [N, D]
   value = jnp.where((arrays.terminal != 0)[:, None], terminal_value, 0.0).astype(sigma.dtype)
   q_all = jnp.zeros((nodes.size, d, 3), sigma.dtype)
   for level in reversed(levels):  # bottom-up: player 0's values
@@ -280,15 +318,20 @@ def _cs_step(game: holdem.HoldemGame, state: HoldemState, *, deals: int) -> Hold
   updates = chance_sampled_update(game, state.regret, sampled)
   regrets = tuple(state.regret[p].at[updates[p][0]].add(updates[p][1] / deals, mode="drop") for p in (0, 1))
   average = tuple(state.average[p].at[updates[p][0]].add(updates[p][2] / deals, mode="drop") for p in (0, 1))
-  return HoldemState(regret=regrets, average=average, key=keys[0], epsilon=state.epsilon,
-                     iteration=state.iteration + 1)
+  return HoldemState(regret=regrets, average=average, key=keys[0], epsilon=state.epsilon, iteration=state.iteration + 1)
 
 
 def _cfr_cs(deals: int = 8) -> registry.Solver:
-  functions = registry.per_run(_init, ("seed",), step=functools.partial(_cs_step, deals=deals),
-                               average_strategy=_average, current_strategy=_current)
-  return registry.Solver(name="cfr-cs", hyperparameters={"seed": 0}, options={"game": "sampled", "deals": deals},
-                         **functions)
+  functions = registry.per_run(
+    _init,
+    ("seed",),
+    step=functools.partial(_cs_step, deals=deals),
+    average_strategy=_average,
+    current_strategy=_current,
+  )
+  return registry.Solver(
+    name="cfr-cs", hyperparameters={"seed": 0}, options={"game": "sampled", "deals": deals}, **functions
+  )
 
 
 _FACTORIES["cfr-cs"] = _cfr_cs

@@ -53,8 +53,13 @@ class SearchState(NamedTuple):
 def _mcts_init(game, *, seed=0, uct_c=DEFAULT_C) -> SearchState:
   zeros = tuple(jnp.zeros((n, 3), jnp.float32) for n in game.num_infosets)
   key = jax.random.key_data(jax.random.key(jnp.asarray(seed, jnp.uint32)))
-  return SearchState(visits=tuple(z.astype(jnp.int32) for z in zeros), rewards=zeros, key=key,
-                     uct_c=jnp.asarray(uct_c, jnp.float32), iteration=jnp.zeros((), jnp.int32))
+  return SearchState(
+    visits=tuple(z.astype(jnp.int32) for z in zeros),
+    rewards=zeros,
+    key=key,
+    uct_c=jnp.asarray(uct_c, jnp.float32),
+    iteration=jnp.zeros((), jnp.int32),
+  )
 
 
 def _mcts_step(game, state: SearchState) -> SearchState:
@@ -70,8 +75,9 @@ def _mcts_step(game, state: SearchState) -> SearchState:
     p = jnp.clip(arrays.player[h], 0, 1)
     alive = arrays.terminal[h] == rules.NOT_TERMINAL
     row = jnp.maximum(arrays.decision[h], 0) * game.buckets + buckets[p, arrays.round[h]]
-    pick = lambda t: jnp.where(p == 0, t[0][jnp.clip(row, 0, t[0].shape[0] - 1)],
-                               t[1][jnp.clip(row, 0, t[1].shape[0] - 1)])
+    pick = lambda t: jnp.where(
+      p == 0, t[0][jnp.clip(row, 0, t[0].shape[0] - 1)], t[1][jnp.clip(row, 0, t[1].shape[0] - 1)]
+    )
     a = uct_choice(pick(state.visits), pick(state.rewards), arrays.legal[h], state.uct_c, ud)
     return jnp.where(alive, arrays.child[h, a], h), (alive, p, row, a)
 
@@ -88,15 +94,18 @@ def _mcts_step(game, state: SearchState) -> SearchState:
 
 
 def _mcts_policy(game, state: SearchState):
-  return tuple(regret.normalise(state.visits[p].astype(jnp.float32), sampled_games.legal_table(game, p), axis=-1)
-               for p in (0, 1))
+  return tuple(
+    regret.normalise(state.visits[p].astype(jnp.float32), sampled_games.legal_table(game, p), axis=-1) for p in (0, 1)
+  )
 
 
 def _mcts() -> registry.Solver:
-  functions = registry.per_run(_mcts_init, ("seed", "uct_c"), step=_mcts_step, average_strategy=_mcts_policy,
-                               current_strategy=_mcts_policy)
-  return registry.Solver(name="mcts", hyperparameters={"seed": 0, "uct_c": DEFAULT_C},
-                         options={"game": "sampled"}, **functions)
+  functions = registry.per_run(
+    _mcts_init, ("seed", "uct_c"), step=_mcts_step, average_strategy=_mcts_policy, current_strategy=_mcts_policy
+  )
+  return registry.Solver(
+    name="mcts", hyperparameters={"seed": 0, "uct_c": DEFAULT_C}, options={"game": "sampled"}, **functions
+  )
 
 
 class RestrictedState(NamedTuple):
@@ -113,11 +122,16 @@ class RestrictedState(NamedTuple):
     return self.base.iteration
 
 
-def _mcrnr_init(game, *, model, seed=0, epsilon=sampled_games.DEFAULT_EPSILON, p=DEFAULT_PCONF,
-                restricted=1) -> RestrictedState:
+def _mcrnr_init(
+  game, *, model, seed=0, epsilon=sampled_games.DEFAULT_EPSILON, p=DEFAULT_PCONF, restricted=1
+) -> RestrictedState:
   base = sampled_games._init(game, seed=seed, epsilon=epsilon)  # pylint: disable=protected-access
-  return RestrictedState(base=base, model=tuple(jnp.asarray(m, jnp.float32) for m in model),
-                         restricted=jnp.asarray(restricted, jnp.int32), p=jnp.asarray(p, jnp.float32))
+  return RestrictedState(
+    base=base,
+    model=tuple(jnp.asarray(m, jnp.float32) for m in model),
+    restricted=jnp.asarray(restricted, jnp.int32),
+    p=jnp.asarray(p, jnp.float32),
+  )
 
 
 def _mcrnr_step(game, state: RestrictedState) -> RestrictedState:
@@ -127,8 +141,9 @@ def _mcrnr_step(game, state: RestrictedState) -> RestrictedState:
 
 def _mixed(game, state: RestrictedState, strategy):
   profile = strategy(game, state.base)
-  return tuple(jnp.where(state.restricted == q, state.p * state.model[q] + (1 - state.p) * profile[q], profile[q])
-               for q in (0, 1))
+  return tuple(
+    jnp.where(state.restricted == q, state.p * state.model[q] + (1 - state.p) * profile[q], profile[q]) for q in (0, 1)
+  )
 
 
 def _mcrnr_counter(game, state: RestrictedState):
@@ -139,13 +154,20 @@ def _mcrnr_counter(game, state: RestrictedState):
 
 def _mcrnr() -> registry.Solver:
   functions = registry.per_run(
-      _mcrnr_init, ("seed", "epsilon", "p", "restricted"), step=_mcrnr_step,
-      average_strategy=lambda g, s: _mixed(g, s, sampled_games._average),  # pylint: disable=protected-access
-      current_strategy=lambda g, s: _mixed(g, s, sampled_games._current),  # pylint: disable=protected-access
-      counter_profile=_mcrnr_counter)
-  return registry.Solver(name="mcrnr", hyperparameters={"seed": 0, "epsilon": sampled_games.DEFAULT_EPSILON,
-                                                        "p": DEFAULT_PCONF, "restricted": 1},
-                         options={"game": "sampled"}, requires=("model",), **functions)
+    _mcrnr_init,
+    ("seed", "epsilon", "p", "restricted"),
+    step=_mcrnr_step,
+    average_strategy=lambda g, s: _mixed(g, s, sampled_games._average),  # pylint: disable=protected-access
+    current_strategy=lambda g, s: _mixed(g, s, sampled_games._current),  # pylint: disable=protected-access
+    counter_profile=_mcrnr_counter,
+  )
+  return registry.Solver(
+    name="mcrnr",
+    hyperparameters={"seed": 0, "epsilon": sampled_games.DEFAULT_EPSILON, "p": DEFAULT_PCONF, "restricted": 1},
+    options={"game": "sampled"},
+    requires=("model",),
+    **functions,
+  )
 
 
 sampled_games.register("mcts", _mcts)

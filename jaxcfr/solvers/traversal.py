@@ -141,8 +141,16 @@ class _Level(NamedTuple):
   opponent_sigma: jax.Array | None  # [C, A_opp] (levels with opponent nodes)
 
 
-def traverse(tensors: GameTensors, tables, key: jax.Array | None, *, player: int, sample_opponent: bool,
-             matched: bool, uniforms: jax.Array | None = None) -> Traversal:
+def traverse(
+  tensors: GameTensors,
+  tables,
+  key: jax.Array | None,
+  *,
+  player: int,
+  sample_opponent: bool,
+  matched: bool,
+  uniforms: jax.Array | None = None,
+) -> Traversal:
   """One traversal for ``player`` (see the module doc).
 
   Args:
@@ -189,8 +197,7 @@ def traverse(tensors: GameTensors, tables, key: jax.Array | None, *, player: int
     own_sigma = rows(player, infoset, count) if player in kinds else None
     opp_sigma = rows(opponent, infoset, count) if opponent in kinds else None
     if d == depths - 1 or kinds == (TERMINAL_NODE,):
-      levels.append(_Level(valid, kind, infoset, count, utility, None, None, None, None, reach,
-                           own_sigma, opp_sigma))
+      levels.append(_Level(valid, kind, infoset, count, utility, None, None, None, None, reach, own_sigma, opp_sigma))
       break
     first = tree.first_child[nodes]
     expanded = jnp.zeros(nodes.shape, bool)
@@ -198,7 +205,7 @@ def traverse(tensors: GameTensors, tables, key: jax.Array | None, *, player: int
     choice = jnp.zeros(nodes.shape, jnp.int32)
     chance_width = statics.level_chance_width[d]
     if chance_width or (sample_opponent and opponent in kinds):
-      u = uniforms[used:used + capacity[d]]
+      u = uniforms[used : used + capacity[d]]
       used += capacity[d]
     for p, rows_p in ((player, own_sigma), (opponent, opp_sigma)):
       if rows_p is None:
@@ -225,8 +232,22 @@ def traverse(tensors: GameTensors, tables, key: jax.Array | None, *, player: int
     overflow = overflow | (total > next_capacity)
     next_nodes = carried[0]
     next_reach = carried[1] if not sample_opponent else jnp.ones((next_capacity,), dtype)
-    levels.append(_Level(valid, kind, infoset, count, utility, sigma,
-                         jnp.minimum(position, next_capacity - 1), live, expanded, reach, own_sigma, opp_sigma))
+    levels.append(
+      _Level(
+        valid,
+        kind,
+        infoset,
+        count,
+        utility,
+        sigma,
+        jnp.minimum(position, next_capacity - 1),
+        live,
+        expanded,
+        reach,
+        own_sigma,
+        opp_sigma,
+      )
+    )
     sizes.append(total)
     nodes, valid, reach = next_nodes, jnp.arange(next_capacity) < total, next_reach
 
@@ -239,8 +260,11 @@ def traverse(tensors: GameTensors, tables, key: jax.Array | None, *, player: int
       v = level.utility
     else:
       below = jnp.where(level.live, value[level.slot], 0)
-      v = jnp.where(level.expanded, (level.sigma * below).sum(-1),
-                    jnp.where(level.kind == TERMINAL_NODE, level.utility, below[:, 0]))
+      v = jnp.where(
+        level.expanded,
+        (level.sigma * below).sum(-1),
+        jnp.where(level.kind == TERMINAL_NODE, level.utility, below[:, 0]),
+      )
     v = jnp.where(level.valid, v, 0)
     if player in kinds and level.slot is not None:
       legal = jnp.arange(own_width) < level.count[:, None]
@@ -258,7 +282,12 @@ def traverse(tensors: GameTensors, tables, key: jax.Array | None, *, player: int
     return jnp.concatenate(parts) if parts else jnp.zeros(shape, dtype)
 
   return Traversal(
-      index=cat(own_index, (0,)).astype(jnp.int32), regret=cat(own_regret, (0, own_width)),
-      values=cat(own_values, (0, own_width)), opponent_index=cat(opp_index, (0,)).astype(jnp.int32),
-      opponent_sigma=cat(opp_rows, (0, opp_width)), nodes_touched=sum(sizes).astype(jnp.int32),
-      frontier_sizes=jnp.stack(sizes + [jnp.zeros((), jnp.int32)] * (depths - len(sizes))), overflow=overflow)
+    index=cat(own_index, (0,)).astype(jnp.int32),
+    regret=cat(own_regret, (0, own_width)),
+    values=cat(own_values, (0, own_width)),
+    opponent_index=cat(opp_index, (0,)).astype(jnp.int32),
+    opponent_sigma=cat(opp_rows, (0, opp_width)),
+    nodes_touched=sum(sizes).astype(jnp.int32),
+    frontier_sizes=jnp.stack(sizes + [jnp.zeros((), jnp.int32)] * (depths - len(sizes))),
+    overflow=overflow,
+  )
