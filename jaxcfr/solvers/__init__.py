@@ -1,33 +1,58 @@
-"""Every algorithm as one kind of object, registered by name.
+"""Every algorithm as one kind of object, registered by name and representation.
 
     solver = jaxcfr.solvers.get("dcfr")            # or "mccfr-os", "rnr", ... (names())
     state = solver.init(tensors, alpha=jnp.array([1.0, 1.5, 2.0]))   # a batch of 3 runs
     state = solver.run(tensors, state, 1000)
     profile = solver.average_strategy(tensors, state)              # [I, A, 3] per player
 
-See jaxcfr.solvers.registry for the protocol and the batch convention. Importing this
-package registers: the CFR family (cfr, cfr+, lcfr, dcfr, pcfr+, rm, rm+), sampled CFR
-(mccfr-os, mccfr-es, cfr-cs), the restricted solvers (rnr, dbr, mcrnr), information-set MCTS
-(mcts, Smooth UCT as its option), regression CFR (rcfr) and magnetic mirror descent (mmd).
+    jaxcfr.solvers.get("mccfr-os", "sampled")      # the same algorithm on a sampled game
+
+See jaxcfr.solvers.registry for the protocol, the batch convention and the declarations
+(``registration(name)``: summary, options and hyperparameters with types, defaults and
+ranges). Importing this package registers, on the sequence form: the CFR family (cfr, cfr+,
+lcfr, dcfr, pcfr+, rm, rm+), sampled CFR (mccfr-os, mccfr-es, cfr-cs), the restricted
+solvers (rnr, dbr, mcrnr), information-set MCTS (mcts, Smooth UCT as its option), regression
+CFR (rcfr) and magnetic mirror descent (mmd); on sampled games (limit hold'em's card
+abstraction): mccfr-os, cfr-cs, mcts and mcrnr.
 """
 
-from jaxcfr.solvers import cfr, mccfr, mcrnr, mcts, mmd, rcfr, rnr  # noqa: F401  (each registers its solvers)
-from jaxcfr.solvers.registry import Solver, batch_shape, get, names, option_names
+from jaxcfr.game.representation import Representation
+from jaxcfr.solvers import (  # noqa: F401  (each registers its solvers)
+  cfr,
+  mccfr,
+  mcrnr,
+  mcts,
+  mmd,
+  rcfr,
+  rnr,
+  sampled_games,
+  sampled_search,
+)
+from jaxcfr.solvers.params import Param
+from jaxcfr.solvers.registry import (
+  Registration,
+  Solver,
+  batch_shape,
+  get,
+  names,
+  option_names,
+  registration,
+  registrations,
+  representations,
+  split_settings,
+)
 
 __all__ = [
+  "Param",
+  "Registration",
+  "Representation",
   "Solver",
   "batch_shape",
   "get",
   "names",
   "option_names",
-  "cfr",
-  "mccfr",
-  "mcrnr",
-  "mcts",
-  "mmd",
-  "rcfr",
-  "rnr",
+  "registration",
+  "registrations",
+  "representations",
+  "split_settings",
 ]
-# Solvers of sampled games (limit hold'em's abstraction, no tensors): their own registry,
-# jaxcfr.solvers.sampled_games.get; sampled_search registers mcts and mcrnr there.
-from jaxcfr.solvers import sampled_games, sampled_search  # noqa: E402,F401

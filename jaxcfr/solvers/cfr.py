@@ -278,8 +278,59 @@ def preset_step(algorithm: str, updates: str | None = None) -> Callable:
 
 def preset_hyperparameters(algorithm: str) -> dict:
   """The preset's defaults of the batchable hyperparameters."""
-  preset = PRESETS[algorithm]
-  return dict(alpha=preset.alpha, beta=preset.beta, gamma=preset.gamma, averaging_delay=0)
+  return {p.name: p.default for p in declared_hyperparameters(algorithm)}
+
+
+_SUMMARIES = {
+  "cfr": "counterfactual regret minimisation (regret matching, uniform average)",
+  "cfr+": "CFR+ (regret matching+, linear average)",
+  "lcfr": "linear CFR (regrets and average weighted by t)",
+  "dcfr": "discounted CFR (Brown and Sandholm 2019)",
+  "pcfr+": "predictive CFR+ (Farina, Kroer and Sandholm 2021)",
+  "rm": "regret matching with simultaneous updates",
+  "rm+": "regret matching+ with simultaneous updates",
+}
+
+UPDATES = registry.Param(
+  "updates",
+  str,
+  None,
+  "update order: alternating (player 0, then player 1 against player 0's new strategy) or simultaneous "
+  "(default: the preset's)",
+  choices=("alternating", "simultaneous"),
+)
+
+
+def declared_hyperparameters(algorithm: str | None) -> tuple:
+  """The CFR family's batchable hyperparameters with the defaults of preset ``algorithm``
+  (None: "the preset's", for solvers built on a preset chosen by an option)."""
+  preset = PRESETS[algorithm] if algorithm is not None else None
+  pick = (lambda v: v) if preset is not None else (lambda v: None)
+  return (
+    registry.Param(
+      "alpha",
+      float,
+      pick(preset and preset.alpha),
+      "CFR family: positive regrets scaled by t^alpha / (t^alpha + 1) each iteration (inf: no discount)",
+      batchable=True,
+    ),
+    registry.Param(
+      "beta",
+      float,
+      pick(preset and preset.beta),
+      "CFR family: negative regrets scaled by t^beta / (t^beta + 1) (inf: none; -inf: reset to 0)",
+      batchable=True,
+    ),
+    registry.Param(
+      "gamma",
+      float,
+      pick(preset and preset.gamma),
+      "CFR family: iteration t weighs t^gamma in the average strategy",
+      batchable=True,
+      low=0.0,
+    ),
+    registry.Param("averaging_delay", int, 0, "iterations left out of the average strategy", batchable=True, low=0),
+  )
 
 
 def solver(name: str, *, updates: str | None = None) -> registry.Solver:
@@ -295,9 +346,6 @@ def solver(name: str, *, updates: str | None = None) -> registry.Solver:
   predictive = PRESETS[name].predictive
 
   def init_with_defaults(tensors, **hyperparameters):
-    unknown = sorted(set(hyperparameters) - set(defaults))
-    if unknown:
-      raise ValueError(f"{name} has no hyperparameter {', '.join(unknown)}; its hyperparameters: {', '.join(defaults)}")
     return init(tensors, **{**defaults, **hyperparameters}, predictive=predictive)
 
   return registry.Solver(
@@ -312,4 +360,10 @@ def solver(name: str, *, updates: str | None = None) -> registry.Solver:
 
 
 for _name in ALGORITHMS:
-  registry.register(_name, solver)
+  registry.register(
+    _name,
+    functools.partial(solver, _name),
+    summary=_SUMMARIES[_name],
+    options=(UPDATES,),
+    hyperparameters=declared_hyperparameters(_name),
+  )

@@ -61,7 +61,7 @@ from jaxcfr.core import evaluation, row_updates
 from jaxcfr.core import sampling as sampling_lib
 from jaxcfr.game.arrays import GameArrays
 from jaxcfr.game.tensors import GameTensors, padded_sequence_ids
-from jaxcfr.solvers import cfr, mccfr_state, outcome_sampling, registry, traversal
+from jaxcfr.solvers import cfr, outcome_sampling, registry, traversal
 from jaxcfr.solvers.mccfr_state import (
   DEFAULT_EPSILON,
   MCCFRState,
@@ -214,28 +214,28 @@ def _chance_step(tensors, state: MCCFRState) -> MCCFRState:
   )
 
 
-def solver(name: str, *, trajectories: int = 1, averaging: str = "stochastic") -> registry.Solver:
-  """The registered sampled solver ``name`` (one of ALGORITHMS).
+EPSILON = registry.Param(
+  "epsilon",
+  float,
+  DEFAULT_EPSILON,
+  "outcome sampling's exploration: the updating player samples epsilon * uniform + (1 - epsilon) * sigma",
+  batchable=True,
+  low=0.0,
+  high=1.0,
+)
+TRAJECTORIES = registry.Param(
+  "trajectories", int, 1, "outcome sampling's trajectories per update (1: the papers' algorithm)", low=1
+)
+AVERAGING = registry.Param(
+  "averaging",
+  str,
+  "stochastic",
+  "the average strategy's rule: outcome sampling stochastic or optimistic; rcfr uniform or linear",
+  choices=outcome_sampling.AVERAGING,
+)
 
-  Options (static):
-    trajectories: K, outcome sampling's trajectories per update (a shape).
-    averaging: outcome sampling's average rule, "stochastic" or "optimistic".
-  Hyperparameters of ``init`` (batchable): seed (the PRNG seed of the run) and epsilon
-  (outcome sampling's exploration, default 0.6).
-  """
-  if int(trajectories) != trajectories or trajectories < 1:
-    raise ValueError(f"trajectories must be a positive integer, got {trajectories}")
-  if averaging not in outcome_sampling.AVERAGING:
-    raise ValueError(f"averaging must be one of {list(outcome_sampling.AVERAGING)}, got {averaging!r}")
-  if name != "mccfr-os" and (trajectories != 1 or averaging != "stochastic"):
-    raise ValueError(f"trajectories and averaging are options of mccfr-os, not {name}")
-  if name == "mccfr-os":
-    step = functools.partial(outcome_sampling.outcome_step, trajectories=int(trajectories), averaging=averaging)
-    options = {"trajectories": int(trajectories), "averaging": averaging}
-  else:
-    step = _external_step if name == "mccfr-es" else _chance_step
-    options = {}
-  hyperparameters = {"seed": 0, "epsilon": DEFAULT_EPSILON}
+
+def _solver(name: str, step, hyperparameters: dict, options: dict) -> registry.Solver:
   return registry.Solver(
     name=name,
     hyperparameters=hyperparameters,
@@ -244,7 +244,6 @@ def solver(name: str, *, trajectories: int = 1, averaging: str = "stochastic") -
     **registry.per_run(
       init,
       hyperparameters,
-      check=mccfr_state.check,
       step=step,
       average_strategy=average_strategy,
       current_strategy=current_strategy,
@@ -252,10 +251,45 @@ def solver(name: str, *, trajectories: int = 1, averaging: str = "stochastic") -
   )
 
 
+def outcome_sampling_solver(*, trajectories: int, averaging: str) -> registry.Solver:
+  """``mccfr-os``: outcome sampling (jaxcfr.solvers.outcome_sampling) with ``trajectories``
+  per update and the ``averaging`` rule; hyperparameters seed and epsilon."""
+  step = functools.partial(outcome_sampling.outcome_step, trajectories=trajectories, averaging=averaging)
+  options = {"trajectories": trajectories, "averaging": averaging}
+  return _solver("mccfr-os", step, {"seed": 0, "epsilon": DEFAULT_EPSILON}, options)
+
+
+def external_sampling_solver() -> registry.Solver:
+  """``mccfr-es``: external sampling; hyperparameter seed."""
+  return _solver("mccfr-es", _external_step, {"seed": 0}, {})
+
+
+def chance_sampling_solver() -> registry.Solver:
+  """``cfr-cs``: chance-sampled CFR; hyperparameter seed."""
+  return _solver("cfr-cs", _chance_step, {"seed": 0}, {})
+
+
 def counters(state) -> dict:
   """The running count of nodes touched (int64, [*B])."""
   return {"nodes_touched": nodes_touched(state)}
 
 
-for _name in ALGORITHMS:
-  registry.register(_name, solver)
+registry.register(
+  "mccfr-os",
+  outcome_sampling_solver,
+  summary="outcome-sampling MCCFR (Lanctot et al. 2009; Ponsen et al. 2011, Algorithm 1)",
+  options=(TRAJECTORIES, AVERAGING),
+  hyperparameters=(registry.SEED, EPSILON),
+)
+registry.register(
+  "mccfr-es",
+  external_sampling_solver,
+  summary="external-sampling MCCFR (Lanctot et al. 2009)",
+  hyperparameters=(registry.SEED,),
+)
+registry.register(
+  "cfr-cs",
+  chance_sampling_solver,
+  summary="chance-sampled CFR (Lanctot et al. 2009, section 3)",
+  hyperparameters=(registry.SEED,),
+)

@@ -36,7 +36,7 @@ import jax.numpy as jnp
 
 from jaxcfr.game.tensors import GameTensors
 from jaxcfr.solvers import mccfr, mccfr_state, outcome_sampling, registry
-from jaxcfr.solvers.restriction import check_model, check_restriction, counter_of
+from jaxcfr.solvers.restriction import MODEL, RESTRICTED, P, check_model, check_restriction, counter_of
 
 
 class MCRNRState(NamedTuple):
@@ -133,7 +133,7 @@ def solver(*, trajectories: int = 1, averaging: str = "stochastic") -> registry.
   ``init(tensors, *, model, p, restricted=1, seed=0, epsilon=0.6)``; options as the
   outcome-sampling solver's (``jaxcfr.solvers.get("mccfr-os", ...)``).
   """
-  base = mccfr.solver("mccfr-os", trajectories=trajectories, averaging=averaging)  # checks the options
+  base = mccfr.outcome_sampling_solver(trajectories=trajectories, averaging=averaging)
   hyperparameters = {"p": None, "restricted": 1, **base.hyperparameters}
   one_step = functools.partial(step, **base.options)
   return registry.Solver(
@@ -154,4 +154,11 @@ def solver(*, trajectories: int = 1, averaging: str = "stochastic") -> registry.
   )
 
 
-registry.register("mcrnr", solver)
+registry.register(
+  "mcrnr",
+  solver,
+  summary="Monte-Carlo restricted Nash response on outcome sampling (Ponsen et al. 2011, Algorithm 2)",
+  options=(mccfr.TRAJECTORIES, mccfr.AVERAGING),
+  hyperparameters=(P, RESTRICTED, MODEL, registry.SEED, mccfr.EPSILON),
+  requires=("model", "p"),
+)

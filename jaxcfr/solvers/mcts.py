@@ -330,4 +330,36 @@ def solver(*, smooth: bool = False, final: str = "visits", backup: str = "path")
   )
 
 
-registry.register("mcts", solver)
+registry.register(
+  "mcts",
+  solver,
+  summary="information-set MCTS with UCT (Ponsen et al. 2011, 3.2.1); Smooth UCT with smooth",
+  options=(
+    registry.Param("smooth", bool, False, "Smooth UCT (Heinrich and Silver 2015)"),
+    registry.Param("final", str, "visits", "final policy: visit counts or the most visited action", choices=FINAL),
+    registry.Param(
+      "backup",
+      str,
+      "path",
+      "back up to every decision on the path (the paper) or only inside the tree",
+      choices=BACKUP,
+    ),
+  ),
+  hyperparameters=(
+    registry.SEED,
+    registry.Param("uct_c", float, DEFAULTS["uct_c"], "C of UCT (eq. 2)", batchable=True, low=0.0, high=1e30),
+    registry.Param(
+      "eta", float, SMOOTH_DEFAULTS["eta"], "Smooth UCT: eta (with smooth)", batchable=True, low=0.0, high=1.0
+    ),
+    registry.Param("d", float, SMOOTH_DEFAULTS["d"], "Smooth UCT: d (with smooth)", batchable=True, low=0.0, high=1e30),
+    registry.Param(
+      "gamma",
+      float,
+      SMOOTH_DEFAULTS["gamma"],
+      "Smooth UCT: gamma (with smooth)",
+      batchable=True,
+      low=0.0,
+      high=1.0,
+    ),
+  ),
+)

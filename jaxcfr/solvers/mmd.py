@@ -202,11 +202,6 @@ def solver(*, anneal: bool = False) -> registry.Solver:
   anneal = bool(anneal)
 
   def init_checked(tensors, **kwargs):
-    unknown = sorted(set(kwargs) - set(HYPERPARAMETERS) - {"magnet"})
-    if unknown:
-      raise ValueError(
-        f"mmd has no hyperparameter {', '.join(unknown)}; its hyperparameters: {', '.join(HYPERPARAMETERS)}, magnet"
-      )
     return init(tensors, **{**HYPERPARAMETERS, **kwargs})
 
   def step_fn(tensors, state):
@@ -223,4 +218,23 @@ def solver(*, anneal: bool = False) -> registry.Solver:
   )
 
 
-registry.register("mmd", solver)
+registry.register(
+  "mmd",
+  solver,
+  summary="magnetic mirror descent (Sokota et al. 2023): the logit QRE, or a Nash equilibrium with anneal",
+  options=(registry.Param("anneal", bool, False, "temperature alpha / sqrt(t), towards a Nash equilibrium"),),
+  hyperparameters=(
+    registry.Param(
+      "temperature", float, HYPERPARAMETERS["temperature"], "the QRE temperature alpha", batchable=True, low=0.0
+    ),
+    registry.Param(
+      "step_size",
+      float,
+      HYPERPARAMETERS["step_size"],
+      "eta (0: OpenSpiel's alpha / max |A|^2)",
+      batchable=True,
+      low=0.0,
+    ),
+    registry.Param("magnet", object, None, "the magnet profile (default uniform)", batchable=True, cli=False),
+  ),
+)

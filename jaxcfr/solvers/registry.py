@@ -33,9 +33,27 @@ from collections.abc import Callable
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 
-__all__ = ["Solver", "register", "get", "names", "option_names", "batch_shape", "per_run", "concrete"]
+from jaxcfr.game.representation import Representation
+from jaxcfr.solvers.params import SEED, Param, concrete
+
+__all__ = [
+  "Solver",
+  "Registration",
+  "Param",
+  "SEED",
+  "register",
+  "get",
+  "names",
+  "representations",
+  "registration",
+  "registrations",
+  "option_names",
+  "split_settings",
+  "batch_shape",
+  "per_run",
+  "concrete",
+]
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -57,6 +75,7 @@ class Solver:
       the other; None otherwise.
     counters: ``state -> dict`` of host-side running counts reported with the metrics
       (e.g. sampled CFR's nodes touched), or None.
+    representation: the representation of the games it runs on (set by ``get``).
     loop: ``(tensors, state, n) -> state``, ``n`` steps, used by ``run`` instead of a loop
       of ``step`` when given (every ``per_run`` solver), or None.
   """
@@ -72,6 +91,7 @@ class Solver:
   counter_profile: Callable | None = None
   counters: Callable | None = None
   loop: Callable | None = None
+  representation: Representation = Representation.SEQUENCE_FORM
 
   @property
   def stochastic(self) -> bool:
@@ -192,58 +212,187 @@ def per_run(init: Callable, hyperparameters, *, check: Callable | None = None, *
   return result
 
 
-_FACTORIES: dict[str, Callable] = {}
+@dataclasses.dataclass(frozen=True)
+class Registration:
+  """What a registered solver declares: the one source of its metadata.
 
-
-def register(name: str, factory: Callable) -> None:
-  """Registers ``factory(**options) -> Solver`` under ``name``."""
-  if name in _FACTORIES:
-    raise ValueError(f"a solver named {name!r} is already registered")
-  _FACTORIES[name] = factory
-
-
-def names() -> tuple[str, ...]:
-  """The registered solver names."""
-  return tuple(_FACTORIES)
-
-
-def option_names(name: str) -> tuple[str, ...]:
-  """The static options the factory of solver ``name`` takes."""
-  if name not in _FACTORIES:
-    raise ValueError(f"unknown solver {name!r}; registered: {', '.join(names())}")
-  return tuple(p for p in inspect.signature(_FACTORIES[name]).parameters if p != "name")
-
-
-def get(name: str, **options) -> Solver:
-  """The solver ``name`` with its static ``options`` (see each solver's factory).
-
-  Cached: equal options return the same Solver, so its programs compile once. Raises
-  ValueError naming the registered solvers for an unknown name.
+  Attributes:
+    name: the algorithm's name (``get(name)``).
+    representation: the representation of games it runs on (jaxcfr.game.representation).
+    factory: ``factory(**options) -> Solver`` (with ``name=`` first when one factory serves
+      several names); it is given every declared option, defaults filled in.
+    summary: one line: what the algorithm is.
+    options: the static options (``Param``, ``batchable=False``).
+    hyperparameters: the batchable hyperparameters of ``init`` (``Param``, ``batchable=True``),
+      those that only some options enable included.
+    requires: ``init`` arguments without a default (an opponent model).
   """
-  allowed = option_names(name)
-  unknown = sorted(set(options) - set(allowed))
+
+  name: str
+  representation: Representation
+  factory: Callable
+  summary: str
+  options: tuple = ()
+  hyperparameters: tuple = ()
+  requires: tuple = ()
+
+  @property
+  def params(self) -> tuple:
+    return tuple(self.options) + tuple(self.hyperparameters)
+
+  def param(self, name: str) -> Param | None:
+    return next((p for p in self.params if p.name == name), None)
+
+
+_REGISTRY: dict[tuple[str, Representation], Registration] = {}
+
+
+def register(
+  name: str,
+  factory: Callable,
+  *,
+  summary: str,
+  representation: Representation = Representation.SEQUENCE_FORM,
+  options: tuple = (),
+  hyperparameters: tuple = (),
+  requires: tuple = (),
+) -> None:
+  """Registers the algorithm ``name`` on ``representation``: ``factory(**options) ->
+  Solver`` and its declared ``options`` and ``hyperparameters`` (``Param`` tuples)."""
+  representation = Representation(representation)
+  if (name, representation) in _REGISTRY:
+    raise ValueError(f"a solver named {name!r} is already registered for {representation}")
+  for param in options:
+    if param.batchable:
+      raise ValueError(f"option {param.name} of {name} is declared batchable; options are static")
+  for param in hyperparameters:
+    if not param.batchable:
+      raise ValueError(f"hyperparameter {param.name} of {name} must be declared batchable")
+  _REGISTRY[(name, representation)] = Registration(
+    name=name,
+    representation=representation,
+    factory=factory,
+    summary=summary,
+    options=tuple(options),
+    hyperparameters=tuple(hyperparameters),
+    requires=tuple(requires),
+  )
+
+
+def names(representation: Representation | str | None = None) -> tuple[str, ...]:
+  """The registered algorithm names, each once (those accepting ``representation`` if given)."""
+  wanted = None if representation is None else Representation(representation)
+  return tuple(dict.fromkeys(n for (n, r) in _REGISTRY if wanted in (None, r)))
+
+
+def representations(name: str) -> tuple[Representation, ...]:
+  """The representations the algorithm ``name`` accepts."""
+  _known(name)
+  return tuple(r for (n, r) in _REGISTRY if n == name)
+
+
+def registrations(representation: Representation | str | None = None) -> tuple[Registration, ...]:
+  """Every registration (of ``representation`` if given), in registration order."""
+  wanted = None if representation is None else Representation(representation)
+  return tuple(r for r in _REGISTRY.values() if wanted in (None, r.representation))
+
+
+def _known(name: str) -> None:
+  if name not in names():
+    raise ValueError(f"unknown solver {name!r}; registered: {', '.join(names())}")
+
+
+def registration(name: str, representation: Representation | str = Representation.SEQUENCE_FORM) -> Registration:
+  """The declaration of ``name`` on ``representation``. Raises ValueError naming both when
+  the solver does not accept that representation."""
+  _known(name)
+  representation = Representation(representation)
+  found = _REGISTRY.get((name, representation))
+  if found is None:
+    accepted = ", ".join(map(str, representations(name)))
+    raise ValueError(
+      f"solver {name!r} does not run on the {representation} representation (it accepts: {accepted}); "
+      f"solvers for {representation}: {', '.join(names(representation)) or 'none'}"
+    )
+  return found
+
+
+def option_names(name: str, representation: Representation | str = Representation.SEQUENCE_FORM) -> tuple[str, ...]:
+  """The static options solver ``name`` declares."""
+  return tuple(p.name for p in registration(name, representation).options)
+
+
+def split_settings(name: str, representation: Representation | str, settings: dict) -> tuple[dict, dict]:
+  """``(options, hyperparameters)`` of ``settings`` by the declaration of ``name``; raises
+  ValueError naming a setting it does not declare, with what it does declare."""
+  declared = registration(name, representation)
+  known = {p.name for p in declared.params} | set(declared.requires)
+  unknown = sorted(set(settings) - known)
   if unknown:
-    raise ValueError(f"solver {name!r} has no option {', '.join(unknown)}; its options: {', '.join(allowed) or 'none'}")
+    raise ValueError(
+      f"solver {name!r} has no setting {', '.join(unknown)}; its options: "
+      f"{', '.join(p.name for p in declared.options) or 'none'}; its hyperparameters: "
+      f"{', '.join(p.name for p in declared.hyperparameters) or 'none'}"
+    )
+  option_set = {p.name for p in declared.options}
+  options = {k: v for k, v in settings.items() if k in option_set}
+  return options, {k: v for k, v in settings.items() if k not in option_set}
+
+
+def get(name: str, representation: Representation | str = Representation.SEQUENCE_FORM, **options) -> Solver:
+  """The solver ``name`` for games of ``representation`` with its static ``options``.
+
+  Options are checked against their declaration and the rest filled with declared defaults;
+  the solver's ``init`` checks its hyperparameters the same way (concrete values, once).
+  Cached: equal options return the same Solver, so its programs compile once. Raises
+  ValueError naming the registered solvers for an unknown name, the accepted
+  representations for another one, and the allowed values for a bad option.
+  """
+  declared = registration(name, representation)
+  unknown = sorted(set(options) - {p.name for p in declared.options})
+  if unknown:
+    allowed = ", ".join(p.name for p in declared.options) or "none"
+    raise ValueError(f"solver {name!r} has no option {', '.join(unknown)}; its options: {allowed}")
+  full = {p.name: p.check(options.get(p.name, p.default), name) for p in declared.options}
   try:
-    return _cached(name, tuple(sorted(options.items())))
+    return _cached(name, declared.representation, tuple(sorted(full.items())))
   except TypeError as error:
     if "unhashable" in str(error):
       raise ValueError(f"options of solver {name!r} must be hashable values: {options}") from error
     raise
 
 
-def concrete(value) -> np.ndarray | None:
-  """``value`` as a NumPy array, or None when it is traced (under ``jit`` or ``vmap``):
-  argument checks run on concrete values and are skipped inside transformations."""
-  try:
-    return np.asarray(value)
-  except (jax.errors.TracerArrayConversionError, jax.errors.ConcretizationTypeError):
-    return None
-
-
 @functools.cache
-def _cached(name: str, options: tuple) -> Solver:
-  factory = _FACTORIES[name]
+def _cached(name: str, representation: Representation, options: tuple) -> Solver:
+  declared = _REGISTRY[(name, representation)]
+  factory = declared.factory
   if "name" in inspect.signature(factory).parameters:  # one factory serving several names
-    return factory(name=name, **dict(options))
-  return factory(**dict(options))
+    made = factory(name=name, **dict(options))
+  else:
+    made = factory(**dict(options))
+  return dataclasses.replace(made, representation=representation, init=_checked_init(declared, made))
+
+
+def _checked_init(declared: Registration, made: Solver) -> Callable:
+  """``made.init`` behind one check of its keyword arguments against the declaration."""
+  active = set(made.hyperparameters) | set(declared.requires)
+  objects = {p.name for p in declared.hyperparameters if not p.cli}
+
+  def init(tensors, **hyperparameters):
+    for key, value in hyperparameters.items():
+      param = declared.param(key)
+      if key not in active and key not in objects:
+        if param is not None and param.batchable:
+          raise ValueError(
+            f"hyperparameter {key} does not apply to solver {declared.name!r} with options {made.options}; "
+            f"it takes: {', '.join(sorted(active)) or 'none'}"
+          )
+        raise ValueError(
+          f"solver {declared.name!r} has no hyperparameter {key}; its hyperparameters: "
+          f"{', '.join(sorted(active | objects)) or 'none'}"
+        )
+      if param is not None:
+        param.check(value, declared.name)
+    return made.init(tensors, **hyperparameters)
+
+  return init

@@ -18,7 +18,24 @@ from jaxcfr.core import evaluation
 from jaxcfr.game.tensors import GameTensors
 from jaxcfr.solvers import registry
 
-__all__ = ["check_restriction", "check_model", "counter_of"]
+__all__ = ["P", "RESTRICTED", "MODEL", "check_restriction", "check_model", "counter_of"]
+
+# The restricted solvers' declared hyperparameters (jaxcfr.solvers.params).
+P = registry.Param(
+  "p", float, None, "probability that the restricted player follows the model", batchable=True, low=0.0, high=1.0
+)
+RESTRICTED = registry.Param(
+  "restricted",
+  int,
+  1,
+  "the restricted (modelled) player; the other computes the counter-strategy",
+  batchable=True,
+  low=0,
+  high=1,
+)
+MODEL = registry.Param(
+  "model", object, None, "the fixed model: a profile ([I, A, *B] per player)", batchable=True, cli=False
+)
 
 
 def check_restriction(p, restricted, name: str = "p") -> None:

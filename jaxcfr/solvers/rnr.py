@@ -36,7 +36,7 @@ import jax.numpy as jnp
 
 from jaxcfr.core import evaluation
 from jaxcfr.game.tensors import GameTensors
-from jaxcfr.solvers import cfr, registry
+from jaxcfr.solvers import cfr, registry, restriction
 from jaxcfr.solvers.restriction import check_model, check_restriction, counter_of
 
 
@@ -257,5 +257,32 @@ def count_confidence(counts, *, p_max: float, threshold: float) -> jax.Array:
   return p_max * jnp.minimum(1.0, total / threshold)
 
 
-registry.register("rnr", solver)
-registry.register("dbr", solver)
+BASE = registry.Param("base", str, "cfr+", "the CFR preset the restricted solver runs on", choices=cfr.ALGORITHMS)
+_RESTRICTED_HYPERPARAMETERS = (
+  restriction.P,
+  restriction.RESTRICTED,
+  restriction.MODEL,
+  *cfr.declared_hyperparameters(None),
+)
+
+registry.register(
+  "rnr",
+  functools.partial(solver, "rnr"),
+  summary="restricted Nash response (Johanson et al. 2007) on a CFR preset",
+  options=(BASE, cfr.UPDATES),
+  hyperparameters=_RESTRICTED_HYPERPARAMETERS,
+  requires=("model", "p"),
+)
+registry.register(
+  "dbr",
+  functools.partial(solver, "dbr"),
+  summary="data-biased response (per-infoset confidence in the model) on a CFR preset",
+  options=(BASE, cfr.UPDATES),
+  hyperparameters=(
+    *_RESTRICTED_HYPERPARAMETERS,
+    registry.Param(
+      "confidence", object, None, "per-infoset confidence ([I0, *B], [I1, *B])", batchable=True, cli=False
+    ),
+  ),
+  requires=("model",),
+)

@@ -24,9 +24,8 @@ normalisation). Payoffs are in small bets. With imperfect recall CFR's guarantee
 lost; the paper (and Waugh et al. 2009, "A practical use of imperfect recall") finds the
 strategies good in practice.
 
-The registry here is separate from jaxcfr.solvers.registry's because these solvers take a
-``HoldemGame`` in place of ``GameTensors``; ``get`` raises a clear error for the
-algorithms that need the whole tree. Batches of seeds ride on trailing axes through
+These solvers are registered for the sampled representation (they take a ``HoldemGame`` in
+place of ``GameTensors``): ``jaxcfr.solvers.get("mccfr-os", "sampled")``. Batches of seeds ride on trailing axes through
 ``registry.per_run`` like every sampled solver.
 """
 
@@ -34,7 +33,6 @@ from __future__ import annotations
 
 import functools
 from typing import NamedTuple
-from collections.abc import Callable
 
 import jax
 import jax.numpy as jnp
@@ -44,15 +42,13 @@ from jaxcfr.core import regret, row_updates
 from jaxcfr.core import sampling as sampling_lib
 from jaxcfr.game import limit_holdem as holdem
 from jaxcfr.games import limit_holdem as rules
-from jaxcfr.solvers import registry
+from jaxcfr.game.representation import Representation
+from jaxcfr.solvers import mccfr, registry
 from jaxcfr.solvers.mccfr_state import DEFAULT_EPSILON  # 0.6, as Lanctot et al. 2009 and Ponsen et al. 2011
 
 __all__ = [
   "HoldemState",
   "Fixed",
-  "register",
-  "get",
-  "names",
   "trajectory_update",
   "chance_sampled_update",
   "legal_table",
@@ -220,36 +216,7 @@ def _mccfr_os() -> registry.Solver:
   functions = registry.per_run(
     _init, ("seed", "epsilon"), step=_step, average_strategy=_average, current_strategy=_current
   )
-  return registry.Solver(
-    name="mccfr-os", hyperparameters={"seed": 0, "epsilon": DEFAULT_EPSILON}, options={"game": "sampled"}, **functions
-  )
-
-
-_FACTORIES: dict[str, Callable] = {"mccfr-os": _mccfr_os}
-_NEED_TREE = "needs the whole game tree (sequence-form tensors)"
-
-
-def register(name: str, factory: Callable) -> None:
-  """Registers ``factory() -> Solver`` for sampled games under ``name``."""
-  if name in _FACTORIES:
-    raise ValueError(f"a sampled-game solver named {name!r} is already registered")
-  _FACTORIES[name] = factory
-
-
-def names() -> tuple[str, ...]:
-  return tuple(_FACTORIES)
-
-
-@functools.cache
-def get(name: str) -> registry.Solver:
-  """The solver ``name`` for sampled games (limit hold'em). Raises ValueError naming the
-  algorithms that do run there for any other name (``cfr`` and the like need the tree)."""
-  if name not in _FACTORIES:
-    raise ValueError(
-      f"--algo {name} {_NEED_TREE if name in registry.names() else 'is unknown'}; on a sampled "
-      f"game such as limit_holdem use one of: {', '.join(names())}"
-    )
-  return _FACTORIES[name]()
+  return registry.Solver(name="mccfr-os", hyperparameters={"seed": 0, "epsilon": DEFAULT_EPSILON}, **functions)
 
 
 def chance_sampled_update(game: holdem.HoldemGame, regrets, deals: jax.Array):
@@ -329,9 +296,21 @@ def _cfr_cs(deals: int = 8) -> registry.Solver:
     average_strategy=_average,
     current_strategy=_current,
   )
-  return registry.Solver(
-    name="cfr-cs", hyperparameters={"seed": 0}, options={"game": "sampled", "deals": deals}, **functions
-  )
+  return registry.Solver(name="cfr-cs", hyperparameters={"seed": 0}, options={"deals": deals}, **functions)
 
 
-_FACTORIES["cfr-cs"] = _cfr_cs
+registry.register(
+  "mccfr-os",
+  _mccfr_os,
+  summary="outcome-sampling MCCFR on the card abstraction (Ponsen et al. 2011, Algorithm 1)",
+  representation=Representation.SAMPLED,
+  hyperparameters=(registry.SEED, mccfr.EPSILON),
+)
+registry.register(
+  "cfr-cs",
+  _cfr_cs,
+  summary="chance-sampled CFR on the card abstraction: the whole betting tree for sampled deals",
+  representation=Representation.SAMPLED,
+  options=(registry.Param("deals", int, 8, "deals sampled per iteration", low=1),),
+  hyperparameters=(registry.SEED,),
+)

@@ -30,7 +30,8 @@ from jaxcfr.core import regret
 from jaxcfr.core import sampling as sampling_lib
 from jaxcfr.game import limit_holdem as holdem
 from jaxcfr.games import limit_holdem as rules
-from jaxcfr.solvers import registry, sampled_games
+from jaxcfr.game.representation import Representation
+from jaxcfr.solvers import mccfr, registry, restriction, sampled_games
 from jaxcfr.solvers.mcts import uct_choice
 
 __all__ = ["SearchState", "DEFAULT_C", "DEFAULT_PCONF"]
@@ -103,9 +104,7 @@ def _mcts() -> registry.Solver:
   functions = registry.per_run(
     _mcts_init, ("seed", "uct_c"), step=_mcts_step, average_strategy=_mcts_policy, current_strategy=_mcts_policy
   )
-  return registry.Solver(
-    name="mcts", hyperparameters={"seed": 0, "uct_c": DEFAULT_C}, options={"game": "sampled"}, **functions
-  )
+  return registry.Solver(name="mcts", hyperparameters={"seed": 0, "uct_c": DEFAULT_C}, **functions)
 
 
 class RestrictedState(NamedTuple):
@@ -164,11 +163,32 @@ def _mcrnr() -> registry.Solver:
   return registry.Solver(
     name="mcrnr",
     hyperparameters={"seed": 0, "epsilon": sampled_games.DEFAULT_EPSILON, "p": DEFAULT_PCONF, "restricted": 1},
-    options={"game": "sampled"},
     requires=("model",),
     **functions,
   )
 
 
-sampled_games.register("mcts", _mcts)
-sampled_games.register("mcrnr", _mcrnr)
+registry.register(
+  "mcts",
+  _mcts,
+  summary="information-set UCT on the card abstraction (Ponsen et al. 2011, 3.2.1)",
+  representation=Representation.SAMPLED,
+  hyperparameters=(
+    registry.SEED,
+    registry.Param("uct_c", float, DEFAULT_C, "C of UCT (eq. 2)", batchable=True, low=0.0, high=1e30),
+  ),
+)
+registry.register(
+  "mcrnr",
+  _mcrnr,
+  summary="Monte-Carlo RNR on the card abstraction (Ponsen et al. 2011, Algorithm 2, constant pConf)",
+  representation=Representation.SAMPLED,
+  hyperparameters=(
+    restriction.MODEL,
+    registry.SEED,
+    mccfr.EPSILON,
+    registry.Param("p", float, DEFAULT_PCONF, restriction.P.help, batchable=True, low=0.0, high=1.0),
+    restriction.RESTRICTED,
+  ),
+  requires=("model",),
+)
