@@ -1,0 +1,309 @@
+"""Pure operations on the public tree (jaxcfr.game.public_tree): ranges, counterfactual
+values, terminal values with card removal, best responses, and the conversion of a
+public-tree profile to the sequence form.
+
+Shapes: ``N`` public nodes, ``H`` hands, ``A`` most actions, ``N_p`` decision nodes of
+player ``p``, ``*B`` trailing batch axes. A player's strategy is ``[N_p, A, H, *B]`` (the
+probability of action slot ``a`` with hand ``h`` at the player's ``n``-th decision node), a
+profile a pair of them. Ranges are ``[N, H, *B]``: the deal probability of each hand
+(``initial_range``) times the player's own reach, zero where the board holds one of the
+hand's cards. Counterfactual values are ``[N, H, *B]``, each player's own (player 1's are
+minus player 0's payoffs): ``v_i(n, h)`` is the sum over the opponent's hands ``h'`` that
+share no card with ``h`` of ``r_{-i}(n, h')`` times player ``i``'s expected payoff below
+``n`` (chance below ``n`` included). The sequence form's counterfactual value of the
+infoset ``(n, h)`` is ``v_i(n, h)`` times player ``i``'s share of the deal and the
+probability of ``n``'s public cards: a constant of each node, so regrets differ by a
+positive factor per infoset and regret matching is unchanged.
+
+Terminal values (docs/design.md, "The public tree"): a fold's by inclusion-exclusion over
+the cards of each hand, O(H k + M W) for the ``M`` card subsets held by ``W`` hands each;
+a showdown's by prefix and suffix sums over the hands sorted by strength once at build
+time, with the same corrections over each card's holders, O(H k + M W); and, for small
+``H``, by dense ``[H, H]`` products (``dense=True``). Johanson et al., "Accelerating Best
+Response Calculation in Large Extensive Games" (2011) introduced the sorted showdown.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+
+from jaxcfr.core import regret
+from jaxcfr.game.public_tree import DECISION, FOLD, PublicTreeTensors, SequenceFormMap
+
+__all__ = [
+  "uniform_strategy",
+  "uniform_profile",
+  "ranges",
+  "compatible_reach",
+  "fold_values",
+  "showdown_values",
+  "fold_values_dense",
+  "showdown_values_dense",
+  "terminal_values",
+  "counterfactual_values",
+  "action_values",
+  "root_value",
+  "expected_value",
+  "best_response_values",
+  "nash_conv",
+  "exploitability",
+  "to_sequence_form",
+]
+
+
+def _expand(x: jax.Array, ndim: int) -> jax.Array:
+  """``x`` with trailing unit axes up to ``ndim`` axes."""
+  return x.reshape(x.shape + (1,) * (ndim - x.ndim))
+
+
+def uniform_strategy(tree: PublicTreeTensors, player: int) -> jax.Array:
+  """[N_p, A, H] uniform over each decision node's legal actions."""
+  legal = tree.legal[player].astype(tree.dtype)
+  uniform = legal / jnp.maximum(legal.sum(1, keepdims=True), 1)
+  return jnp.broadcast_to(uniform[:, :, None], legal.shape + (tree.num_hands,))
+
+
+def uniform_profile(tree: PublicTreeTensors) -> tuple:
+  """([N_0, A, H], [N_1, A, H]) uniform strategies."""
+  return uniform_strategy(tree, 0), uniform_strategy(tree, 1)
+
+
+def ranges(tree: PublicTreeTensors, player: int, strategy: jax.Array, initial: jax.Array | None = None) -> jax.Array:
+  """[N, H, *B] the reach of each of ``player``'s hands at every node, top-down:
+  ``r(child) = r(parent) sigma(parent, slot, h) valid(child's board, h)`` (no sigma at
+  the opponent's and chance nodes).
+
+  Args:
+    strategy: [N_p, A, H, *B] the player's strategy.
+    initial: [H, *B] the ranges at the root (default: the deal, ``tree.initial_range``).
+  """
+  batch = strategy.shape[3:]
+  ndim = 2 + len(batch)
+  initial = tree.initial_range[player] if initial is None else initial
+  root = _expand(initial, ndim - 1) * _expand(tree.valid[tree.board[0]], ndim - 1)
+  levels = [jnp.broadcast_to(root, (tree.num_hands,) + batch)[None]]
+  for (lo, hi), (prev_lo, _) in zip(tree.level_slices[1:], tree.level_slices[:-1]):
+    parent = tree.parent[lo:hi]
+    own = (tree.kind[parent] == DECISION) & (tree.player[parent] == player)
+    sigma = strategy[jnp.minimum(tree.decision_index[parent], strategy.shape[0] - 1), tree.slot[lo:hi]]  # [n, H, *B]
+    factor = jnp.where(_expand(own, ndim), sigma, 1)
+    reach = levels[-1][parent - prev_lo] * factor * _expand(tree.valid[tree.board[lo:hi]], ndim)
+    levels.append(reach.astype(root.dtype))
+  return jnp.concatenate(levels)
+
+
+def compatible_reach(tree: PublicTreeTensors, reach: jax.Array) -> jax.Array:
+  """[T, H, *B] for each hand ``h``, the sum of ``reach`` [T, H, *B] over the hands that
+  share no card with ``h``: by inclusion-exclusion over the subsets ``S`` of ``h``'s cards,
+  ``sum_S (-1)^|S| sum_{h' holds S} reach(h')`` (``S`` empty: the total; ``S = h``: ``h``
+  itself)."""
+  total = reach.sum(1, keepdims=True)
+  out = jnp.broadcast_to(total, reach.shape)
+  for s, (members, subsets) in enumerate(zip(tree.members, tree.subsets), 1):
+    held = reach if s == tree.hands.shape[1] else reach[:, members].sum(2)  # [T, M_s, *B]
+    out = out + (-1) ** s * regret.unrolled_reduce(held[:, subsets], 2, jnp.add, jnp.sum)
+  return out
+
+
+def fold_values(tree: PublicTreeTensors, player: int, opponent_reach: jax.Array, *, dense: bool = False) -> jax.Array:
+  """[F, H, *B] ``player``'s values at the folds: its payoff (minus its chips if it
+  folded, the opponent's chips if the opponent did) times the opponent's reach over the
+  hands compatible with each hand, zero for hands the board blocks.
+
+  Args:
+    opponent_reach: [F, H, *B] the opponent's ranges at ``tree.fold_nodes``.
+  """
+  if dense:
+    compatible = _compatible(tree).astype(opponent_reach.dtype)
+    reach = jnp.einsum("hg,fg...->fh...", compatible, opponent_reach)
+  else:
+    reach = compatible_reach(tree, opponent_reach)
+  ndim = reach.ndim
+  mask = tree.valid[tree.board[tree.fold_nodes]]
+  return _expand(tree.fold_payoff[player], ndim) * reach * _expand(mask, ndim)
+
+
+def fold_values_dense(tree: PublicTreeTensors, player: int, opponent_reach: jax.Array) -> jax.Array:
+  """``fold_values`` by a dense [H, H] compatibility product (small ``H``)."""
+  return fold_values(tree, player, opponent_reach, dense=True)
+
+
+def _compatible(tree: PublicTreeTensors) -> jax.Array:
+  """[H, H] bool, the hands share no card."""
+  hands = tree.hands
+  return ~(hands[:, None, :, None] == hands[None, :, None, :]).any((2, 3))
+
+
+def _prefix(x: jax.Array, axis: int) -> jax.Array:
+  """Exclusive prefix sums along ``axis``, one longer: ``P[j] = sum_{t < j} x[t]``."""
+  zero = jnp.zeros_like(jax.lax.slice_in_dim(x, 0, 1, axis=axis))
+  return jnp.concatenate([zero, jnp.cumsum(x, axis)], axis)
+
+
+def _suffix(x: jax.Array, axis: int) -> jax.Array:
+  """Suffix sums along ``axis``, one longer: ``Q[j] = sum_{t >= j} x[t]`` (``Q[end] = 0``)."""
+  zero = jnp.zeros_like(jax.lax.slice_in_dim(x, 0, 1, axis=axis))
+  return jnp.concatenate([jnp.flip(jnp.cumsum(jnp.flip(x, axis), axis), axis), zero], axis)
+
+
+def _weaker_stronger(tree: PublicTreeTensors, table: jax.Array, reach: jax.Array):
+  """([H, *B], [H, *B]) the opponent's reach over the compatible hands strictly weaker and
+  strictly stronger than each hand, at one showdown (``table``: its row of the sorted
+  tables; ``reach``: [H, *B]). Prefix sums over the hands by strength give the sums over
+  all weaker hands; inclusion-exclusion over each hand's proper card subsets ``S``
+  subtracts the weaker hands holding ``S``, read from prefix sums over ``S``'s holders
+  sorted by strength (the hand itself, ``S`` = all its cards, is never strictly weaker or
+  stronger)."""
+  ordered = reach[tree.order[table]]
+  weaker = _prefix(ordered, 0)[tree.lo[table]]
+  stronger = _suffix(ordered, 0)[tree.hi[table]]
+  for s, (sub_order, sub_lo, sub_hi) in enumerate(zip(tree.sub_order, tree.sub_lo, tree.sub_hi), 1):
+    held = reach[sub_order[table]]  # [M, W, *B]
+    subsets = tree.subsets[s - 1]  # [H, C]
+    below = _prefix(held, 1)[subsets, sub_lo[table]]  # [H, C, *B]
+    above = _suffix(held, 1)[subsets, sub_hi[table]]
+    weaker = weaker + (-1) ** s * regret.unrolled_reduce(below, 1, jnp.add, jnp.sum)
+    stronger = stronger + (-1) ** s * regret.unrolled_reduce(above, 1, jnp.add, jnp.sum)
+  return weaker, stronger
+
+
+def showdown_values(tree: PublicTreeTensors, player: int, opponent_reach: jax.Array, *, dense: bool = False):
+  """[S, H, *B] ``player``'s values at the showdowns: for hand ``h``, the opponent's chips
+  times its reach over compatible weaker hands, minus the player's chips times its reach
+  over compatible stronger hands, plus half the difference of the chips times its reach
+  over compatible equal hands (a split pot); zero for hands the board blocks.
+
+  Args:
+    opponent_reach: [S, H, *B] the opponent's ranges at ``tree.showdown_nodes``.
+    dense: the sums as [H, H] products instead of sorted prefix sums.
+  """
+  table = tree.showdown_table
+  if dense:
+    strength = tree.strength[table]  # [S, H]
+    compatible = _compatible(tree)[None] & (strength[:, :, None] >= 0) & (strength[:, None, :] >= 0)
+    beats = (compatible & (strength[:, :, None] > strength[:, None, :])).astype(opponent_reach.dtype)
+    weaker = jnp.einsum("shg,sg...->sh...", beats, opponent_reach)
+    stronger = jnp.einsum("sgh,sg...->sh...", beats, opponent_reach)
+    total = jnp.einsum("shg,sg...->sh...", compatible.astype(opponent_reach.dtype), opponent_reach)
+  else:
+    weaker, stronger = jax.vmap(lambda t, r: _weaker_stronger(tree, t, r))(table, opponent_reach)
+    total = compatible_reach(tree, opponent_reach)
+  ndim = weaker.ndim
+  own, other = (_expand(tree.showdown_chips[:, p], ndim) for p in (player, 1 - player))
+  values = other * weaker - own * stronger + (other - own) / 2 * (total - weaker - stronger)
+  return values * _expand(tree.valid[tree.board[tree.showdown_nodes]], ndim)
+
+
+def showdown_values_dense(tree: PublicTreeTensors, player: int, opponent_reach: jax.Array) -> jax.Array:
+  """``showdown_values`` by dense [H, H] products (small ``H``)."""
+  return showdown_values(tree, player, opponent_reach, dense=True)
+
+
+def terminal_values(tree: PublicTreeTensors, player: int, opponent_ranges: jax.Array, *, dense: bool = False):
+  """[T, H, *B] ``player``'s values at the folds, then the showdowns, given the opponent's
+  ranges [N, H, *B] at every node."""
+  folds = fold_values(tree, player, opponent_ranges[tree.fold_nodes], dense=dense)
+  showdowns = showdown_values(tree, player, opponent_ranges[tree.showdown_nodes], dense=dense)
+  return jnp.concatenate([folds, showdowns])
+
+
+def counterfactual_values(
+  tree: PublicTreeTensors,
+  player: int,
+  strategy: jax.Array | None,
+  opponent_ranges: jax.Array,
+  *,
+  dense: bool = False,
+) -> jax.Array:
+  """[N, H, *B] ``player``'s counterfactual values at every node, bottom-up: terminal
+  values at the terminals; ``sum_a sigma(a, h) v(child_a, h)`` at the player's decision
+  nodes (the best action's value, ``max_a``, if ``strategy`` is None: a best response);
+  the sum of the children at the opponent's (its strategy is in its ranges); and
+  ``sum_c p(c) v(child_c, h)`` at chance nodes.
+
+  Args:
+    strategy: [N_p, A, H, *B] the player's strategy, or None for a best response.
+    opponent_ranges: [N, H, *B] the opponent's ranges (``ranges``).
+  """
+  terminal = terminal_values(tree, player, opponent_ranges, dense=dense)
+  ndim = terminal.ndim
+  below, levels = None, []
+  for d in reversed(range(len(tree.level_slices))):
+    lo, hi = tree.level_slices[d]
+    values = terminal[tree.terminal_row[lo:hi]]
+    if below is not None:
+      kids = below[tree.level_children[d]]  # [n, C, H, *B]
+      width = kids.shape[1]
+      own = (tree.kind[lo:hi] == DECISION) & (tree.player[lo:hi] == player)
+      weight = _expand(tree.level_weight[d], ndim + 1)
+      if strategy is None:
+        legal = _expand(tree.level_weight[d] > 0, ndim + 1)
+        best = regret.unrolled_reduce(jnp.where(legal, kids, -jnp.inf), 1, jnp.maximum, jnp.max)
+        summed = regret.unrolled_reduce(weight * kids, 1, jnp.add, jnp.sum)
+        inner = jnp.where(_expand(own, ndim), best, summed)
+      else:
+        sigma = strategy[jnp.minimum(tree.decision_index[lo:hi], strategy.shape[0] - 1)]  # [n, A, H, *B]
+        pad = [(0, 0)] * sigma.ndim
+        pad[1] = (0, max(width - sigma.shape[1], 0))
+        sigma = jnp.pad(sigma[:, :width], pad)
+        weight = jnp.where(_expand(own, ndim + 1), sigma, weight)
+        inner = regret.unrolled_reduce(weight * kids, 1, jnp.add, jnp.sum)
+      values = jnp.where(_expand(tree.kind[lo:hi] >= FOLD, ndim), values, inner)
+    levels.append(values)
+    below = values
+  return jnp.concatenate(levels[::-1])
+
+
+def action_values(tree: PublicTreeTensors, player: int, values: jax.Array) -> jax.Array:
+  """[N_p, A, H, *B] the values of each action at ``player``'s decision nodes (0 at
+  illegal slots), from the node values [N, H, *B]."""
+  q = values[tree.children[player]]
+  return jnp.where(_expand(tree.legal[player], q.ndim), q, 0)
+
+
+def root_value(tree: PublicTreeTensors, player: int, values: jax.Array, initial: jax.Array | None = None) -> jax.Array:
+  """[*B] ``sum_h r_i(root, h) v_i(root, h)``: the player's expected payoff when ``values``
+  [N, H, *B] are its counterfactual values (its best-response value if they are a best
+  response's)."""
+  initial = tree.initial_range[player] if initial is None else initial
+  root = values[0] * _expand(initial * tree.valid[tree.board[0]], values.ndim - 1)
+  return root.sum(0)
+
+
+def expected_value(tree: PublicTreeTensors, profile, *, dense: bool = False) -> jax.Array:
+  """[*B] player 0's expected payoff under ``profile``."""
+  values = counterfactual_values(tree, 0, profile[0], ranges(tree, 1, profile[1]), dense=dense)
+  return root_value(tree, 0, values)
+
+
+def best_response_values(tree: PublicTreeTensors, profile, *, dense: bool = False) -> jax.Array:
+  """[2, *B] each player's best-response value against the other's strategy in ``profile``
+  (``jaxcfr.best_response_values`` on the sequence form of the same game)."""
+  out = []
+  for player in (0, 1):
+    values = counterfactual_values(tree, player, None, ranges(tree, 1 - player, profile[1 - player]), dense=dense)
+    out.append(root_value(tree, player, values))
+  return jnp.stack(out)
+
+
+def nash_conv(tree: PublicTreeTensors, profile, *, dense: bool = False) -> jax.Array:
+  """[*B] ``BR0(sigma1) + BR1(sigma0)`` (the game is zero-sum)."""
+  return best_response_values(tree, profile, dense=dense).sum(0)
+
+
+def exploitability(tree: PublicTreeTensors, profile, *, dense: bool = False) -> jax.Array:
+  """[*B] ``nash_conv / 2``, OpenSpiel's ``exploitability``."""
+  return nash_conv(tree, profile, dense=dense) / 2
+
+
+def to_sequence_form(mapping: SequenceFormMap, profile) -> tuple:
+  """([I_0, A_0, *B], [I_1, A_1, *B]) the sequence-form profile of a public-tree
+  ``profile`` ([N_p, A, H, *B] each), through ``jaxcfr.game.public_tree.sequence_form_map``
+  (its NumPy arrays are constants; 0 at padding)."""
+  out = []
+  for p, strategy in enumerate(profile):
+    node, hand, slot = mapping.node[p], mapping.hand[p], mapping.slot[p]
+    picked = strategy[node[:, None], jnp.maximum(slot, 0), hand[:, None]]  # [I, A_seq, *B]
+    out.append(jnp.where(_expand(jnp.asarray(slot >= 0), picked.ndim), picked, 0))
+  return tuple(out)
