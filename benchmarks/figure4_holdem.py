@@ -33,7 +33,7 @@ import numpy as np
 
 import jaxcfr
 from jaxcfr.evaluate import holdem_match
-from jaxcfr.solvers import sampled_games
+from jaxcfr import solvers
 
 from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
 
@@ -62,7 +62,7 @@ def main(argv=None) -> dict:
   key = jax.random.PRNGKey(2011)
   rates = {}
 
-  cs = sampled_games.get("cfr-cs")
+  cs = solvers.get("cfr-cs", "sampled")
   state = cs.run(game10, cs.init(game10, seed=0), 1)  # compile
   state, seconds = _timed_run(cs, game10, state, args.reference_iters - 1)
   rates["cfr-cs (8 deals per iteration), 10 buckets"] = (args.reference_iters - 1) / seconds
@@ -71,7 +71,7 @@ def main(argv=None) -> dict:
   curves = {}
   finals = {}
   for label, name, hyper in (("MCCFR10", "mccfr-os", {"epsilon": 0.6}), ("MCTS10", "mcts", {"uct_c": 17.0})):
-    solver = sampled_games.get(name)
+    solver = solvers.get(name, "sampled")
     state = solver.run(game10, solver.init(game10, seed=0, **hyper), 1)
     done, run_seconds, rows = 1, 0.0, []
     while done < args.iters:
@@ -86,13 +86,13 @@ def main(argv=None) -> dict:
     rates[f"{name}, 10 buckets"] = (done - 1) / run_seconds
     finals[label] = (solver.average_strategy(game10, state), game10)
 
-  os_solver = sampled_games.get("mccfr-os")
+  os_solver = solvers.get("mccfr-os", "sampled")
   state = os_solver.run(game100, os_solver.init(game100, seed=0), 1)
   state, seconds = _timed_run(os_solver, game100, state, args.iters - 1)
   rates["mccfr-os, 100 buckets"] = (args.iters - 1) / seconds
   finals["MCCFR100"] = (os_solver.average_strategy(game100, state), game100)
 
-  mcrnr = sampled_games.get("mcrnr")
+  mcrnr = solvers.get("mcrnr", "sampled")
   state = mcrnr.init(game10, model=bot10, seed=jnp.array([0, 1]), p=0.75, restricted=jnp.array([1, 0]))
   state, seconds = _timed_run(mcrnr, game10, state, args.iters)
   rates["mcrnr (2 runs: one per restricted seat), 10 buckets"] = 2 * args.iters / seconds

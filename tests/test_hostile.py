@@ -319,7 +319,7 @@ def test_cli_json_describes_itself(tmp_path):
 
 
 def test_cli_help_describes_every_argument(capsys):
-  parser = cli._parser()  # pylint: disable=protected-access
+  parser = cli.parser()
   for action in parser._actions:  # pylint: disable=protected-access
     if isinstance(action, type(parser._subparsers._group_actions[0])):  # pylint: disable=protected-access
       for name, sub in action.choices.items():

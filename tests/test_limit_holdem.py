@@ -8,6 +8,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
+from jaxcfr import solvers
 from jaxcfr.game import hand_eval
 from jaxcfr.games import limit_holdem as rules
 
@@ -136,9 +137,8 @@ def test_buckets_are_monotone_in_strength(game):
 
 def test_chance_sampled_cfr_improves_against_the_rule_bot(game):
   from jaxcfr.evaluate import holdem_match
-  from jaxcfr.solvers import sampled_games
 
-  solver = sampled_games.get("cfr-cs")
+  solver = solvers.get("cfr-cs", "sampled")
   bot = holdem_match.rule_bot(game)
   state = solver.init(game, seed=0)
   early = solver.run(game, state, 5)
@@ -151,9 +151,8 @@ def test_chance_sampled_cfr_improves_against_the_rule_bot(game):
 
 def test_outcome_sampling_runs_batched_and_beats_uniform(game):
   from jaxcfr.evaluate import holdem_match
-  from jaxcfr.solvers import sampled_games
 
-  solver = sampled_games.get("mccfr-os")
+  solver = solvers.get("mccfr-os", "sampled")
   state = solver.run(game, solver.init(game, seed=jnp.array([0, 1])), 3000)
   assert state.regret[0].shape == (game.num_infosets[0], 3, 2) and state.iteration.tolist() == [3000, 3000]
   average = solver.average_strategy(game, state)
@@ -168,14 +167,29 @@ def test_outcome_sampling_runs_batched_and_beats_uniform(game):
 
 def test_algorithms_that_need_the_tree_are_refused(capsys):
   from jaxcfr.run import cli
-  from jaxcfr.solvers import sampled_games
 
-  with pytest.raises(ValueError, match="needs the whole game tree"):
-    sampled_games.get("cfr+")
+  with pytest.raises(ValueError, match="does not run on the sampled representation"):
+    solvers.get("cfr+", "sampled")
   assert cli.main(["solve", "limit_holdem(buckets=10)", "--algo", "cfr+", "--iters", "5"]) == 2
-  assert "needs the whole game tree" in capsys.readouterr().err
-  assert cli.main(["solve", "limit_holdem(buckets=10)", "--algo", "mccfr-os", "--checkpoint", "x.npz"]) == 2
-  assert "not supported on sampled games" in capsys.readouterr().err
+  assert "does not run on the sampled representation (it accepts: sequence_form)" in capsys.readouterr().err
+  assert cli.main(["solve", "limit_holdem(buckets=10)", "--algo", "mccfr-os", "--trajectories", "2"]) == 2
+  assert "--trajectories does not apply to --algo mccfr-os on sampled games" in capsys.readouterr().err
+
+
+def test_checkpoint_and_resume_through_the_driver(game, tmp_path):
+  """A sampled game runs through the one driver: a run stopped at its checkpoint and resumed
+  equals the uninterrupted run bit for bit (the PRNG key is part of the state)."""
+  from jaxcfr.run import driver
+
+  path = tmp_path / "holdem.npz"
+  batch = {"seed": [0, 1]}
+  straight = driver.solve(game, "mccfr-os", 20, eval_every=10, batch=batch, progress=False)
+  driver.solve(game, "mccfr-os", 10, eval_every=10, batch=batch, checkpoint=path, progress=False)
+  resumed = driver.solve(game, "mccfr-os", 20, eval_every=10, batch=batch, checkpoint=path, resume=True, progress=False)
+  for a, b in zip(jax.tree_util.tree_leaves(straight.state), jax.tree_util.tree_leaves(resumed.state)):
+    np.testing.assert_array_equal(a, b)
+  assert resumed.history[-1]["sb_per_hand_vs_bot"] == straight.history[-1]["sb_per_hand_vs_bot"]
+  assert resumed.summary()["representation"] == "sampled"
 
 
 def test_mcrnr_runs_from_the_command_line(game, tmp_path):
@@ -212,15 +226,14 @@ def test_mcrnr_runs_from_the_command_line(game, tmp_path):
 
 def test_mcts_and_mcrnr_run_on_the_abstraction(game):
   from jaxcfr.evaluate import holdem_match
-  from jaxcfr.solvers import sampled_games
 
-  mcts = sampled_games.get("mcts")
+  mcts = solvers.get("mcts", "sampled")
   state = mcts.run(game, mcts.init(game, seed=0), 200)
   assert int(state.visits[0].sum() + state.visits[1].sum()) >= 200 * 2  # both players act in every hand
   policy = mcts.average_strategy(game, state)
   np.testing.assert_allclose(np.asarray(policy[1]).sum(1), 1, atol=1e-6)
   bot = holdem_match.rule_bot(game)
-  mcrnr = sampled_games.get("mcrnr")
+  mcrnr = solvers.get("mcrnr", "sampled")
   state = mcrnr.run(game, mcrnr.init(game, model=bot, seed=0, p=0.75, restricted=1), 100)
   counter = mcrnr.counter_profile(game, state)
   np.testing.assert_array_equal(np.asarray(counter[1]), np.asarray(bot[1]))  # the restricted seat is the model

@@ -6,12 +6,14 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 import sys
 import time
 
 from jaxcfr import solvers, xla_setup
+from jaxcfr.game.representation import Representation
 
-__all__ = ["main"]
+__all__ = ["main", "parser", "solve_settings"]
 
 _GAME_HELP = "a game string, e.g. leduc_poker, one_card_poker(num_cards=13), openspiel:liars_dice"
 
@@ -53,7 +55,7 @@ _positive = _integer(1)
 _non_negative = _integer(0)
 
 
-class _Formatter(argparse.ArgumentDefaultsHelpFormatter):
+class _Formatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
   """Shows an argument's default where it has one worth showing."""
 
   def _get_help_string(self, action):
@@ -71,7 +73,9 @@ def _version() -> str:
 def _common(command: argparse.ArgumentParser, default_game: str) -> None:
   command.add_argument("game", nargs="?", default=default_game, help=_GAME_HELP)
   command.add_argument("--iters", type=_positive, default=1000, help="iterations of every run")
-  command.add_argument("--dtype", choices=("float32", "float64"), default="float64", help="float precision")
+  command.add_argument(
+    "--dtype", choices=("float32", "float64"), default="float32", help="float precision (float32, as the library)"
+  )
   command.add_argument(
     "--eval-every", type=_positive, help="iterations between evaluations (default: a tenth of the run)"
   )
@@ -98,97 +102,116 @@ def _common(command: argparse.ArgumentParser, default_game: str) -> None:
   hosts.add_argument("--process-id", type=_non_negative, metavar="K", help="this process's id, 0..N-1")
 
 
-def _parser() -> argparse.ArgumentParser:
+def _algorithms_epilog() -> str:
+  lines = ["solvers (representations; summary):"]
+  for name in solvers.names():
+    first = solvers.registration(name, solvers.representations(name)[0])
+    where = ", ".join(map(str, solvers.representations(name)))
+    lines.append(f"  {name:<9} ({where}) {first.summary}")
+  return "\n".join(lines)
+
+
+def _declared_flags() -> dict[str, list]:
+  """Every command-line setting declared by a registered solver: name -> [(registration, Param)]."""
+  flags: dict[str, list] = {}
+  for declared in solvers.registrations():
+    for param in declared.params:
+      if param.cli:
+        flags.setdefault(param.name, []).append((declared, param))
+  return flags
+
+
+def _flag_help(uses: list) -> str:
+  """One help text naming the solvers a flag applies to, grouped by what it means to them."""
+  groups: dict[tuple, list] = {}
+  for declared, param in uses:
+    default = "the solver's" if param.default is None else param.default
+    key = (param.help, str(default), param.describe_range())
+    where = (
+      declared.name
+      if declared.representation == Representation.SEQUENCE_FORM
+      else (f"{declared.name} ({declared.representation})")
+    )
+    if where not in groups.setdefault(key, []):
+      groups[key].append(where)
+  parts = [
+    f"{', '.join(names)}: {text} ({allowed}; default {default})" for (text, default, allowed), names in groups.items()
+  ]
+  if any(param.batchable for _, param in uses):
+    parts.append("a comma-separated list runs a batch over the grid of all lists")
+  return "; ".join(parts).replace("%", "%%")
+
+
+def _solver_flags(group) -> None:
+  """One flag per declared setting, typed by its declaration (jaxcfr.solvers.params)."""
+  for name, uses in _declared_flags().items():
+    params = [param for _, param in uses]
+    kind = params[0].kind
+    flag = params[0].flag
+    if any(p.kind != kind for p in params):
+      raise TypeError(f"solvers declare {name} with different kinds: {sorted({str(p.kind) for p in params})}")
+    help_text = _flag_help(uses)
+    if any(p.batchable for p in params):
+      group.add_argument(flag, type=_ints if kind is int else _floats, metavar="LIST", help=help_text)
+    elif kind is bool:
+      group.add_argument(flag, action=argparse.BooleanOptionalAction, default=None, help=help_text)
+    elif kind == "ints":
+      group.add_argument(flag, type=_ints, metavar="N,N,...", help=help_text)
+    else:
+      choices = sorted({c for p in params for c in p.choices}) if all(p.choices for p in params) else None
+      group.add_argument(flag, type={int: int, float: float, str: str}[kind], choices=choices, help=help_text)
+
+
+def _solver_settings(args, declared) -> tuple[dict, dict]:
+  """(options, hyperparameter lists) given on the command line for the solver ``declared``;
+  a flag of another solver is an error naming the solvers it applies to."""
+  options, lists = {}, {}
+  for name, uses in _declared_flags().items():
+    value = getattr(args, name)
+    if value is None:
+      continue
+    param = declared.param(name)
+    if param is None or not param.cli:
+      owners = ", ".join(dict.fromkeys(d.name for d, _ in uses))
+      raise ValueError(
+        f"{uses[0][1].flag} does not apply to --algo {declared.name} on {declared.representation} "
+        f"games (it applies to: {owners})"
+      )
+    if param.batchable:
+      lists[name] = value
+    else:
+      options[name] = tuple(value) if param.kind == "ints" else value
+  return options, lists
+
+
+def parser() -> argparse.ArgumentParser:
+  """The command line's argument parser (every solver flag generated from the declarations)."""
   formatter = _Formatter
-  parser = argparse.ArgumentParser(prog="jaxcfr", description=__doc__, formatter_class=formatter)
-  parser.add_argument("--version", action="version", version=_version())
-  commands = parser.add_subparsers(dest="command", required=True)
+  top = argparse.ArgumentParser(prog="jaxcfr", description=__doc__, formatter_class=formatter)
+  top.add_argument("--version", action="version", version=_version())
+  commands = top.add_subparsers(dest="command", required=True)
 
   info = commands.add_parser("info", help="statistics of a game", formatter_class=formatter)
   info.add_argument("game", help=_GAME_HELP)
   info.add_argument("--json", action="store_true", help="print JSON")
 
-  free = [n for n in solvers.names() if not solvers.get(n).requires]
-  from jaxcfr.solvers import sampled_games  # pylint: disable=import-outside-toplevel
-
-  sampled_only = [n for n in sampled_games.names() if n not in free]  # mcrnr on limit hold'em
-  solve = commands.add_parser("solve", help="solve a game with any registered solver", formatter_class=formatter)
+  solve = commands.add_parser(
+    "solve",
+    help="solve a game with any registered solver",
+    formatter_class=formatter,
+    epilog=_algorithms_epilog(),
+  )
   _common(solve, "leduc_poker")
   solve.add_argument(
     "--algo",
-    choices=free + sampled_only,
+    choices=solvers.names(),
     default="cfr+",
-    help="the solver; mccfr-os: outcome sampling, mccfr-es: external sampling, cfr-cs: chance "
-    "sampling; mcrnr only on limit_holdem (modelling the rule bot; elsewhere use 'rnr')",
+    help="the solver (listed below with the representations it runs on); mcrnr on a sampled game models its "
+    "rule bot, elsewhere use 'jaxcfr rnr'",
   )
-  solve.add_argument(
-    "--updates", choices=("alternating", "simultaneous"), help="CFR family: update order (default: the preset's)"
-  )
-  for name in ("alpha", "beta", "gamma"):
-    solve.add_argument(
-      f"--{name}",
-      type=_floats,
-      help=f"CFR family: {name} (default: the preset's); a comma-separated list runs a batch over "
-      f"the grid of all lists",
-    )
-  solve.add_argument("--averaging-delay", type=_non_negative, help="CFR family: iterations left out of the average")
-  regularised = solve.add_argument_group("magnetic mirror descent (mmd)")
-  regularised.add_argument(
-    "--temperature",
-    type=_floats,
-    help="mmd: the QRE temperature alpha (default 0.1); a comma-separated list runs a batch",
-  )
-  regularised.add_argument("--step-size", type=_floats, help="mmd: eta (default alpha / max |A|^2); a list is a batch")
-  regularised.add_argument(
-    "--anneal",
-    action="store_true",
-    help="mmd: temperature alpha / sqrt(t), towards a Nash equilibrium (report the current strategy)",
-  )
-  sampled = solve.add_argument_group("stochastic solvers (mccfr-os, mccfr-es, cfr-cs, mcts)")
-  sampled.add_argument(
-    "--seed", type=_ints, default=[0], help="PRNG seed; a comma-separated list runs the seeds as one batch"
-  )
-  sampled.add_argument("--batch", type=_positive, metavar="B", help="run seeds SEED..SEED+B-1 as one batched program")
-  sampled.add_argument(
-    "--epsilon", type=_floats, help="outcome sampling's exploration in [0, 1] (default 0.6); a list is a batch"
-  )
-  sampled.add_argument(
-    "--trajectories",
-    type=_positive,
-    metavar="K",
-    help="outcome sampling's trajectories per update (default 1, the papers' algorithm)",
-  )
-  search = solve.add_argument_group("mcts (information-set UCT, Ponsen et al. 2011; Smooth UCT)")
-  search.add_argument("--uct-c", type=_floats, help="C of UCT (default 2); a comma-separated list runs a batch")
-  search.add_argument("--smooth", action="store_true", help="Smooth UCT (Heinrich and Silver 2015)")
-  search.add_argument("--final", choices=("visits", "max"), help="final policy: visit counts (default) or max-visit")
-  search.add_argument(
-    "--backup",
-    choices=("path", "tree"),
-    help="back up to every decision on the path (default, the paper) or only inside the tree",
-  )
-  regression = solve.add_argument_group("regression CFR (rcfr; Waugh et al. 2015)")
-  regression.add_argument(
-    "--regressor", help="table, abstraction:NAME (Leduc: JQK, J.QK, JQ.K, J.Q.K), mlp (default) or tree:THRESHOLD"
-  )
-  regression.add_argument("--features", choices=("auto", "generic", "leduc"), help="regressor features (default auto)")
-  regression.add_argument("--threshold", type=_floats, help="tree: least error reduction of a split; a list is a batch")
-  regression.add_argument("--learning-rate", type=_floats, help="mlp: the optimiser's step size; a list is a batch")
-  regression.add_argument("--steps", type=_positive, help="mlp: optimiser steps per iteration (default 100)")
-  regression.add_argument("--plus", action="store_true", default=None, help="RCFR+: regrets floored at zero")
-  regression.add_argument(
-    "--bootstrap", action="store_true", default=None, help="targets: the previous prediction plus the new regret"
-  )
-  regression.add_argument(
-    "--reservoir",
-    type=_positive,
-    metavar="K",
-    help="fit on a reservoir of K sampled regrets per player (default: all data)",
-  )
-  regression.add_argument(
-    "--averaging", help="the average strategy's weights: rcfr uniform or linear; mccfr-os stochastic or optimistic"
-  )
+  solve.add_argument("--batch", type=_positive, metavar="B", help="run seeds SEED..SEED+B-1 as one batched program")
   solve.add_argument("--strategy-out", metavar="FILE", help="write the average strategy as .npz")
+  _solver_flags(solve.add_argument_group("solver settings (each solver's declared options and hyperparameters)"))
 
   rnr = commands.add_parser(
     "rnr",
@@ -247,9 +270,11 @@ def _parser() -> argparse.ArgumentParser:
     help="also play this many sampled games per pair (half in each seat), with 95%% intervals",
   )
   match.add_argument("--seed", type=int, default=0, help="PRNG seed of the sampled games")
-  match.add_argument("--dtype", choices=("float32", "float64"), default="float64", help="float precision")
+  match.add_argument(
+    "--dtype", choices=("float32", "float64"), default="float32", help="float precision (float32, as the library)"
+  )
   match.add_argument("--json", metavar="FILE", help="write the crosstable as JSON")
-  return parser
+  return top
 
 
 def _check_outputs(*paths_and_names) -> None:
@@ -300,53 +325,38 @@ def _info(args) -> int:
   return 0
 
 
-def _solve(args) -> int:
-  started = time.perf_counter()
-  from jaxcfr.game.loading import SAMPLED_GAMES, parse_game_string  # pylint: disable=import-outside-toplevel
+def solve_settings(args) -> tuple:
+  """``(representation, registration, options, hyperparameter lists)`` of parsed ``solve``
+  arguments, checked against the solver's declaration (nothing is loaded or built)."""
+  from jaxcfr.game.loading import representation_of  # pylint: disable=import-outside-toplevel
 
-  if parse_game_string(args.game)[0] in SAMPLED_GAMES:
-    return _solve_sampled(args, started)
-  _check_outputs((args.json, "--json"), (args.strategy_out, "--strategy-out"))
-  if solvers.get(args.algo).requires:
-    raise ValueError(f"--algo {args.algo} needs an opponent model; use 'jaxcfr rnr {args.game} --algo {args.algo}'")
-  if args.resume and not args.checkpoint:
-    raise ValueError("--resume needs --checkpoint FILE")
-  options = {
-    "updates": args.updates,
-    "trajectories": args.trajectories,
-    "smooth": args.smooth or None,
-    "final": args.final,
-    "backup": args.backup,
-    "regressor": args.regressor,
-    "features": args.features,
-    "steps": args.steps,
-    "plus": args.plus,
-    "bootstrap": args.bootstrap,
-    "averaging": args.averaging,
-    "reservoir": args.reservoir,
-    "anneal": True if args.anneal else None,
-  }
-  options = {k: v for k, v in options.items() if v is not None}
-  allowed = solvers.option_names(args.algo)
-  for name in options:
-    if name not in allowed:
-      raise ValueError(f"--{name} does not apply to --algo {args.algo} (its options: {', '.join(allowed) or 'none'})")
-  solver = solvers.get(args.algo, **options)
-  settings = {**options, **({"averaging_delay": args.averaging_delay} if args.averaging_delay is not None else {})}
-  lists = {
-    k: getattr(args, k)
-    for k in ("alpha", "beta", "gamma", "epsilon", "uct_c", "threshold", "learning_rate", "temperature", "step_size")
-    if getattr(args, k) is not None
-  }
-  if solver.stochastic:
-    seeds = args.seed
+  representation = representation_of(args.game)
+  declared = solvers.registration(args.algo, representation)
+  options, lists = _solver_settings(args, declared)
+  if "seed" in {p.name for p in declared.hyperparameters}:
+    seeds = lists.get("seed", [0])
     if args.batch is not None:
       if len(seeds) != 1:
         raise ValueError("--batch B takes one --seed (the first of the batch)")
-      seeds = list(range(seeds[0], seeds[0] + args.batch))
-    lists["seed"] = seeds
-  elif args.batch is not None or args.seed != [0]:
-    raise ValueError(f"--seed and --batch apply to stochastic solvers, not {args.algo}")
+      lists["seed"] = list(range(seeds[0], seeds[0] + args.batch))
+  elif args.batch is not None:
+    raise ValueError(f"--batch runs a batch of seeds; --algo {args.algo} draws no random numbers")
+  solvers.check_settings(args.algo, representation, options, lists)
+  return representation, declared, options, lists
+
+
+def _solve(args) -> int:
+  started = time.perf_counter()
+  _check_outputs((args.json, "--json"), (args.strategy_out, "--strategy-out"), (args.checkpoint, "--checkpoint"))
+  if args.resume and not args.checkpoint:
+    raise ValueError("--resume needs --checkpoint FILE")
+  if args.checkpoint_every is not None and not args.checkpoint:
+    raise ValueError("--checkpoint-every needs --checkpoint FILE")
+  representation, declared, options, lists = solve_settings(args)
+  solver = solvers.get(args.algo, representation, **options)
+  needs_model = "model" in declared.requires
+  if needs_model and representation != Representation.SAMPLED:
+    raise ValueError(f"--algo {args.algo} needs an opponent model; use 'jaxcfr rnr {args.game} --algo {args.algo}'")
   main_process = _join(args)
   import jax  # pylint: disable=import-outside-toplevel
 
@@ -358,9 +368,14 @@ def _solve(args) -> int:
 
   batched = any(len(v) > 1 for v in lists.values())
   batch = driver.hyperparameter_grid(**lists) if batched else None
+  settings = dict(options)
   if not batched:
     settings.update({k: v[0] for k, v in lists.items()})
   game = load(args.game, dtype=args.dtype)
+  if needs_model:  # a sampled game's restricted solver models the game's rule bot
+    from jaxcfr.evaluate import holdem_match  # pylint: disable=import-outside-toplevel
+
+    settings["model"] = holdem_match.rule_bot(game)
   result = driver.solve(
     game,
     args.algo,
@@ -376,23 +391,7 @@ def _solve(args) -> int:
   if not main_process:
     return 0
   summary = result.summary()
-  options = ", ".join(f"{k}={v}" for k, v in summary["options"].items())
-  print(f"game            {summary['game']}")
-  print(f"algorithm       {summary['algo']} ({options + ', ' if options else ''}{summary['dtype']})")
-  print(f"iterations      {summary['iters']}")
-  if batched:
-    print(f"batch           {result.batch_size} runs: {result.hyperparameters}")
-  print(f"exploitability  {summary['exploitability']}   (NashConv / 2, OpenSpiel's convention)")
-  print(f"nash_conv       {summary['nash_conv']}")
-  print(f"value           {summary['value']}   (player 0, average strategy)")
-  if "regressor_size" in summary:
-    print(f"regressor size  {summary['regressor_size']}   ({summary['relative_size']} of the full regret table)")
-  if "nodes_touched" in summary:
-    print(f"nodes touched   {summary['nodes_touched']}   (Lanctot et al. 2009's count)")
-  print(f"seconds         {summary['seconds']:.3f}   ({summary['compile_seconds']:.3f} compiling)")
-  for name in ("squared_error", "dominated_error"):
-    if name in summary:
-      print(f"{name:<15} {summary[name]}   (Kuhn poker, average strategy; docs/kuhn.md)")
+  _print_summary(summary, result, solver)
   if args.json:
     _write_json(args.json, _described(summary, args, started=started))
   if args.strategy_out:
@@ -400,43 +399,32 @@ def _solve(args) -> int:
   return 0
 
 
-def _solve_sampled(args, started: float) -> int:
-  """``solve`` on a sampled game (limit hold'em): no tensors, so no exact metrics; each run's
-  average strategy is scored against the rule bot in small bets per hand."""
-  from jaxcfr.solvers import sampled_games  # pylint: disable=import-outside-toplevel
+# How the summary prints the metrics it knows; others print as they are.
+_NOTES = {
+  "exploitability": "(NashConv / 2, OpenSpiel's convention)",
+  "value": "(player 0, average strategy)",
+  "nodes_touched": "(Lanctot et al. 2009's count)",
+  "squared_error": "(Kuhn poker, average strategy; docs/kuhn.md)",
+  "dominated_error": "(Kuhn poker, average strategy; docs/kuhn.md)",
+  "sb_per_hand_vs_bot": "(small bets per hand against the rule bot; ci95 its 95% half-width)",
+}
 
-  _check_outputs((args.json, "--json"), (args.strategy_out, "--strategy-out"))
-  sampled_games.get(args.algo)  # a clear error for the algorithms that need the tree, before loading
-  for flag in ("checkpoint", "resume", "batch", "strategy_out", "distributed", "coordinator"):
-    if getattr(args, flag, None):
-      raise ValueError(f"--{flag.replace('_', '-')} is not supported on sampled games such as {args.game}")
-  for flag in ("epsilon", "uct_c"):
-    if getattr(args, flag) is not None and len(getattr(args, flag)) > 1:
-      raise ValueError(f"--{flag.replace('_', '-')} takes one value on sampled games (batch over --seed)")
-  from jaxcfr.game.loading import load  # pylint: disable=import-outside-toplevel
-  from jaxcfr.run.sampled import solve_sampled  # pylint: disable=import-outside-toplevel
 
-  game = load(args.game)
-  scalars = {k: getattr(args, k)[0] for k in ("epsilon", "uct_c") if getattr(args, k) is not None}
-  record = solve_sampled(
-    game, args.algo, args.iters, seeds=args.seed, eval_every=args.eval_every, progress=args.progress, **scalars
-  )
-  del record["average_strategy"]
-  last = record["history"][-1]
-  print(f"game            {record['game']}")
-  settings = ", ".join(f"{k}={v}" for k, v in record["hyperparameters"].items())
-  print(f"algorithm       {record['algo']} ({settings + ', ' if settings else ''}seeds {record['seeds']})")
-  print(f"iterations      {record['iters']}")
-  rate = record["iterations_per_second"]
-  print(f"iterations/s    {rate:.1f}   (all runs, after compiling)" if rate else "iterations/s    -")
-  for seed, value, ci in zip(record["seeds"], last["sb_per_hand_vs_bot"], last["ci95"]):
-    print(
-      f"vs rule bot     {value:+.3f} +- {ci:.3f} sb/h   (seed {seed}, {record['scored']}, {record['eval_deals']} duplicate deals)"
-    )
-  print(f"seconds         {record['seconds']:.3f}")
-  if args.json:
-    _write_json(args.json, _described(record, args, started=started))
-  return 0
+def _print_summary(summary: dict, result, solver) -> None:
+  options = ", ".join(f"{k}={v}" for k, v in summary["options"].items())
+  print(f"{'game':<25}{summary['game']} ({summary['representation']})")
+  print(f"{'algorithm':<25}{summary['algo']} ({options + ', ' if options else ''}{summary['dtype']})")
+  print(f"{'iterations':<25}{summary['iters']}")
+  if result.batch_size:
+    print(f"{'batch':<25}{result.batch_size} runs: {result.hyperparameters}")
+  skip = {"iteration", "seconds"}
+  for key, value in result.history[-1].items():
+    if key not in skip:
+      print(f"{key:<25}{value}   {_NOTES.get(key, '')}".rstrip())
+  if "relative_size" in summary:
+    print(f"{'':<25}(regressor_size over the full regret table: relative_size)")
+  print(f"{'seconds':<25}{summary['seconds']:.3f}   ({summary['compile_seconds']:.3f} compiling)")
+  del solver
 
 
 def _rnr(args) -> int:
@@ -444,16 +432,19 @@ def _rnr(args) -> int:
   _check_outputs((args.json, "--json"))
   if args.resume and not args.checkpoint:
     raise ValueError("--resume needs --checkpoint FILE")
-  if not all(0 <= p <= 1 for p in args.p):
-    raise ValueError(f"--p values must lie in [0, 1], got {args.p}")
-  allowed = solvers.option_names(args.algo)
-  if args.trajectories is not None and "trajectories" not in allowed:
-    raise ValueError(f"--trajectories applies to --algo mcrnr, not {args.algo}")
-  if args.base != "cfr+" and "base" not in allowed:
-    raise ValueError(f"--base applies to --algo rnr and dbr, not {args.algo}")
-  options = {
-    k: v for k, v in {"base": args.base, "trajectories": args.trajectories}.items() if k in allowed and v is not None
-  }
+  declared = solvers.registration(args.algo)
+  given = {"base": None if args.base == "cfr+" else args.base, "trajectories": args.trajectories}
+  for name, value in given.items():
+    if value is not None and declared.param(name) is None:
+      owners = ", ".join(
+        n
+        for n in solvers.names()
+        if solvers.registration(n, declared.representation).param(name)
+        if declared.representation in solvers.representations(n)
+      )
+      raise ValueError(f"--{name} does not apply to --algo {args.algo} (it applies to: {owners})")
+  options = {k: v for k, v in given.items() if v is not None}
+  solvers.check_settings(args.algo, declared.representation, options, {"p": args.p})
   solver = solvers.get(args.algo, **options)
   if args.seed != 0 and not solver.stochastic:
     raise ValueError(f"--seed applies to --algo mcrnr, not {args.algo}")
@@ -561,16 +552,15 @@ def _match(args) -> int:
   game = load(args.game, dtype=args.dtype)
   names, profiles = _agents(game, args.agents)
   table = head_to_head.crosstable(game.tensors, profiles)
-  poker = head_to_head.is_poker(game.name)
-  unit = "milli-chips per hand" if poker else "value per game"
-  scale = 1000.0 if poker else 1.0
+  poker = head_to_head.is_poker(game)
+  unit, scale = head_to_head.table_unit(game)
   print(f"game {game.name}: row agent's exact expected value against the column agent, seats alternated ({unit})")
   width = max(len(n) for n in names)
   for i, name in enumerate(names):
     print(f"{name:<{width}} " + " ".join(f"{scale * v:>10.3f}" for v in table[i]))
   record = {"game": game.name, "agents": names, "unit": unit, "crosstable": table.tolist()}
-  if poker:
-    record["crosstable_milli_chips_per_hand"] = (1000 * table).tolist()
+  if poker:  # e.g. crosstable_milli_chips_per_hand
+    record[f"crosstable_{unit.replace('-', '_').replace(' ', '_')}"] = (scale * table).tolist()
   if args.games:
     key = jax.random.PRNGKey(args.seed)
     sampled = []
@@ -589,9 +579,21 @@ def _match(args) -> int:
   return 0
 
 
+def _negative_values(argv: list[str]) -> list[str]:
+  """``--flag -1,0`` as ``--flag=-1,0``: argparse takes a value that starts with a dash
+  for an option unless it is one plain negative number."""
+  out = []
+  for token in argv:
+    if out and out[-1].startswith("--") and "=" not in out[-1] and re.match(r"^-(\d|\.\d|inf)", token):
+      out[-1] = f"{out[-1]}={token}"
+    else:
+      out.append(token)
+  return out
+
+
 def main(argv: list[str] | None = None) -> int:
   argv = sys.argv[1:] if argv is None else list(argv)
-  args = _parser().parse_args(argv)
+  args = parser().parse_args(_negative_values(argv))
   args.argv = argv
   try:
     return {"info": _info, "solve": _solve, "rnr": _rnr, "match": _match}[args.command](args)

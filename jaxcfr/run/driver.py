@@ -1,13 +1,16 @@
-"""``solve``: runs any registered solver in jitted chunks, with metrics on a schedule, a
-progress bar, batches of runs (any hyperparameter, seeds included) split over the local
-devices, and checkpoint / resume. Nothing here depends on the solver's family.
+"""``solve``: runs any registered solver on a game of any representation in jitted chunks,
+with metrics on a schedule (the evaluator of the game's representation,
+jaxcfr.evaluate.evaluators), a progress bar, batches of runs (any hyperparameter, seeds
+included) split over the local devices, and checkpoint / resume. Nothing here depends on
+the solver's family or the game's representation: settings are split and checked by the
+solver's declaration (jaxcfr.solvers.registry).
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
-import functools
+import datetime
 import itertools
 import signal
 import sys
@@ -22,17 +25,14 @@ import numpy as np
 import tqdm
 
 from jaxcfr import solvers
-from jaxcfr.core import evaluation
-from jaxcfr.evaluate import game_metrics
+from jaxcfr.evaluate import evaluators
 from jaxcfr.game import integrity
 from jaxcfr.game.loading import Game, load
 from jaxcfr.run import checkpoint as checkpoint_lib
 from jaxcfr.run import sharding
 from jaxcfr.run.hardware import git_commit, hardware
 
-__all__ = ["SolveResult", "Interrupted", "solve", "metrics", "hyperparameter_grid"]
-
-_METRICS = ("exploitability", "nash_conv", "value", "current_exploitability")
+__all__ = ["SolveResult", "Interrupted", "solve", "hyperparameter_grid"]
 
 
 @dataclasses.dataclass
@@ -42,16 +42,18 @@ class SolveResult:
   convention, jaxcfr.solvers.registry).
 
   Attributes:
-    history: one dict per evaluation: iteration, seconds, exploitability, nash_conv, value,
-      current_exploitability (floats, or lists with a batch), the game's own metrics of the
-      average strategy (Kuhn poker: squared_error, dominated_error; see
-      jaxcfr.evaluate.game_metrics), and the solver's counters (sampled solvers:
-      nodes_touched, the work measure of Lanctot et al. 2009; mcts: tree_nodes); ``seconds``
-      is wall time since the start, compilation included.
+    history: one dict per evaluation: iteration, seconds (wall time since the start,
+      compilation included), the evaluator's metrics (jaxcfr.evaluate.evaluators: on the
+      sequence form exploitability, nash_conv, value, current_exploitability and the game's
+      own metrics, such as Kuhn poker's squared_error and dominated_error; on sampled games
+      sb_per_hand_vs_bot and ci95), floats or lists with a batch, and the solver's counters
+      (sampled solvers: nodes_touched, the work measure of Lanctot et al. 2009; mcts:
+      tree_nodes).
     state: the final solver state.
     average_strategy: the average profile ((sigma0, sigma1), [I, A, *B] each).
     seconds: wall time of the run, compilation included; compile_seconds: of which JAX
       spent tracing and compiling.
+    representation: the game's representation; evaluation: what the metrics are.
   """
 
   game: str
@@ -65,25 +67,31 @@ class SolveResult:
   average_strategy: tuple
   seconds: float
   compile_seconds: float = 0.0
+  representation: str = "sequence_form"
+  evaluation: dict = dataclasses.field(default_factory=dict)
 
   def summary(self) -> dict:
     """The JSON record: the last evaluation's metrics at the top, one row per run of a
     batch under ``results``, the whole history below."""
     last = self.history[-1]
-    counters = {k: v for k, v in last.items() if k not in _METRICS + ("iteration", "seconds")}
+    measured = {k: v for k, v in last.items() if k not in ("iteration", "seconds")}
+    run_seconds = self.seconds - self.compile_seconds
     record = {
       "game": self.game,
+      "representation": self.representation,
       "algo": self.algorithm,
       "options": self.options,
       "iters": self.iterations,
       "dtype": str(self.average_strategy[0].dtype),
       "batch_size": self.batch_size,
       "hyperparameters": self.hyperparameters,
-      **{k: last[k] for k in _METRICS},
-      **counters,
+      **measured,
+      **self.evaluation,
       "seconds": self.seconds,
       "compile_seconds": self.compile_seconds,
-      "run_seconds": self.seconds - self.compile_seconds,
+      "run_seconds": run_seconds,
+      "iterations_per_second": self.iterations * (self.batch_size or 1) / run_seconds if run_seconds > 0 else None,
+      "timestamp": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
       "git_commit": git_commit(),
       "hardware": hardware(),
       "history": self.history,
@@ -91,36 +99,14 @@ class SolveResult:
     if "nodes_touched" in last:
       record["nodes_touched_per_iteration"] = (np.asarray(last["nodes_touched"]) / last["iteration"]).tolist()
     if self.batch_size:  # one result per run
-      keys = _METRICS + tuple(counters)
       record["results"] = [
-        {**{k: v[b] for k, v in self.hyperparameters.items() if isinstance(v, list)}, **{k: last[k][b] for k in keys}}
+        {
+          **{k: v[b] for k, v in self.hyperparameters.items() if isinstance(v, list)},
+          **{k: v[b] for k, v in measured.items()},
+        }
         for b in range(self.batch_size)
       ]
     return record
-
-
-def metrics(tensors, state, *, solver: solvers.Solver, extra=None) -> dict:
-  """Exact metrics of a state (each [*B] for a batch): NashConv and exploitability of the
-  average strategy, its value for player 0, and the exploitability of the current strategy;
-  ``extra(profile) -> dict``, the game's own metrics of the average strategy
-  (jaxcfr.evaluate.game_metrics.for_game: Kuhn's squared and dominated errors), if given."""
-  average = solver.average_strategy(tensors, state)
-  best = evaluation.best_response_values(tensors, average)
-  current = evaluation.best_response_values(tensors, solver.current_strategy(tensors, state))
-  values = {
-    "nash_conv": best.sum(0),
-    "exploitability": best.sum(0) / 2,
-    "value": evaluation.expected_value(tensors, average),
-    "current_exploitability": current.sum(0) / 2,
-  }
-  if extra is not None:
-    values.update(extra(average))
-  return values
-
-
-@functools.partial(jax.jit, static_argnums=(0, 1))
-def _measure(solver: solvers.Solver, extra, tensors, state) -> dict:
-  return metrics(tensors, state, solver=solver, extra=extra)
 
 
 def hyperparameter_grid(**values) -> dict[str, np.ndarray]:
@@ -283,23 +269,24 @@ def solve(
     checkpoint_lib.check_writable(checkpoint, "checkpoint")
   if isinstance(game, str):
     game = load(game)
-  option_names = solvers.option_names(algorithm)
-  options = {k: v for k, v in settings.items() if k in option_names}
-  solver = solvers.get(algorithm, **options)
-  hyperparameters = {k: v for k, v in settings.items() if k not in option_names}
-  allowed = tuple(solver.hyperparameters) + solver.requires
-  unknown = sorted(set(hyperparameters) - set(allowed) | set(batch or {}) - set(solver.hyperparameters))
-  if unknown:
+  declared = solvers.registration(algorithm, game.representation)
+  options, hyperparameters = solvers.split_settings(algorithm, game.representation, settings)
+  solver = solvers.get(algorithm, game.representation, **options)
+  not_batchable = sorted(set(batch or {}) - set(solver.hyperparameters))
+  if not_batchable:
     raise ValueError(
-      f"{algorithm} has no setting {', '.join(unknown)}; options: {', '.join(option_names) or 'none'}; "
-      f"hyperparameters: {', '.join(solver.hyperparameters) or 'none'}"
+      f"{algorithm} cannot batch {', '.join(not_batchable)}; its batchable hyperparameters: "
+      f"{', '.join(solver.hyperparameters) or 'none'}"
     )
-  delay = np.max(np.asarray((batch or {}).get("averaging_delay", hyperparameters.get("averaging_delay", 0))))
-  if delay >= iterations:
-    raise ValueError(f"averaging_delay {delay} leaves no iteration of a {iterations}-iteration run in the average")
+  for param in declared.hyperparameters:
+    given = (batch or {}).get(param.name, hyperparameters.get(param.name))
+    if param.below_iterations and given is not None and np.max(np.asarray(given)) >= iterations:
+      raise ValueError(
+        f"{param.name} {np.max(np.asarray(given))} must be below the run's {iterations} iterations ({param.help})"
+      )
   tensors = game.tensors
-  warn_if_float32_saturates(tensors.dtype, iterations)
-  extra = game_metrics.for_game(game)
+  warn_if_float32_saturates(getattr(tensors, "dtype", jnp.float32), iterations)
+  evaluator = evaluators.for_game(game)
   eval_every = eval_every or max(1, iterations // 10)
   checkpoint_every = checkpoint_every or eval_every
   batch_size = None
@@ -311,13 +298,15 @@ def solve(
     state = solver.init(tensors, **hyperparameters, **{k: jnp.asarray(v).reshape(-1) for k, v in batch.items()})
   else:
     state = solver.init(tensors, **hyperparameters)
-  recorded = {
+  recorded = {  # every hyperparameter of the runs, defaults included
+    **{k: v for k, v in solver.hyperparameters.items() if v is not None},
     **{k: _to_python(v) for k, v in hyperparameters.items() if k in solver.hyperparameters},
     **{k: _to_python(v) for k, v in (batch or {}).items()},
   }
   identity = {
     "game": game.name,
     "algorithm": algorithm,
+    "representation": str(game.representation),
     "options": solver.options,
     "hyperparameters": recorded,
     "batch_size": batch_size,
@@ -390,7 +379,7 @@ def solve(
           took = time.perf_counter() - call_start - (clock.seconds - compiled_before)
           chunk = int(np.clip(n * 0.5 / max(took, 1e-6), 1, 1 << 20))
         if done % eval_every == 0 or done == iterations:
-          values = sharding.gather(_measure(solver, extra, tensors, state))
+          values = sharding.gather(evaluator(solver, tensors, state, done))
           history.append(
             {
               "iteration": done,
@@ -401,7 +390,8 @@ def solve(
           if solver.counters is not None:
             counted = solver.counters(sharding.gather(state) if distributed else state)
             history[-1].update({k: _to_python(v) for k, v in counted.items()})
-          bar.set_postfix(exploitability=f"{float(np.max(values['exploitability'])):.3e}")
+          worst = np.max if evaluator.worst == "max" else np.min
+          bar.set_postfix({evaluator.headline: f"{float(worst(values[evaluator.headline])):.3e}"})
         if checkpoint and (done % checkpoint_every == 0 or done == iterations):
           save(elapsed_before + time.perf_counter() - start)
     except KeyboardInterrupt:
@@ -425,4 +415,6 @@ def solve(
     average_strategy=_average(solver, tensors, state, distributed),
     seconds=seconds,
     compile_seconds=compile_before + clock.seconds,
+    representation=str(game.representation),
+    evaluation=evaluator.describe(solver),
   )

@@ -56,6 +56,8 @@ class Param:
     low, high: inclusive bounds of a number (may be infinite).
     cli: False for settings that are arrays or objects (a model profile, a magnet), which
       the command line cannot express.
+    below_iterations: the value must be less than the run's number of iterations (checked by
+      the driver, which knows it).
   """
 
   name: str
@@ -67,6 +69,7 @@ class Param:
   low: float | None = None
   high: float | None = None
   cli: bool = True
+  below_iterations: bool = False
 
   def __post_init__(self):
     if self.kind not in KINDS:

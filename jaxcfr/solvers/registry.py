@@ -50,6 +50,7 @@ __all__ = [
   "registrations",
   "option_names",
   "split_settings",
+  "check_settings",
   "batch_shape",
   "per_run",
   "concrete",
@@ -337,6 +338,21 @@ def split_settings(name: str, representation: Representation | str, settings: di
   option_set = {p.name for p in declared.options}
   options = {k: v for k, v in settings.items() if k in option_set}
   return options, {k: v for k, v in settings.items() if k not in option_set}
+
+
+def check_settings(
+    name: str, representation: Representation | str, options: dict, hyperparameters: dict
+) -> None:
+  """Checks ``options`` and ``hyperparameters`` (values, or lists of values for a batch)
+  against the declaration of ``name`` without building anything, so that a caller can stop
+  bad input before long work (loading a game). The same checks run again in ``get`` and
+  ``init``, from the same declarations."""
+  declared = registration(name, representation)
+  split_settings(name, representation, {**options, **hyperparameters})
+  for key, value in {**options, **hyperparameters}.items():
+    param = declared.param(key)
+    if param is not None:
+      param.check(value, name)
 
 
 def get(name: str, representation: Representation | str = Representation.SEQUENCE_FORM, **options) -> Solver:

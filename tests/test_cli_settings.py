@@ -1,0 +1,119 @@
+"""The command line's solver flags are generated from the solvers' declarations: every
+declared hyperparameter of every registered solver can be set on the command line and
+reaches the solver's state; a flag of another solver is a one-line error."""
+
+import jax
+import numpy as np
+import pytest
+
+from jaxcfr import solvers
+from jaxcfr.run import cli
+
+GAMES = {"sequence_form": "kuhn_poker", "sampled": "limit_holdem(buckets=3,rollouts=4)"}
+# Options that enable a hyperparameter (Smooth UCT's, the tree regressor's threshold).
+ENABLING = {
+  ("mcts", "eta"): ["--smooth"],
+  ("mcts", "d"): ["--smooth"],
+  ("mcts", "gamma"): ["--smooth"],
+  ("rcfr", "threshold"): ["--regressor", "tree"],
+}
+
+
+# Where a hyperparameter lands when the state keeps it under another name (dbr's p is the
+# confidence of every infoset).
+STORED_AS = {("dbr", "p"): ".confidence[0]"}
+
+
+def _value(param):
+  """A valid value that differs from the default."""
+  if param.kind is int:
+    low = 0 if param.low is None else int(param.low)
+    return low + 1 if param.high is None or low + 1 <= param.high else low
+  low = 0.0 if param.low is None else param.low
+  high = low + 1.0 if param.high is None or param.high > 1e6 else param.high
+  return low + (high - low) * 0.375
+
+
+def _cases():
+  for declared in solvers.registrations():
+    for param in declared.hyperparameters:
+      if param.cli:
+        yield pytest.param(declared, param, id=f"{declared.name}-{declared.representation}-{param.name}")
+
+
+@pytest.fixture(scope="module")
+def games():
+  import jaxcfr
+
+  return {"sequence_form": jaxcfr.load(GAMES["sequence_form"]), "sampled": jaxcfr.load(GAMES["sampled"])}
+
+
+@pytest.mark.parametrize("declared,param", list(_cases()))
+def test_every_declared_hyperparameter_reaches_the_state(declared, param, games):
+  value = _value(param)
+  argv = ["solve", GAMES[declared.representation], "--algo", declared.name, param.flag, str(value)]
+  argv += ENABLING.get((declared.name, param.name), [])
+  args = cli.parser().parse_args(argv)
+  representation, _, options, lists = cli.solve_settings(args)
+  assert lists[param.name] == [value]
+  game = games[str(representation)]
+  solver = solvers.get(declared.name, representation, **options)
+  settings = {k: v[0] for k, v in lists.items()}
+  if "model" in declared.requires:
+    from jaxcfr.evaluate import holdem_match
+    import jaxcfr
+
+    sampled = str(representation) == "sampled"
+    settings["model"] = holdem_match.rule_bot(game) if sampled else jaxcfr.uniform_profile(game.tensors)
+  p = declared.param("p")
+  if p is not None and p.default is None and "p" not in settings:  # the restricted solvers' required p
+    settings["p"] = 0.5
+  state = solver.init(game.tensors, **settings)
+  leaves = {jax.tree_util.keystr(path): leaf for path, leaf in jax.tree_util.tree_flatten_with_path(state)[0]}
+  stored = STORED_AS.get((declared.name, param.name), f".{param.name}")
+  found = [leaf for path, leaf in leaves.items() if path.endswith(stored)]
+  if not found and param.name == "seed":  # a state may keep only the key the seed makes
+    key = jax.random.key_data(jax.random.key(np.uint32(value)))
+    assert any(path.endswith(".key") and np.array_equal(leaf, key) for path, leaf in leaves.items())
+    return
+  assert found, f"{param.name} is not a leaf of {declared.name}'s state: {sorted(leaves)}"
+  np.testing.assert_allclose(np.asarray(found[0], float), np.full(np.shape(found[0]), value), rtol=1e-6)
+
+
+def test_help_lists_every_declared_setting_with_its_solvers():
+  text = cli.parser()._subparsers._group_actions[0].choices["solve"].format_help()  # pylint: disable=protected-access
+  for declared in solvers.registrations():
+    for param in declared.params:
+      if param.cli:
+        assert param.flag in text
+    assert declared.name in text
+  assert "mcts: Smooth UCT: eta" in text.replace("\n", " ").replace("  ", " ") or "Smooth UCT: eta" in text
+
+
+@pytest.mark.parametrize(
+  "argv,message",
+  [
+    (
+      ["--algo", "cfr+", "--eta", "0.5"],
+      "--eta does not apply to --algo cfr+ on sequence_form games (it applies to: mcts)",
+    ),
+    (["--algo", "mccfr-es", "--epsilon", "0.5"], "--epsilon does not apply to --algo mccfr-es"),
+    (["--algo", "dcfr", "--gamma", "-1"], "gamma of solver 'dcfr' must be >= 0.0"),
+    (["--algo", "mccfr-os", "--seed", "99999999999999"], "seed of solver 'mccfr-os' must be in [0, 4294967295]"),
+    (["--algo", "mcts", "--final", "best"], "invalid choice"),
+  ],
+)
+def test_bad_settings_are_one_line_errors_before_loading(argv, message, capsys):
+  code = None
+  try:
+    code = cli.main(["solve", "no_such_game_is_loaded_before_the_check", *argv])
+  except SystemExit as exit_:  # argparse's own errors (choices)
+    code = exit_.code
+  assert code == 2
+  err = capsys.readouterr().err
+  assert message in err and "Traceback" not in err
+
+
+def test_negative_values_parse_as_lists():
+  args = cli.parser().parse_args(cli._negative_values(["solve", "--algo", "dcfr", "--beta", "-1,0"]))  # pylint: disable=protected-access
+  assert args.beta == [-1.0, 0.0]
