@@ -14,7 +14,9 @@ import pyspiel
 import pytest
 
 import jaxcfr
+from jaxcfr.game import openspiel as openspiel_adapter
 from jaxcfr.game import statistics as statistics_lib
+from jaxcfr.game.representation import Representation
 from jaxcfr.game.arrays import CHANCE_NODE, PLAYER_0, PLAYER_1, TERMINAL_NODE, PlayerArrays
 from jaxcfr.game.build import build_from_protocol
 from jaxcfr import games
@@ -120,6 +122,49 @@ def test_openspiel_names_resolve_through_the_adapter():
   assert load("leduc_poker").openspiel_game().get_type().short_name == "leduc_poker"
   with pytest.raises(ValueError, match=r"coin_toss\(sell_value=0.5\) has no OpenSpiel twin"):
     load("coin_toss").openspiel_game()
+
+
+# What each native game declares (jaxcfr.games.GameInfo): (poker, payoff unit, twin, metrics, features).
+DECLARED = {
+  "kuhn_poker": (True, "chips", "kuhn_poker", "kuhn", None),
+  "one_card_poker(num_cards=3)": (True, "chips", "kuhn_poker", None, None),
+  "one_card_poker(num_cards=5)": (True, "chips", None, None, None),
+  "leduc_poker": (True, "chips", "leduc_poker", None, "leduc"),
+  "no_limit_leduc_poker(stack=4)": (True, "chips", games.NoLimitLeducPoker(stack=4).openspiel_name, None, None),
+  "liars_dice(dice_sides=3)": (False, "value", "liars_dice(dice_sides=3)", None, None),
+  NATIVE_GOOFSPIEL: (False, "value", "goofspiel(imp_info=True,num_cards=4,points_order=descending)", None, None),
+  "goofspiel(num_cards=3)": (False, "value", None, None, None),
+  "rps": (False, "value", None, None, None),
+  "coin_toss": (False, "value", None, None, None),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DECLARED))
+def test_games_declare_their_info_and_the_loaded_game_carries_it(name):
+  game = load(name)
+  declared = games.GameInfo(*[DECLARED[name][i] for i in (1, 0, 2, 3, 4)])
+  assert game.info == declared and game.tensors.info == declared and game.arrays.info == declared
+  assert game.openspiel_name == declared.openspiel_name
+  assert game.representation == Representation.SEQUENCE_FORM
+
+
+def test_openspiel_games_get_what_their_game_type_tells():
+  kuhn, liars_dice = load("openspiel:kuhn_poker"), load("openspiel:liars_dice")
+  assert kuhn.info == games.GameInfo(payoff_unit="chips", is_poker=True, openspiel_name="kuhn_poker", metrics="kuhn")
+  assert liars_dice.info == games.GameInfo(openspiel_name="liars_dice")
+  assert openspiel_adapter.game_info("leduc_poker").features is None  # OpenSpiel's keys are not Leduc's
+  assert openspiel_adapter.game_info("universal_poker").is_poker
+  assert not openspiel_adapter.game_info("kuhn_poker(players=3)").metrics
+
+
+def test_game_info_checks_its_fields():
+  assert games.GameInfo() == games.GameInfo(payoff_unit="value", is_poker=False)
+  with pytest.raises(games.GameError, match="payoff_unit must be a non-empty string"):
+    games.GameInfo(payoff_unit="")
+  with pytest.raises(games.GameError, match="is_poker must be True or False"):
+    games.GameInfo(is_poker="yes")
+  with pytest.raises(games.GameError, match="metrics must be a non-empty string or None"):
+    games.GameInfo(metrics=3)
 
 
 def test_m_value_kuhn():
@@ -280,3 +325,33 @@ def test_kuhn_infoset_keys_and_actions():
   assert sorted(arrays.players[0].keys.tolist()) == ["0:", "0:pb", "1:", "1:pb", "2:", "2:pb"]
   assert sorted(arrays.players[1].keys.tolist()) == ["0:b", "0:p", "1:b", "1:p", "2:b", "2:p"]
   assert np.all(arrays.players[0].action_ids == [0, 1])
+
+
+# Every native game at a small size, and an OpenSpiel game, through the conformance kit.
+CONFORMANCE_GAMES = [
+  "kuhn_poker",
+  "leduc_poker",
+  "one_card_poker(num_cards=5)",
+  "rps",
+  "rps_plus",
+  "coin_toss",
+  "goofspiel(num_cards=3)",
+  "liars_dice(dice_sides=3)",
+  "princess_and_monster(rows=2,cols=2,horizon=3)",
+  "no_limit_leduc_poker(stack=4)",
+  "openspiel:kuhn_poker",
+]
+
+
+@pytest.mark.parametrize("name", CONFORMANCE_GAMES)
+def test_every_game_passes_the_conformance_kit(name):
+  import jaxcfr.testing
+
+  jaxcfr.testing.check_game(name, dtype="float64")
+
+
+def test_the_native_games_are_all_in_the_conformance_list():
+  from jaxcfr.games import GAMES
+
+  checked = {name.split("(")[0] for name in CONFORMANCE_GAMES}
+  assert set(GAMES) - checked <= {"latent_tic_tac_toe"}  # too big for the test suite (benchmarks/full_size_games.py)

@@ -2,6 +2,7 @@
 batch convention, and compilation hygiene (no retrace on reloading a game or on a new
 chunk length)."""
 
+import dataclasses
 import functools
 
 import jax
@@ -10,7 +11,9 @@ import numpy as np
 import pytest
 
 import jaxcfr
+import jaxcfr.testing
 from jaxcfr import solvers
+from jaxcfr.game.representation import Representation
 import helpers
 
 # The batch each solver is tried with: three runs that differ.
@@ -78,67 +81,55 @@ def test_every_algorithm_is_registered():
   assert solvers.get("mccfr-os", trajectories=4) is solvers.get("mccfr-os", trajectories=4)  # cached: one compile
 
 
-@pytest.mark.parametrize("name", solvers.names())
-def test_every_solver_through_the_generic_path(name):
-  """init, run under jit, valid strategies, finite exploitability; a batch of 3 equals the
-  3 runs alone, with trailing batch axes on every leaf and strategy."""
-  game = helpers.load("kuhn_poker")
-  tensors = game.tensors
-  solver = solvers.get(name)
-  kwargs, batched = _arguments(solver, tensors)
-  alone = [solver.run(tensors, solver.init(tensors, **{**kwargs, batched: v}), 20) for v in _BATCHES[batched]]
-  batch = solver.run(tensors, solver.init(tensors, **{**kwargs, batched: jnp.asarray(_BATCHES[batched])}), 20)
-  assert solvers.batch_shape(batch) == (3,) and solvers.batch_shape(alone[0]) == ()
-  for b, single in enumerate(alone):
-    for x, y in zip(jax.tree_util.tree_leaves(single), jax.tree_util.tree_leaves(batch)):
-      assert y.shape == x.shape + (3,)
-      np.testing.assert_allclose(np.asarray(y)[..., b], np.asarray(x), rtol=1e-9, atol=1e-12)
-  for strategies in (solver.average_strategy, solver.current_strategy):
-    profile = strategies(tensors, batch)
-    assert [s.shape for s in profile] == [t.legal.shape + (3,) for t in tensors.players]
-    jaxcfr.check_profile(tensors, profile)
-    exploitability = np.asarray(helpers.exploitability(tensors, profile))
-    assert exploitability.shape == (3,) and np.all(np.isfinite(exploitability)) and np.all(exploitability >= -1e-12)
-  assert not np.allclose(
-    solver.average_strategy(tensors, batch)[0][..., 0], solver.average_strategy(tensors, batch)[0][..., 1]
-  )  # the runs differ
+@pytest.mark.parametrize("name", solvers.names(Representation.SEQUENCE_FORM))
+def test_every_solver_passes_the_conformance_kit(name):
+  """jaxcfr.testing.check_solver: the declaration agrees with the solver; init, run under jit,
+  a batch of 3 equal to the 3 runs alone with trailing axes, valid strategies with finite
+  exploitability, no retrace on a reloaded game or a new chunk length, a checkpoint round trip."""
+  jaxcfr.testing.check_solver(name, dtype="float64")
 
 
-@pytest.mark.parametrize("name", solvers.names())
-def test_reloading_the_game_and_new_chunk_lengths_do_not_recompile(name):
-  """Retrace guard: a second load of the same game (new arrays, equal statics) and any
-  chunk length reuse the compiled run of every solver."""
-  first = jaxcfr.load("kuhn_poker", dtype="float64")
-  second = jaxcfr.load("kuhn_poker", dtype="float64")
-  assert first.tensors.tree.statics is not second.tensors.tree.statics
-  assert first.tensors.tree.statics == second.tensors.tree.statics
-  solver = solvers.get(name)
-  kwargs, _ = _arguments(solver, first.tensors)
-  state = solver.run(first.tensors, solver.init(first.tensors, **kwargs), 3)
-  jax.block_until_ready(state)
-  fresh = solver.init(second.tensors, **kwargs)
-  with compile_counter() as counter:
-    for length in (1, 7, 12):
-      state = solver.run(second.tensors, fresh, length)
-    jax.block_until_ready(state)
-  assert counter.count == 0, f"{name}: {counter.count} compilations"
+def test_the_kit_catches_a_solver_whose_batch_differs_from_its_runs(monkeypatch):
+  """The kit's batch check can fail: a solver whose batched init ignores the batch is caught."""
+  honest = solvers.get("cfr+")
+  broken = dataclasses.replace(
+    honest, init=lambda tensors, **kw: honest.init(tensors, **{k: jnp.asarray(v).reshape(-1)[0] for k, v in kw.items()})
+  )
+  monkeypatch.setattr(solvers.registry, "_cached", lambda *a, **k: broken)
+  with pytest.raises(AssertionError):
+    jaxcfr.testing.check_solver("cfr+", dtype="float64")
+
+
+def test_every_declared_setting_is_typed_and_helped():
+  for declared in solvers.registrations():
+    assert declared.summary, declared.name
+    for param in declared.params:
+      assert param.help and param.kind in solvers.params.KINDS, (declared.name, param.name)
+      if param.cli and param.default is not None:
+        param.check(param.default, declared.name)  # the default is allowed by the declaration itself
 
 
 def test_unknown_solvers_and_options_get_one_line_errors():
+  tensors = helpers.load("kuhn_poker").tensors
   with pytest.raises(ValueError, match="unknown solver 'cfr\\+\\+'; registered: cfr, cfr\\+"):
     solvers.get("cfr++")
-  with pytest.raises(ValueError, match="solver 'mccfr-es' has no option trajectorys; its options:"):
+  with pytest.raises(ValueError, match="solver 'mccfr-es' has no option trajectorys; its options: none"):
     solvers.get("mccfr-es", trajectorys=2)
-  with pytest.raises(ValueError, match="mccfr-os, not mccfr-es"):
+  with pytest.raises(ValueError, match="solver 'mccfr-es' has no option trajectories"):
     solvers.get("mccfr-es", trajectories=2)
+  with pytest.raises(ValueError, match="does not run on the sampled representation"):
+    solvers.get("mmd", "sampled")
   with pytest.raises(ValueError, match="rnr needs p"):
-    solvers.get("rnr").init(
-      helpers.load("kuhn_poker").tensors, model=jaxcfr.uniform_profile(helpers.load("kuhn_poker").tensors)
-    )
-  with pytest.raises(ValueError, match="epsilon must lie in"):
-    solvers.get("mccfr-os").init(
-      helpers.load("kuhn_poker").tensors, seed=jnp.arange(3), epsilon=jnp.array([0.1, 2.0, 0.5])
-    )
+    solvers.get("rnr").init(tensors, model=jaxcfr.uniform_profile(tensors))
+  with pytest.raises(ValueError, match=r"epsilon of solver 'mccfr-os' must be in \[0.0, 1.0\]"):
+    solvers.get("mccfr-os").init(tensors, seed=jnp.arange(3), epsilon=jnp.array([0.1, 2.0, 0.5]))
+  with pytest.raises(ValueError, match="solver 'dcfr' has no hyperparameter eta"):
+    solvers.get("dcfr").init(tensors, eta=0.5)
+  with pytest.raises(ValueError, match="hyperparameter eta does not apply to solver 'mcts' with options"):
+    solvers.get("mcts").init(tensors, eta=0.5)
+  assert solvers.option_names("mccfr-es") == ()  # options are what the solver declares, not a shared signature
+  assert solvers.names("sampled") == ("mccfr-os", "cfr-cs", "mcts", "mcrnr")
+  assert solvers.representations("mccfr-os") == (Representation.SEQUENCE_FORM, Representation.SAMPLED)
 
 
 @pytest.mark.parametrize("name", ["cfr+", "mccfr-os"])
