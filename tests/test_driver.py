@@ -101,6 +101,8 @@ def test_cli_solve_writes_json_and_strategy(tmp_path, capsys):
         "--strategy-out",
         str(strategy),
         "--no-progress",
+        "--dtype",
+        "float64",
       ]
     )
     == 0

@@ -601,7 +601,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"jaxcfr: error: {error}", file=sys.stderr)
     return 2
   except KeyboardInterrupt as interrupt:
-    print(f"jaxcfr: {interrupt or 'interrupted'}", file=sys.stderr)
+    message = str(interrupt) or "interrupted"
+    message = message.replace("the same call with resume=True", "the same command with --resume")
+    message = message.replace("give a checkpoint file", "use --checkpoint FILE")
+    print(f"jaxcfr: {message}", file=sys.stderr)
     return 130
 
 

@@ -53,7 +53,8 @@ class SolveResult:
     average_strategy: the average profile ((sigma0, sigma1), [I, A, *B] each).
     seconds: wall time of the run, compilation included; compile_seconds: of which JAX
       spent tracing and compiling.
-    representation: the game's representation; evaluation: what the metrics are.
+    representation: the game's representation; evaluation: what the metrics are;
+    provenance: when, on what and from which commit it ran (timestamp, git_commit, hardware).
   """
 
   game: str
@@ -69,6 +70,7 @@ class SolveResult:
   compile_seconds: float = 0.0
   representation: str = "sequence_form"
   evaluation: dict = dataclasses.field(default_factory=dict)
+  provenance: dict = dataclasses.field(default_factory=dict)
 
   def summary(self) -> dict:
     """The JSON record: the last evaluation's metrics at the top, one row per run of a
@@ -91,9 +93,7 @@ class SolveResult:
       "compile_seconds": self.compile_seconds,
       "run_seconds": run_seconds,
       "iterations_per_second": self.iterations * (self.batch_size or 1) / run_seconds if run_seconds > 0 else None,
-      "timestamp": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-      "git_commit": git_commit(),
-      "hardware": hardware(),
+      **self.provenance,
       "history": self.history,
     }
     if "nodes_touched" in last:
@@ -211,8 +211,7 @@ def warn_if_float32_saturates(dtype, iterations: int) -> None:
   if jnp.dtype(dtype) == jnp.float32 and iterations > FLOAT32_ITERATIONS:
     warnings.warn(
       f"{iterations} iterations in float32 pass 2^24 = {FLOAT32_ITERATIONS}: running sums stop absorbing "
-      "their increments there; for runs this long load the game with dtype='float64' (with jax_enable_x64; "
-      "on the command line --dtype float64)",
+      "their increments there; for runs this long load the game with dtype='float64' (with jax_enable_x64)",
       stacklevel=3,
     )
 
@@ -399,9 +398,9 @@ def solve(
       if checkpoint:
         save(elapsed_before + time.perf_counter() - start)
         raise Interrupted(
-          f"{where}; checkpoint saved to {checkpoint} (resume with the same command and --resume)"
+          f"{where}; checkpoint saved to {checkpoint} (resume: the same call with resume=True)"
         ) from None
-      raise Interrupted(f"{where}; nothing was saved (use --checkpoint to keep long runs)") from None
+      raise Interrupted(f"{where}; nothing was saved (give a checkpoint file to keep long runs)") from None
   seconds = elapsed_before + time.perf_counter() - start
   return SolveResult(
     game=game.name,
@@ -417,4 +416,9 @@ def solve(
     compile_seconds=compile_before + clock.seconds,
     representation=str(game.representation),
     evaluation=evaluator.describe(solver),
+    provenance={
+      "timestamp": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+      "git_commit": git_commit(),
+      "hardware": hardware(),
+    },
   )
