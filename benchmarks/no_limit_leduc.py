@@ -62,8 +62,8 @@ def main(argv=None) -> dict:
 
   rows = []
   for game_string in filter(None, (g.strip() for g in args.games.split(";"))):
-    build_s, (arrays, twin) = timed(lambda game_string=game_string: loading.build_arrays(game_string, use_cache=False))
-    row = {**jaxcfr.game.statistics.statistics(arrays), "build_s": build_s, "openspiel_twin": twin}
+    build_s, (arrays, info) = timed(lambda game_string=game_string: loading.build_arrays(game_string, use_cache=False))
+    row = {**jaxcfr.game.statistics.statistics(arrays), "build_s": build_s, "openspiel_twin": info.openspiel_name}
     if arrays.num_histories <= args.walk_up_to:
       name, params = loading.parse_game_string(game_string)
       row["tree_walk_build_s"], walked = timed(

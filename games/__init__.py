@@ -1,9 +1,23 @@
 """Rules of every native game, in plain Python (no JAX).
 
-``GAMES`` maps a name to a factory taking the game's parameters as keywords.
+``GAMES`` maps a name to a factory taking the game's parameters as keywords. ``GameInfo``
+is what a game declares about itself (its payoff unit, poker or not, its OpenSpiel twin, its
+metrics and RCFR features); ``PLAYER_0``, ``PLAYER_1``, ``CHANCE_NODE`` and
+``TERMINAL_NODE`` are the node kinds of the built arrays. ``CHANCE`` and ``TERMINAL`` are
+OpenSpiel's player ids, which ``current_player()`` returns.
 """
 
-from ._base import CHANCE, TERMINAL, GameError, OpenSpielVariant
+from ._base import (
+  CHANCE,
+  CHANCE_NODE,
+  PLAYER_0,
+  PLAYER_1,
+  TERMINAL,
+  TERMINAL_NODE,
+  GameError,
+  GameInfo,
+  OpenSpielVariant,
+)
 from .coin_toss import CoinToss
 from .goofspiel import Goofspiel
 from .latent_tic_tac_toe import LatentTicTacToe
@@ -28,4 +42,15 @@ GAMES = {
   "no_limit_leduc_poker": NoLimitLeducPoker,
 }
 
-__all__ = ["CHANCE", "TERMINAL", "GAMES", "GameError", "OpenSpielVariant"]
+__all__ = [
+  "CHANCE",
+  "TERMINAL",
+  "PLAYER_0",
+  "PLAYER_1",
+  "CHANCE_NODE",
+  "TERMINAL_NODE",
+  "GAMES",
+  "GameError",
+  "GameInfo",
+  "OpenSpielVariant",
+]

@@ -13,18 +13,22 @@ native games and OpenSpiel games through one interface:
   acting player cannot tell apart.
 
 A game may also offer ``vectorized()``: the same rules over batches of states (the
-``VectorizedRules`` protocol of jaxcfr/game/vectorized.py), for games too big to walk.
+``VectorizedRules`` protocol of jaxcfr/game/vectorized.py), for games too big to walk, and
+``info``: its GameInfo, what the layers above need to know of it (a game without one
+declares the defaults).
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 import numpy as np
 
 CHANCE = -1  # OpenSpiel's kChancePlayerId
 TERMINAL = -4  # OpenSpiel's kTerminalPlayerId
 
-# Node kinds returned by vectorised rules (jaxcfr/game/vectorized.py); equal to jaxcfr.game.arrays'
-# constants, repeated here so that the rules need no JAX import.
+# Node kinds: the values of ``GameArrays.kind`` and of the vectorised rules' ``kind``
+# (jaxcfr/game/vectorized.py); defined here once, jaxcfr.game.arrays imports them.
 PLAYER_0, PLAYER_1, CHANCE_NODE, TERMINAL_NODE = 0, 1, 2, 3
 
 
@@ -48,6 +52,42 @@ class GameError(ValueError):
 class OpenSpielVariant(GameError):
   """The parameters name a variant of an OpenSpiel game that the native rules do not
   cover; ``jaxcfr.load`` then builds OpenSpiel's game through the adapter."""
+
+
+@dataclasses.dataclass(frozen=True)
+class GameInfo:
+  """What a game declares about itself for the layers above the rules, so that none of them
+  looks a game up by its name. The defaults describe a game with nothing special; a game
+  states only what differs.
+
+  Attributes:
+    payoff_unit: the unit of the returns, e.g. "chips", "small bets"; "value" by default.
+    is_poker: a poker game; head-to-head tables also report its values in thousandths of
+      ``payoff_unit`` per hand.
+    openspiel_name: the OpenSpiel game string with the same histories, action ids and chance
+      ids (``Game.openspiel_game`` loads it), or None.
+    metrics: the family of game-specific metrics reported next to exploitability (a tag that
+      jaxcfr.evaluate.game_metrics implements: "kuhn"), or None.
+    features: the feature set and card abstractions of regression CFR for the game (a tag
+      that jaxcfr.solvers.rcfr_features implements: "leduc"), or None for the generic
+      encoding of the infoset keys.
+  """
+
+  payoff_unit: str = "value"
+  is_poker: bool = False
+  openspiel_name: str | None = None
+  metrics: str | None = None
+  features: str | None = None
+
+  def __post_init__(self):
+    if not isinstance(self.payoff_unit, str) or not self.payoff_unit.strip():
+      raise GameError(f"payoff_unit must be a non-empty string, got {self.payoff_unit!r}")
+    if not isinstance(self.is_poker, bool):
+      raise GameError(f"is_poker must be True or False, got {self.is_poker!r}")
+    for field in ("openspiel_name", "metrics", "features"):
+      value = getattr(self, field)
+      if value is not None and (not isinstance(value, str) or not value.strip()):
+        raise GameError(f"{field} must be a non-empty string or None, got {value!r}")
 
 
 def check_int(name: str, value, *, low: int, high: int | None = None) -> int:

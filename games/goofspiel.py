@@ -37,6 +37,7 @@ from ._base import (
   TERMINAL,
   TERMINAL_NODE,
   GameError,
+  GameInfo,
   OpenSpielVariant,
   State,
   check_int,
@@ -139,6 +140,10 @@ class Goofspiel:
     if self.num_rounds == self.num_cards:
       return None
     return f"goofspiel(imp_info=True,num_cards={self.num_cards},points_order=descending)"
+
+  @property
+  def info(self) -> GameInfo:
+    return GameInfo(openspiel_name=self.openspiel_name)
 
   def new_initial_state(self) -> GoofspielState:
     return GoofspielState(self.num_cards, self.num_rounds)

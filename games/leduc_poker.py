@@ -11,7 +11,7 @@ card wins, else the higher rank; equal ranks split the pot.
 
 from __future__ import annotations
 
-from ._base import CHANCE, TERMINAL, State
+from ._base import CHANCE, TERMINAL, GameInfo, State
 
 FOLD, CALL, RAISE = 0, 1, 2
 _RAISE_SIZE = (2, 4)
@@ -100,6 +100,7 @@ class LeducState(State):
 class LeducPoker:
   def __init__(self):
     self.name, self.params = "leduc_poker", {}
+    self.info = GameInfo(payoff_unit="chips", is_poker=True, openspiel_name="leduc_poker", features="leduc")
 
   def new_initial_state(self) -> LeducState:
     return LeducState()

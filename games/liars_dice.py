@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._base import CHANCE, CHANCE_NODE, PLAYER_0, PLAYER_1, TERMINAL, TERMINAL_NODE, State, check_int
+from ._base import CHANCE, CHANCE_NODE, PLAYER_0, PLAYER_1, TERMINAL, TERMINAL_NODE, GameInfo, State, check_int
 
 MAX_SIDES = 15  # the bids made are a 2N-bit mask in the infoset codes
 
@@ -80,6 +80,10 @@ class LiarsDice:
   @property
   def openspiel_name(self) -> str:
     return f"liars_dice(dice_sides={self.sides})"
+
+  @property
+  def info(self) -> GameInfo:
+    return GameInfo(openspiel_name=self.openspiel_name)
 
   def new_initial_state(self) -> LiarsDiceState:
     return LiarsDiceState(self.sides)

@@ -30,6 +30,8 @@ import dataclasses
 
 import numpy as np
 
+from ._base import GameInfo
+
 FOLD, CALL, RAISE = 0, 1, 2
 ACTIONS = ("fold", "call", "raise")
 NUM_CARDS = 52
@@ -38,6 +40,9 @@ BLINDS = (1, 2)  # chips: player 0 (button, small blind), player 1 (big blind)
 BET_SIZES = (2, 2, 4, 4)  # chips per bet or raise in each round
 MAX_BETS = 4  # bets per round, the big blind counting as the first preflop
 SMALL_BET = 2  # chips per small bet, the unit of results
+# What the loaded game (jaxcfr.game.limit_holdem.HoldemGame) declares: its solvers and matches
+# count in small bets (chips / SMALL_BET).
+INFO = GameInfo(payoff_unit="small bets", is_poker=True)
 FIRST_PLAYER = (0, 1, 1, 1)  # who acts first in each round
 BOARD_CARDS = (0, 3, 4, 5)  # public cards visible in each round
 # terminal kinds

@@ -68,7 +68,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._base import CHANCE, CHANCE_NODE, TERMINAL, TERMINAL_NODE, GameError, State, check_int
+from ._base import CHANCE, CHANCE_NODE, TERMINAL, TERMINAL_NODE, GameError, GameInfo, State, check_int
 
 FOLD, CALL, POT, ALL_IN = 0, 1, 2, 3
 BETTINGS = ("full", "fcpa", "deepstack")
@@ -276,6 +276,10 @@ class NoLimitLeducPoker:
       "stack": f"{self.stack} {self.stack}",
     }
     return f"universal_poker({','.join(f'{k}={v}' for k, v in params.items())})"
+
+  @property
+  def info(self) -> GameInfo:
+    return GameInfo(payoff_unit="chips", is_poker=True, openspiel_name=self.openspiel_name)
 
   def new_initial_state(self) -> NoLimitLeducState:
     return NoLimitLeducState(self, (), (self.ante, self.ante), self.ante, self.ante, self.ante, 0, 0, -1, False, "")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._base import CHANCE, CHANCE_NODE, PLAYER_0, PLAYER_1, TERMINAL, TERMINAL_NODE, State, check_int
+from ._base import CHANCE, CHANCE_NODE, PLAYER_0, PLAYER_1, TERMINAL, TERMINAL_NODE, GameInfo, State, check_int
 
 PASS, BET = 0, 1
 _TERMINAL_BETS = {"pp": 1, "pbp": 1, "pbb": 2, "bp": 1, "bb": 2}
@@ -64,6 +64,8 @@ class OneCardPoker:
     self.num_cards = check_int("num_cards", num_cards, low=2)
     self.name = "one_card_poker"
     self.params = {"num_cards": num_cards}
+    # OCP(3) is OpenSpiel's kuhn_poker: the same histories, action ids and chance ids.
+    self.info = GameInfo(payoff_unit="chips", is_poker=True, openspiel_name="kuhn_poker" if num_cards == 3 else None)
 
   def new_initial_state(self) -> OneCardPokerState:
     return OneCardPokerState(self.num_cards)
@@ -76,6 +78,7 @@ def kuhn_poker() -> OneCardPoker:
   """Kuhn poker is OCP(3) (Ponsen et al. 2011, section 2.2)."""
   game = OneCardPoker(3)
   game.name, game.params = "kuhn_poker", {}
+  game.info = GameInfo(payoff_unit="chips", is_poker=True, openspiel_name="kuhn_poker", metrics="kuhn")
   return game
 
 

@@ -8,6 +8,8 @@ are in benchmarks/full_size_games.py, not here."""
 from __future__ import annotations
 
 import dataclasses
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -76,13 +78,14 @@ def test_vectorized_builder_is_deterministic():
   assert_identical(build_vectorized(rules, "g"), build_vectorized(rules, "g"))
 
 
-def test_node_kinds_of_rules_equal_the_arrays_constants():
-  assert (games._base.PLAYER_0, games._base.PLAYER_1, games._base.CHANCE_NODE, games._base.TERMINAL_NODE) == (
-    arrays_module.PLAYER_0,
-    arrays_module.PLAYER_1,
-    arrays_module.CHANCE_NODE,
-    arrays_module.TERMINAL_NODE,
-  )
+def test_node_kinds_are_defined_once_by_the_rules():
+  """The node kinds are the rules' public constants, which jaxcfr.game.arrays imports (one
+  definition, not two equal ones)."""
+  kinds = ("PLAYER_0", "PLAYER_1", "CHANCE_NODE", "TERMINAL_NODE")
+  assert [getattr(games, k) for k in kinds] == [0, 1, 2, 3] and set(kinds) <= set(games.__all__)
+  assert all(getattr(arrays_module, k) is getattr(games, k) for k in kinds)
+  source = Path(arrays_module.__file__).read_text()
+  assert "from jaxcfr.games import" in source and not re.search(r"^(PLAYER_0|CHANCE_NODE)\b.*=", source, re.M)
 
 
 # --- the rules against OpenSpiel --------------------------------------------------------------

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import jaxcfr
+from jaxcfr import games
 from jaxcfr.game import arrays as arrays_module
 from jaxcfr.game import build as build_module
 from jaxcfr.game import integrity
@@ -57,6 +58,25 @@ def test_second_load_reads_the_cache(cache):
   assert_same_arrays(first.arrays, second.arrays)
   assert second.name == first.name == GAME
   assert first.statistics() == second.statistics()
+
+
+def test_a_cache_hit_declares_the_rules_info_and_shares_programs(cache):
+  """The GameInfo is the rules' (not stored in the file: the cache format is unchanged), and
+  two loads of a game have equal static metadata (name, info, InfosetLabels and TreeStatics
+  compare by value), so their tensors have one tree structure and reuse compiled programs."""
+  directory, calls = cache
+  first, second = jaxcfr.load("kuhn_poker"), jaxcfr.load("kuhn_poker")
+  assert len(calls) == 1 and second.info == first.info == games.kuhn_poker().info
+  assert "info" not in arrays_module.read_npz(_cache_files(directory)[0])
+  assert second.tensors.labels == first.tensors.labels and hash(second.tensors.labels) == hash(first.tensors.labels)
+  assert jax.tree_util.tree_structure(first.tensors) == jax.tree_util.tree_structure(second.tensors)
+  assert jaxcfr.load("one_card_poker(num_cards=4)").tensors.labels != first.tensors.labels
+  # Keys stored as codes of vectorised rules: equal codes of two games may decode differently,
+  # so the labels also name the game whose rules decode them.
+  assert first.arrays.players[0].key_data.dtype == np.int64
+  assert jaxcfr.load("one_card_poker(num_cards=3)").tensors.labels != first.tensors.labels
+  walked = [jaxcfr.load("openspiel:kuhn_poker", use_cache=False) for _ in range(2)]  # keys as strings
+  assert walked[0].tensors.labels == walked[1].tensors.labels != first.tensors.labels
 
 
 def test_use_cache_false_neither_reads_nor_writes(cache):

@@ -2,12 +2,16 @@
 crosstables, the sampled mode against its 95% interval, and the ``jaxcfr match`` and
 ``jaxcfr solve --algo mcts`` command lines."""
 
+import dataclasses
 import json
 
 import jax
 import numpy as np
+import pytest
 
 from jaxcfr.evaluate import head_to_head, kuhn
+from jaxcfr.game import limit_holdem
+from jaxcfr.game.representation import Representation
 from jaxcfr.run import cli
 import helpers
 
@@ -29,7 +33,22 @@ def test_crosstable_is_antisymmetric_and_matches_the_reference_values():
   ) / 2
   np.testing.assert_allclose(table[0, 1], expected, rtol=1e-10)
   assert np.all(table[3, :3] > 0)  # an equilibrium never loses with seats alternated, and beats random agents
-  assert head_to_head.is_poker(game.name) and not head_to_head.is_poker("goofspiel(num_cards=4)")
+  assert head_to_head.is_poker(game) and not head_to_head.is_poker(helpers.load("goofspiel(num_cards=4)"))
+
+
+def test_poker_and_its_unit_are_what_the_game_declares_not_its_name():
+  kuhn, goofspiel = helpers.load("kuhn_poker"), helpers.load("goofspiel(num_cards=3)")
+  assert head_to_head.is_poker(kuhn) and head_to_head.is_poker(kuhn.tensors)
+  assert head_to_head.table_unit(kuhn) == ("milli-chips per hand", 1000.0)
+  assert not head_to_head.is_poker(goofspiel) and head_to_head.table_unit(goofspiel) == ("value per game", 1.0)
+  assert head_to_head.is_poker(dataclasses.replace(kuhn, name="a_game_never_seen"))
+  assert not head_to_head.is_poker(dataclasses.replace(goofspiel, name="poker_in_name_only"))
+  holdem = object.__new__(limit_holdem.HoldemGame)  # its declarations need no abstraction built
+  assert head_to_head.is_poker(holdem) and holdem.representation == Representation.SAMPLED
+  assert head_to_head.table_unit(holdem) == ("milli-small bets per hand", 1000.0)
+  assert kuhn.representation == Representation.SEQUENCE_FORM
+  with pytest.raises(TypeError, match="not a name"):
+    head_to_head.is_poker("kuhn_poker")
 
 
 def test_sampled_matches_agree_with_the_exact_values_within_their_intervals():

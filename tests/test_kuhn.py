@@ -2,6 +2,7 @@
 membership of known equilibria, of CFR+'s average, and the dominated-action list checked with
 the exact counterfactual values and best responses."""
 
+import dataclasses
 import functools
 
 import jax
@@ -116,3 +117,22 @@ def test_game_metrics_hook_is_chosen_by_game_and_shared_between_loads():
   assert game_metrics.for_game(helpers.load("leduc_poker")) is None
   values = game_metrics.for_game(game)(jaxcfr.uniform_profile(game.tensors))
   assert set(values) == {"squared_error", "dominated_error"}
+
+
+def _declaring(game, **changes):
+  """The loaded game with its GameInfo changed (nothing else: name, arrays and keys kept)."""
+  return dataclasses.replace(game, arrays=game.arrays.with_info(dataclasses.replace(game.info, **changes)))
+
+
+def test_game_metrics_follow_the_declared_tag_not_the_name():
+  game = helpers.load("kuhn_poker")
+  assert kuhn.is_kuhn(game) and game.info.metrics == "kuhn"
+  assert not kuhn.is_kuhn(helpers.load("one_card_poker(num_cards=3)"))  # declares no metrics
+  assert game_metrics.for_game(jaxcfr.load("openspiel:kuhn_poker")) is not None  # OpenSpiel's two-player Kuhn
+  renamed = dataclasses.replace(game, name="a_game_never_seen")
+  assert game_metrics.for_game(renamed) is game_metrics.for_game(game)
+  assert game_metrics.for_game(_declaring(game, metrics=None)) is None
+  with pytest.raises(ValueError, match="declares metrics 'chess'; the known families are \\['kuhn'\\]"):
+    game_metrics.for_game(_declaring(game, metrics="chess"))
+  with pytest.raises(ValueError, match="its infoset keys are not Kuhn poker's"):
+    game_metrics.for_game(_declaring(helpers.load("leduc_poker"), metrics="kuhn"))

@@ -1,6 +1,7 @@
 """RCFR (Waugh et al. 2015): the table regressor is CFR, an abstraction is CFR on the abstract
 game, the tree's split rule, MLP convergence, batches, features and errors."""
 
+import dataclasses
 import functools
 import json
 
@@ -9,8 +10,10 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
+import jaxcfr
 from jaxcfr import solvers
 from jaxcfr.core import evaluation, regret
+from jaxcfr.game import loading, openspiel, tensors as tensors_module
 from jaxcfr.run import cli, driver
 from jaxcfr.solvers import rcfr_features, regressors
 import helpers
@@ -67,7 +70,7 @@ def _abstract_cfr(tensors, cells_by_player, iterations):
 def test_abstraction_regressor_is_cfr_on_the_abstract_game():
   game = "leduc_poker"
   tensors = helpers.load(game).tensors
-  cells = [rcfr_features.abstraction_cells(game, p, "J.QK")[0] for p in (0, 1)]
+  cells = [rcfr_features.abstraction_cells(tensors, p, "J.QK")[0] for p in (0, 1)]
   reference = _abstract_cfr(tensors, cells, 8)
   for (now, _), expected in zip(_trajectory("rcfr", game, 8, regressor="abstraction:J.QK"), reference):
     for a, b in zip(now, expected):
@@ -79,7 +82,7 @@ def test_a_user_abstraction_map_on_kuhn():
   the regressor has one parameter per abstract sequence."""
   game = helpers.load("kuhn_poker")
   mapping = tuple((k, k[1:]) for p in game.arrays.players for k in p.keys)
-  cells = [rcfr_features.abstraction_cells("kuhn_poker", p, mapping)[0] for p in (0, 1)]
+  cells = [rcfr_features.abstraction_cells(game.tensors, p, mapping)[0] for p in (0, 1)]
   reference = _abstract_cfr(game.tensors, cells, 10)
   got = _trajectory("rcfr", "kuhn_poker", 10, regressor="abstraction:map", abstraction=mapping)
   for (now, _), expected in zip(got, reference):
@@ -165,7 +168,7 @@ def test_a_batch_of_hyperparameters_equals_runs_alone(regressor, name, values):
 
 
 def test_leduc_features_are_the_papers_eight():
-  rows = rcfr_features.row_data("leduc_poker", 0)
+  rows = rcfr_features.row_data(helpers.load("leduc_poker").tensors, 0)
   assert rows.features.shape == (468 * 3, 8)
   distinct = np.unique(np.round(rows.features[rows.legal], 9), axis=0)
   assert len(distinct) == 336  # one per suit-isomorphic sequence: 672 over both players (Waugh et al. 2015)
@@ -180,7 +183,7 @@ def test_leduc_features_are_the_papers_eight():
 
 def test_generic_features_tell_every_sequence_apart():
   for p in (0, 1):
-    rows = rcfr_features.row_data("kuhn_poker", p)
+    rows = rcfr_features.row_data(helpers.load("kuhn_poker").tensors, p)
     assert len(np.unique(rows.features[rows.legal], axis=0)) == rows.legal.sum()
 
 
@@ -324,3 +327,91 @@ def test_a_small_reservoir_is_keyed_by_the_seed_and_still_converges():
     solvers.get("rcfr", reservoir=0)
   with pytest.raises(ValueError, match="does not combine with plus or bootstrap"):
     solvers.get("rcfr", reservoir=10, plus=True)
+
+
+def _no_loading_by_name(monkeypatch):
+  """Makes every way of loading a game by its name fail, and empties the feature cache."""
+
+  def refuse(*args, **kwargs):
+    raise AssertionError(f"a game was loaded by name: {args} {kwargs}")
+
+  for module, attribute in ((loading, "build_arrays"), (loading, "load"), (jaxcfr, "load")):
+    monkeypatch.setattr(module, attribute, refuse)
+  rcfr_features._row_data.cache_clear()  # pylint: disable=protected-access
+
+
+def _table_rcfr_is_cfr(tensors, iterations=15):
+  """RCFR with the table regressor on ``tensors`` equals CFR on them, iterate by iterate."""
+  for (c_now, c_avg), (r_now, r_avg) in zip(
+    _trajectory_on("cfr", tensors, iterations), _trajectory_on("rcfr", tensors, iterations, regressor="table")
+  ):
+    for a, b in zip(c_now + c_avg, r_now + r_avg):
+      np.testing.assert_allclose(np.asarray(b), np.asarray(a), atol=1e-9)
+
+
+def _trajectory_on(name, tensors, iterations, **options):
+  solver, step = _stepper(name, **options)
+  state, out = solver.init(tensors), []
+  for _ in range(iterations):
+    state = step(tensors, state)
+    out.append((solver.current_strategy(tensors, state), solver.average_strategy(tensors, state)))
+  return out
+
+
+def test_rcfr_runs_on_tensors_built_from_openspiel(monkeypatch):
+  """Tensors of OpenSpiel's Kuhn poker, loaded as ``openspiel:kuhn_poker`` or built by the
+  adapter directly: RCFR reads their keys from the tensors (the generic features: OpenSpiel's
+  keys are not Leduc's), the table regressor is CFR, and the MLP's features are the generic
+  encoding of OpenSpiel's keys."""
+  loaded = jaxcfr.load("openspiel:kuhn_poker", dtype=jnp.float64)
+  built = tensors_module.to_tensors(openspiel.build_openspiel("kuhn_poker", "an_adapter_build"), jnp.float64)
+  assert built.info.is_poker and built.info.features is None and built.labels == loaded.tensors.labels
+  _no_loading_by_name(monkeypatch)
+  for tensors in (loaded.tensors, built):
+    _table_rcfr_is_cfr(tensors)
+    rows = rcfr_features.row_data(tensors, 0)
+    assert len(np.unique(rows.features[rows.legal], axis=0)) == rows.legal.sum() == 12
+    solver = solvers.get("rcfr", regressor="tree")
+    state = solver.run(tensors, solver.init(tensors), 20)
+    assert 2 <= int(solver.counters(state)["regressor_size"]) <= 24
+
+
+def test_rcfr_runs_on_a_game_it_has_never_seen_by_name(monkeypatch):
+  """Kuhn's and Leduc's tensors re-labelled with fresh names: nothing loads a game by name,
+  Leduc keeps its declared features and abstractions, and every result equals the original's."""
+  kuhn, leduc = helpers.load("kuhn_poker").tensors, helpers.load("leduc_poker").tensors
+  _no_loading_by_name(monkeypatch)
+  fresh_kuhn = dataclasses.replace(kuhn, name="a_game_never_seen")
+  fresh_leduc = dataclasses.replace(leduc, name="another_game_never_seen")
+  solver = solvers.get("rcfr", regressor="tree:0.01")
+  runs = [solver.run(t, solver.init(t), 10) for t in (kuhn, fresh_kuhn)]
+  for x, y in zip(jax.tree_util.tree_leaves(runs[0]), jax.tree_util.tree_leaves(runs[1])):
+    np.testing.assert_array_equal(np.asarray(x), np.asarray(y))
+  assert rcfr_features.row_data(fresh_leduc, 0).features.shape == (468 * 3, 8)  # "auto": the declared "leduc"
+  for p in (0, 1):
+    np.testing.assert_array_equal(
+      rcfr_features.abstraction_cells(fresh_leduc, p, "J.QK")[0], rcfr_features.abstraction_cells(leduc, p, "J.QK")[0]
+    )
+  abstract = solvers.get("rcfr", regressor="abstraction:J.QK")
+  averages = [abstract.average_strategy(t, abstract.run(t, abstract.init(t), 3)) for t in (leduc, fresh_leduc)]
+  for x, y in zip(*averages):
+    np.testing.assert_array_equal(np.asarray(x), np.asarray(y))
+  assert rcfr_features.table_size(fresh_leduc) == 2184
+
+
+def test_features_follow_the_declared_tag_not_the_name():
+  """Leduc's tensors declaring no feature set take the generic encoding under "auto" and
+  refuse Leduc's features and abstractions; tensors without labels are refused."""
+  leduc = helpers.load("leduc_poker").tensors
+  plain = dataclasses.replace(leduc, info=dataclasses.replace(leduc.info, features=None))
+  assert plain.name == "leduc_poker"
+  assert rcfr_features.row_data(plain, 0).features.shape[1] > 8
+  with pytest.raises(ValueError, match="features 'leduc' are Leduc Hold'em's"):
+    rcfr_features.row_data(plain, 0, "leduc")
+  with pytest.raises(ValueError, match="abstraction 'JQK' is Leduc Hold'em's"):
+    solvers.get("rcfr", regressor="abstraction:JQK").init(plain)
+  unknown = dataclasses.replace(leduc, info=dataclasses.replace(leduc.info, features="chess"))
+  with pytest.raises(ValueError, match="declares features 'chess'"):
+    rcfr_features.row_data(unknown, 0)
+  with pytest.raises(ValueError, match="must carry their infoset labels"):
+    solvers.get("rcfr").init(dataclasses.replace(leduc, labels=None))

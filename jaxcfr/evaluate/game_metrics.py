@@ -1,5 +1,7 @@
 """Game-specific metrics reported next to exploitability, chosen by the game (never by the
-solver's family): today Kuhn poker's squared error to the equilibrium family and its
+solver's family): the game declares a family by its GameInfo's ``metrics`` tag
+(jaxcfr.games.GameInfo), and ``FAMILIES`` maps each tag to the functions that make them.
+Today one family, ``"kuhn"``: Kuhn poker's squared error to the equilibrium family and its
 dominated-action error (jaxcfr.evaluate.kuhn; Ponsen, de Jong and Lanctot, "Computing
 Approximate Nash Equilibria and Robust Best-Responses Using Sampling", 2011, Figure 4).
 """
@@ -10,14 +12,21 @@ from collections.abc import Callable
 
 from jaxcfr.evaluate import kuhn
 
-__all__ = ["for_game"]
+__all__ = ["FAMILIES", "for_game"]
+
+# metrics tag -> (loaded game -> profile -> {name: [*B]})
+FAMILIES = {"kuhn": kuhn.metrics_function}
 
 
 def for_game(game) -> Callable | None:
-  """``profile -> {name: [*B]}`` for a loaded game with known metrics, else None.
+  """``profile -> {name: [*B]}`` for a loaded game that declares a metrics family, else None.
 
   The function is traceable (the driver jits it with the exact metrics) and the same object
-  for every load of the same game (no recompilation)."""
-  if kuhn.is_kuhn(game):
-    return kuhn.metrics_function(game)
-  return None
+  for every load of the same game (no recompilation). Raises ValueError for a tag that no
+  family implements."""
+  tag = game.info.metrics
+  if tag is None:
+    return None
+  if tag not in FAMILIES:
+    raise ValueError(f"game {game.name} declares metrics {tag!r}; the known families are {sorted(FAMILIES)}")
+  return FAMILIES[tag](game)

@@ -11,9 +11,11 @@ mean over the two seatings,
     h(a, b) = ( u0(a0, b1) - u0(b0, a1) ) / 2,
 
 with ``u0`` player 0's exact expected value (jaxcfr.core.evaluation.expected_value). It is
-antisymmetric, ``h(a, b) = -h(b, a)``, and ``h(a, a) = 0``. For poker games the tables are
-also given in milli-chips per hand (``1000 h``; the papers' "mb/h", milli-big-blinds per hand,
-needs a big blind, which the small poker games do not have: their unit is the ante/bet chip).
+antisymmetric, ``h(a, b) = -h(b, a)``, and ``h(a, a) = 0``. For poker games (those whose
+GameInfo declares ``is_poker``) the tables are also given in thousandths of the game's payoff
+unit per hand, e.g. milli-chips per hand (``1000 h``; the papers' "mb/h", milli-big-blinds
+per hand, needs a big blind, which the small poker games do not have: their unit is the
+ante/bet chip).
 
 The sampled mode plays ``num_games`` games, half in each seating, by walking the tree arrays
 (jaxcfr.evaluate.opponent.walk), and reports the mean with a normal 95% interval
@@ -32,14 +34,26 @@ from jaxcfr.core import evaluation
 from jaxcfr.evaluate.opponent import walk
 from jaxcfr.game.tensors import GameTensors, tree_statics
 
-__all__ = ["head_to_head", "crosstable", "sampled_match", "is_poker", "Z95"]
+__all__ = ["head_to_head", "crosstable", "sampled_match", "is_poker", "table_unit", "Z95"]
 
 Z95 = 1.959963984540054
 
 
-def is_poker(game_name: str) -> bool:
-  """True for the poker games (their values are also reported in milli-chips per hand)."""
-  return "poker" in game_name
+def is_poker(game) -> bool:
+  """True for a poker game (a loaded game, or its tensors, whose GameInfo declares it): its
+  values are also reported per hand in thousandths of its payoff unit."""
+  if isinstance(game, str):
+    raise TypeError("is_poker takes a loaded game or its tensors (their declared GameInfo), not a name")
+  return bool(game.info.is_poker)
+
+
+def table_unit(game) -> tuple[str, float]:
+  """(unit, scale) in which to print a loaded game's head-to-head values: thousandths of the
+  payoff unit per hand for poker (``("milli-chips per hand", 1000.0)``), else the payoff unit
+  per game (``("value per game", 1.0)``)."""
+  if is_poker(game):
+    return f"milli-{game.info.payoff_unit} per hand", 1000.0
+  return f"{game.info.payoff_unit} per game", 1.0
 
 
 def head_to_head(tensors: GameTensors, agent_a, agent_b) -> jax.Array:

@@ -73,12 +73,15 @@ def _parse(key: str) -> tuple[str, str]:
 
 
 def is_kuhn(game) -> bool:
-  """True when ``game`` (a loaded jaxcfr.Game) is two-player Kuhn poker (native or OpenSpiel)."""
-  name = game.name.split(":")[-1]
-  if name not in ("kuhn_poker", "kuhn_poker()", "kuhn_poker(players=2)"):
-    return False
+  """True when ``game`` (a loaded jaxcfr.Game) declares Kuhn poker's metrics (its GameInfo's
+  ``metrics == "kuhn"``: native kuhn_poker, OpenSpiel's two-player kuhn_poker)."""
+  return game.info.metrics == "kuhn"
+
+
+def _has_kuhn_keys(keys_by_player) -> bool:
+  """True when the infoset keys are Kuhn poker's: cards J, Q, K at each player's histories."""
   try:
-    keys = [{_parse(k) for k in p.keys} for p in game.arrays.players]
+    keys = [{_parse(k) for k in keys} for keys in keys_by_player]
   except (ValueError, IndexError):
     return False
   return all(keys[p] == {(c, h) for c in _CARDS for h in _HISTORIES[p]} for p in (0, 1))
@@ -103,8 +106,12 @@ def _metrics_of(keys: tuple):
 
 def metrics_function(game):
   """``profile -> metrics(game, profile)``, one object per set of infoset keys (so a jitted
-  caller that takes it as a static argument compiles once per game, not per load)."""
-  return _metrics_of(tuple(tuple(str(k) for k in p.keys) for p in game.arrays.players))
+  caller that takes it as a static argument compiles once per game, not per load). Raises
+  ValueError if the game's infoset keys are not Kuhn poker's."""
+  keys = tuple(tuple(str(k) for k in p.keys) for p in game.arrays.players)
+  if not _has_kuhn_keys(keys):
+    raise ValueError(f"game {game.name} declares Kuhn poker's metrics but its infoset keys are not Kuhn poker's")
+  return _metrics_of(keys)
 
 
 def equilibrium(game, alpha: float = 0.0) -> tuple[np.ndarray, np.ndarray]:

@@ -18,8 +18,22 @@ from collections.abc import Callable
 
 import numpy as np
 
-# Node kinds in ``GameArrays.kind``.
-PLAYER_0, PLAYER_1, CHANCE_NODE, TERMINAL_NODE = 0, 1, 2, 3
+from jaxcfr.games import CHANCE_NODE, PLAYER_0, PLAYER_1, TERMINAL_NODE, GameInfo  # node kinds: the rules' own
+
+__all__ = [
+  "PLAYER_0",
+  "PLAYER_1",
+  "CHANCE_NODE",
+  "TERMINAL_NODE",
+  "NUM_PLAYERS",
+  "FORMAT_VERSION",
+  "index_dtype",
+  "first_children",
+  "PlayerArrays",
+  "GameArrays",
+  "read_npz",
+]
+
 NUM_PLAYERS = 2
 FORMAT_VERSION = 2  # 2: first_child derived, not stored; keys as key_data (str or int64 codes)
 
@@ -128,6 +142,8 @@ class GameArrays:
     sequence: [2, H] int32, each player's last own sequence before the history.
     depth_offsets: [D + 1] int64, histories of depth d are ``depth_offsets[d]:[d + 1]``.
     players: one PlayerArrays per player.
+    info: the GameInfo the game declares (jaxcfr.games.GameInfo); not stored on disk
+      (``jaxcfr.load`` attaches the rules' own, the OpenSpiel adapter derives one).
   """
 
   name: str
@@ -142,6 +158,7 @@ class GameArrays:
   sequence: np.ndarray
   depth_offsets: np.ndarray
   players: tuple[PlayerArrays, PlayerArrays]
+  info: GameInfo = dataclasses.field(default=GameInfo(), compare=False)
 
   @property
   def num_histories(self) -> int:
@@ -152,6 +169,10 @@ class GameArrays:
     """[H] int32 (int64 beyond 2^31 histories), index of the first child (children are
     contiguous); computed from ``num_children`` on first use."""
     return first_children(self.num_children)
+
+  def with_info(self, info: GameInfo) -> GameArrays:
+    """The same arrays declaring ``info`` (see GameInfo)."""
+    return dataclasses.replace(self, info=info)
 
   def with_key_decoders(self, decoders) -> GameArrays:
     """The same arrays with one key decoder per player (see PlayerArrays.key_decoder)."""
@@ -179,7 +200,7 @@ class GameArrays:
   def to_npz_dict(self) -> dict[str, np.ndarray]:
     out = {"format_version": np.array(FORMAT_VERSION), "name": np.array(self.name)}
     for field in dataclasses.fields(self):
-      if field.name not in ("name", "players"):
+      if field.name not in ("name", "players", "info"):
         out[field.name] = getattr(self, field.name)
     for p, player in enumerate(self.players):
       for field in _stored_fields(PlayerArrays):
@@ -197,7 +218,7 @@ class GameArrays:
       )
       for p in range(NUM_PLAYERS)
     )
-    fields = {f.name: data[f.name] for f in dataclasses.fields(cls) if f.name not in ("name", "players")}
+    fields = {f.name: data[f.name] for f in dataclasses.fields(cls) if f.name not in ("name", "players", "info")}
     return cls(name=str(data["name"]), players=players, **fields)
 
 

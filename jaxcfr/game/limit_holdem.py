@@ -45,10 +45,11 @@ import jax.numpy as jnp
 import numpy as np
 import tqdm
 
-from jaxcfr.games import limit_holdem as rules
+from jaxcfr.games import GameInfo, limit_holdem as rules
 from jaxcfr.game import arrays as arrays_module
 from jaxcfr.game import integrity
 from jaxcfr.game.hand_eval import hand_rank
+from jaxcfr.game.representation import Representation
 
 __all__ = [
   "BettingArrays",
@@ -105,6 +106,9 @@ class HoldemGame:
     preflop_strength: [169] E[HS] of the preflop classes.
     cuts: [4, buckets - 1] E[HS] cut points of each round (bucket = cuts below the value).
     num_infosets: (I_0, I_1).
+    info: (read-only) the GameInfo of the rules (jaxcfr.games.limit_holdem.INFO): poker, in
+      small bets.
+    representation: (read-only) ``Representation.SAMPLED``.
   """
 
   name: str
@@ -118,6 +122,14 @@ class HoldemGame:
   num_infosets: tuple
 
   sampled = True  # no sequence-form tensors: solvers of the full tree do not apply
+
+  @property
+  def info(self) -> GameInfo:
+    return rules.INFO
+
+  @property
+  def representation(self) -> Representation:
+    return Representation.SAMPLED
 
   @property
   def tensors(self) -> HoldemGame:

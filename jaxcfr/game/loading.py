@@ -23,10 +23,11 @@ from pathlib import Path
 
 import numpy as np
 
-from jaxcfr.games import GAMES, GameError, OpenSpielVariant
+from jaxcfr.games import GAMES, GameError, GameInfo, OpenSpielVariant
 from jaxcfr.game import arrays as arrays_module
 from jaxcfr.game import build, integrity, openspiel, vectorized
 from jaxcfr.game.arrays import GameArrays
+from jaxcfr.game.representation import Representation
 from jaxcfr.game.statistics import statistics
 from jaxcfr.game.tensors import GameTensors, to_tensors
 
@@ -97,13 +98,28 @@ class Game:
     name: the canonical game string.
     arrays: GameArrays, with infoset keys and action ids for conversions.
     tensors: GameTensors, what the solvers and evaluation functions take.
-    openspiel_name: the OpenSpiel game string with the same histories and ids, or None.
+    info: (read-only) the GameInfo the game declares (``arrays.info``): payoff unit, poker
+      or not, OpenSpiel twin, metrics and RCFR features.
+    openspiel_name: (read-only) the OpenSpiel game string with the same histories and ids,
+      or None (``info.openspiel_name``).
+    representation: (read-only) ``Representation.SEQUENCE_FORM``.
   """
 
   name: str
   arrays: GameArrays
   tensors: GameTensors
-  openspiel_name: str | None
+
+  @property
+  def info(self) -> GameInfo:
+    return self.arrays.info
+
+  @property
+  def openspiel_name(self) -> str | None:
+    return self.info.openspiel_name
+
+  @property
+  def representation(self) -> Representation:
+    return Representation.SEQUENCE_FORM
 
   def statistics(self) -> dict:
     return statistics(self.arrays)
@@ -112,14 +128,6 @@ class Game:
     if self.openspiel_name is None:
       raise ValueError(f"{self.name} has no OpenSpiel twin")
     return openspiel.load_openspiel_game(self.openspiel_name)
-
-
-# Native games that are OpenSpiel games with the same histories, action ids and chance ids.
-_OPENSPIEL_TWINS = {
-  "kuhn_poker": "kuhn_poker",
-  "leduc_poker": "leduc_poker",
-  "one_card_poker(num_cards=3)": "kuhn_poker",
-}
 
 
 def _source_hash(*objects) -> str:
@@ -185,9 +193,11 @@ def _cached_build(name: str, fingerprint: str, make, use_cache: bool, key_decode
   return _read_cache(path, key_decoders)
 
 
-def build_arrays(game_string: str, *, use_cache: bool = True) -> tuple[GameArrays, str | None]:
+def build_arrays(game_string: str, *, use_cache: bool = True) -> tuple[GameArrays, GameInfo]:
   """Builds (or reads from the cache) the arrays of a game string; returns them with the
-  name of the game's OpenSpiel twin (None if it has none)."""
+  GameInfo the game declares (native rules: their ``info``, the defaults if they declare
+  none; OpenSpiel's games: ``openspiel.game_info``), which the arrays also carry
+  (``arrays.info``)."""
   force_openspiel = game_string.strip().startswith("openspiel:")
   body = game_string.strip()[len("openspiel:") :] if force_openspiel else game_string
   name, params = parse_game_string(body)
@@ -214,8 +224,10 @@ def build_arrays(game_string: str, *, use_cache: bool = True) -> tuple[GameArray
     else:
       make = lambda: build.build_from_protocol(rules.new_initial_state(), canonical)
       fingerprint = _source_hash(factory, build, arrays_module, integrity, type(rules.new_initial_state()))
-    twin = getattr(rules, "openspiel_name", None) or _OPENSPIEL_TWINS.get(canonical)
-    return _cached_build(canonical, fingerprint, make, use_cache, decoders), twin
+    info = getattr(rules, "info", None) or GameInfo()
+    if not isinstance(info, GameInfo):
+      raise GameError(f"the rules of {canonical} declare info of type {type(info).__name__}, not a GameInfo")
+    return _cached_build(canonical, fingerprint, make, use_cache, decoders).with_info(info), info
   if force_openspiel and openspiel.available() and name not in openspiel.registered_names():
     raise UnknownGameError(f"unknown OpenSpiel game {name!r} in {game_string.strip()!r}")
   if force_openspiel or name in openspiel.registered_names():
@@ -227,7 +239,8 @@ def build_arrays(game_string: str, *, use_cache: bool = True) -> tuple[GameArray
       f"{builder_hash}{pyspiel.__file__}{os.path.getmtime(pyspiel.__file__)}".encode()
     ).hexdigest()[:16]
     make = lambda: openspiel.build_openspiel(os_string, canonical)
-    return _cached_build(canonical, fingerprint, make, use_cache), os_string
+    info = openspiel.game_info(os_string)
+    return _cached_build(canonical, fingerprint, make, use_cache).with_info(info), info
   hint = "" if openspiel.available() else " (other names resolve through OpenSpiel: pip install 'jaxcfr[openspiel]')"
   raise UnknownGameError(f"unknown game {name!r}; native games: {sorted(GAMES)}{hint}")
 
@@ -243,8 +256,8 @@ def load(game_string: str, *, dtype=None, use_cache: bool = True) -> Game:
   sampled = _sampled_game(game_string, use_cache)
   if sampled is not None:
     return sampled
-  arrays, twin = build_arrays(game_string, use_cache=use_cache)
-  return Game(name=arrays.name, arrays=arrays, tensors=to_tensors(arrays, dtype), openspiel_name=twin)
+  arrays, _ = build_arrays(game_string, use_cache=use_cache)
+  return Game(name=arrays.name, arrays=arrays, tensors=to_tensors(arrays, dtype))
 
 
 # Games played by sampling, without sequence-form tensors (too big to build): their loader

@@ -1,12 +1,20 @@
 """The door to OpenSpiel: import any two-player zero-sum OpenSpiel game, and convert
 strategies to and from OpenSpiel policies. Needs the optional extra ``open_spiel``.
+
+OpenSpiel's games declare no GameInfo; ``game_info`` derives what OpenSpiel's game type
+tells: its short name says whether it is poker (paid in chips) and Kuhn poker's metrics
+apply to two-player ``kuhn_poker``; its twin is itself.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from jaxcfr.games import GameInfo
 from jaxcfr.game.build import GameBuildError, build_from_protocol
+
+# OpenSpiel's poker games (short names of their game types); their returns are chips.
+POKER_GAMES = ("kuhn_poker", "leduc_poker", "universal_poker", "repeated_poker", "repeated_leduc_poker")
 
 
 def _pyspiel():
@@ -47,10 +55,27 @@ def load_openspiel_game(game_string: str):
   return game
 
 
+def game_info(game_string: str) -> GameInfo:
+  """The GameInfo of an OpenSpiel game string (see the module doc): poker-ness and the unit
+  from its game type's short name, Kuhn's metrics for two-player kuhn_poker, itself as the
+  twin. Nothing else is known of OpenSpiel's games: no RCFR feature set (the generic one)."""
+  game = _pyspiel().load_game(game_string)
+  short_name = game.get_type().short_name
+  poker = short_name in POKER_GAMES
+  return GameInfo(
+    payoff_unit="chips" if poker else "value",
+    is_poker=poker,
+    openspiel_name=game_string,
+    metrics="kuhn" if short_name == "kuhn_poker" and game.num_players() == 2 else None,
+  )
+
+
 def build_openspiel(game_string: str, name: str | None = None, **kwargs):
-  """GameArrays of an OpenSpiel game; infoset keys are OpenSpiel's information-state strings."""
+  """GameArrays of an OpenSpiel game, declaring its ``game_info``; infoset keys are
+  OpenSpiel's information-state strings."""
   game = load_openspiel_game(game_string)
-  return build_from_protocol(game.new_initial_state(), name or f"openspiel:{game_string}", **kwargs)
+  arrays = build_from_protocol(game.new_initial_state(), name or f"openspiel:{game_string}", **kwargs)
+  return arrays.with_info(game_info(game_string))
 
 
 def _infoset_states(arrays, openspiel_game, player: int):

@@ -16,7 +16,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcfr.game.arrays import CHANCE_NODE, TERMINAL_NODE, GameArrays, PlayerArrays, first_children, index_dtype
+from jaxcfr.games import CHANCE_NODE, TERMINAL_NODE, GameInfo
+from jaxcfr.game.arrays import GameArrays, PlayerArrays, first_children, index_dtype
 from jaxcfr.game.row_sums import RowSums, build_row_sums
 
 
@@ -256,7 +257,64 @@ class SequencePayoff:
     return self.value.shape[0]
 
 
-@_pytree(meta=("name",))
+class InfosetLabels:
+  """Host-side labels of both players' infosets and actions, for what a solver computes from
+  them on the host (regression CFR's features and abstractions: jaxcfr.solvers.rcfr_features),
+  so that nothing reloads a game by its name. Static metadata of GameTensors: like
+  TreeStatics it compares and hashes by value, a digest of the arrays that define the labels
+  (each player's key data, action ids and action counts; for keys stored as codes of
+  vectorised rules, also the name of the game whose rules decode them), so loading the same
+  game twice gives equal labels. Keys are decoded only when first asked for.
+
+  Attributes:
+    players: (PlayerArrays, PlayerArrays) the host arrays the labels are read from
+      (memory-mapped from the cache when the game was loaded from it).
+    source: the canonical name of the game they were built with.
+  """
+
+  def __init__(self, players, source: str):
+    self.players, self.source = tuple(players), str(source)
+
+  def keys(self, player: int) -> np.ndarray:
+    """[I_p] str, the information-state key of each infoset of ``player``."""
+    return self.players[player].keys
+
+  def action_ids(self, player: int) -> np.ndarray:
+    """[I_p, A_p] int, the game's action id of each legal action of ``player``, -1 at padding."""
+    return self.players[player].action_ids
+
+  def legal(self, player: int) -> np.ndarray:
+    """[I_p, A_p] bool, True = legal (host, equal to ``Treeplex.legal``)."""
+    return self.players[player].legal
+
+  @functools.cached_property
+  def num_legal_sequences(self) -> int:
+    """The legal sequences of both players, the empty ones excluded (the full regret table)."""
+    return int(sum(int(np.sum(p.num_actions)) for p in self.players))
+
+  def __repr__(self):
+    return f"InfosetLabels({self.source}, infosets={[p.num_infosets for p in self.players]})"
+
+  @functools.cached_property
+  def digest(self) -> bytes:
+    """A digest of the arrays that define the labels (one pass over [I] bytes, once)."""
+    hasher = hashlib.blake2b(digest_size=16)
+    for player in self.players:
+      coded = player.key_data.dtype.kind not in "US"
+      hasher.update(self.source.encode() if coded else b"keys")
+      for array in (player.key_data, player.action_ids, player.num_actions):
+        hasher.update(str((array.dtype, array.shape)).encode())
+        hasher.update(np.ascontiguousarray(array).data)
+    return hasher.digest()
+
+  def __eq__(self, other):
+    return self is other or (isinstance(other, InfosetLabels) and self.digest == other.digest)
+
+  def __hash__(self):
+    return hash(self.digest)
+
+
+@_pytree(meta=("name", "info", "labels"))
 class GameTensors:
   """Everything the solvers read, as one pytree (sizes are derived from the arrays' shapes).
 
@@ -265,13 +323,18 @@ class GameTensors:
     players: (Treeplex, Treeplex), each player's treeplex (``legal`` [I_p, A_p],
       ``parent_seq`` [I_p]; padded sequences ``S_p = 1 + I_p A_p``).
     payoff: SequencePayoff, player 0's sequence-form payoff ([P] pairs).
-    name: static, the canonical game string.
+    name: static, the canonical game string (for messages: nothing loads a game by it).
+    info: static, the GameInfo the game declares (jaxcfr.games.GameInfo).
+    labels: static InfosetLabels (host-side infoset keys and action ids), or None for
+      tensors built without ``to_tensors``.
   """
 
   tree: Tree
   players: tuple
   payoff: SequencePayoff
   name: str
+  info: GameInfo = GameInfo()
+  labels: InfosetLabels | None = None
 
   @property
   def dtype(self):
@@ -384,7 +447,14 @@ def to_tensors(arrays: GameArrays, dtype=None) -> GameTensors:
     depth_slices=_slices(arrays.depth_offsets),
     statics=TreeStatics(arrays.kind, arrays.num_children, arrays.depth_offsets),
   )
-  tensors = GameTensors(tree=tree, players=tuple(_treeplex(p) for p in arrays.players), payoff=payoff, name=arrays.name)
+  tensors = GameTensors(
+    tree=tree,
+    players=tuple(_treeplex(p) for p in arrays.players),
+    payoff=payoff,
+    name=arrays.name,
+    info=arrays.info,
+    labels=InfosetLabels(arrays.players, arrays.name),
+  )
   gc.collect()  # host temporaries handed to device_put can sit in reference cycles
   return tensors
 

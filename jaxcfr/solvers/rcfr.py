@@ -102,8 +102,8 @@ def parse_regressor(
   raise ValueError(f"unknown regressor {spec!r}; choose one of {', '.join(REGRESSORS)}")
 
 
-def _rows(game_name: str, features: str, abstraction) -> tuple:
-  return tuple(rcfr_features.row_data(game_name, p, features, abstraction) for p in (0, 1))
+def _rows(tensors: GameTensors, features: str, abstraction) -> tuple:
+  return tuple(rcfr_features.row_data(tensors, p, features, abstraction) for p in (0, 1))
 
 
 def solver(
@@ -127,7 +127,8 @@ def solver(
 
   Options (static):
     regressor: "table", "abstraction:<name>", "mlp" (default), "tree" or "tree:<threshold>".
-    features: "auto" (Leduc's eight on leduc_poker, else generic), "leduc" or "generic".
+    features: "auto" (the set the game declares, GameInfo.features: Leduc's eight on
+      leduc_poker; else generic), "leduc" or "generic".
     updates: "alternating" (player 0 then player 1, as ``cfr``) or "simultaneous".
     plus: RCFR+, cumulative regrets floored at zero.
     bootstrap: targets from the previous prediction plus the new regret.
@@ -166,7 +167,7 @@ def solver(
   alternating = updates == "alternating"
 
   def rows_of(tensors):
-    return _rows(tensors.name, features, abstraction_name)
+    return _rows(tensors, features, abstraction_name)
 
   def check(tensors, **kwargs):
     unknown = sorted(set(kwargs) - set(hyperparameters))
@@ -198,7 +199,7 @@ def solver(
       cfr=inner,
       params=params,
       regressor_size=size,
-      relative_size=size.astype(dtype) / rcfr_features.table_size(tensors.name),
+      relative_size=size.astype(dtype) / rcfr_features.table_size(tensors),
       learning_rate=jnp.asarray(values.get("learning_rate", 1.0), dtype),
       threshold=jnp.asarray(values.get("threshold", 0.0), dtype),
       buffers=buffers,
@@ -251,7 +252,7 @@ def solver(
       params=tuple(params),
       regressor_size=size,
       buffers=tuple(buffers),
-      relative_size=size.astype(t.dtype) / rcfr_features.table_size(tensors.name),
+      relative_size=size.astype(t.dtype) / rcfr_features.table_size(tensors),
     )
 
   def average_strategy(tensors, state):
@@ -305,7 +306,7 @@ def abstract_average_strategy(tensors: GameTensors, state: RCFRState, abstractio
   CFR on the abstract game averages, whereas RCFR's average is kept per full infoset)."""
   profile = []
   for player, treeplex in enumerate(tensors.players):
-    cells, _ = rcfr_features.abstraction_cells(tensors.name, player, abstraction)
+    cells, _ = rcfr_features.abstraction_cells(tensors, player, abstraction)
     abstract = cells.reshape(treeplex.legal.shape)[:, 0] // treeplex.max_actions
     accumulator = state.cfr.average[player]
     summed = jax.ops.segment_sum(accumulator, jnp.asarray(abstract), int(abstract.max()) + 1)[abstract]

@@ -6,12 +6,17 @@ regret of every pair ``(I, a)`` with one regressor over features of the pair. Ro
 out as the player's ``[I, A]`` table flattened (row ``i A + a``); illegal slots get zero
 features and are never trained on.
 
+Everything is computed from what the tensors carry: their ``labels`` (host-side infoset
+keys and action ids, jaxcfr.game.tensors.InfosetLabels) and the game's declared
+``info.features`` tag (jaxcfr.games.GameInfo); no game is loaded or looked up by its name.
+
 Feature sets (host-side NumPy, built once per game from the infoset keys and cached):
 
 - ``"generic"``, for any loaded game: the infoset's observation, its key string one-hot per
   character position (the key is the player's information-state string, so it tells the
   infosets apart), plus a one-hot of the action slot.
-- ``"leduc"``, Leduc Hold'em's eight features of Waugh et al. 2015: (1) expected hand
+- ``"leduc"``, for games that declare the tag ``"leduc"`` (Leduc Hold'em, keys
+  ``card:public:history``): Leduc Hold'em's eight features of Waugh et al. 2015: (1) expected hand
   strength E[HS] (win probability, ties counting one half, against a uniform opponent card
   and board card), (2) the board card's rank (1-3, 0 preflop), (3) the pot, (4) the wager
   faced relative to the pot, (5) actions this hand, (6) wagers this hand, (7) the next action
@@ -21,7 +26,7 @@ Every column is standardised over the player's legal rows (mean 0, standard devi
 constant columns are centred only): trees are invariant to it and it conditions the MLP.
 
 Abstraction maps (``abstraction_cells``): each row gets the index of its abstract cell
-(abstract infoset times action slot). For Leduc, the paper's card abstractions ``JQK``,
+(abstract infoset times action slot). For games tagged ``"leduc"``, the paper's card abstractions ``JQK``,
 ``J.QK``, ``JQ.K`` and ``J.Q.K``: preflop the private card's rank is known only up to its
 group; on the flop the abstract infoset keeps that group and only whether the board pairs
 the private card (not the board's rank). A user map is a dict from infoset key to any
@@ -36,7 +41,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from jaxcfr.game.loading import build_arrays
+from jaxcfr.game.tensors import GameTensors, InfosetLabels
 
 __all__ = [
   "RowData",
@@ -51,6 +56,8 @@ __all__ = [
 ]
 
 FEATURE_SETS = ("auto", "generic", "leduc")
+# The GameInfo.features tags this module implements (a game without one takes "generic").
+_GAME_FEATURES = ("leduc",)
 LEDUC_ABSTRACTIONS = {"JQK": ((0, 1, 2),), "J.QK": ((0,), (1, 2)), "JQ.K": ((0, 1), (2,)), "J.Q.K": ((0,), (1,), (2,))}
 _LEDUC_RAISE = (2, 4)
 
@@ -74,9 +81,41 @@ class RowData:
   order: np.ndarray
 
 
-@functools.cache
-def _arrays(game_name: str):
-  return build_arrays(game_name)[0]
+def _tensors(game) -> GameTensors:
+  """GameTensors, or a loaded game's."""
+  return getattr(game, "tensors", game)
+
+
+def _labels(tensors: GameTensors) -> InfosetLabels:
+  """The tensors' host-side labels."""
+  labels = getattr(_tensors(tensors), "labels", None)
+  if not isinstance(labels, InfosetLabels):
+    raise ValueError(
+      "tensors must carry their infoset labels (GameTensors.labels); build them with jaxcfr.game.tensors.to_tensors"
+    )
+  return labels
+
+
+def _game_features(tensors: GameTensors) -> str | None:
+  """The feature tag the tensors' game declares, checked (None: the generic encoding)."""
+  tensors = _tensors(tensors)
+  tag = tensors.info.features
+  if tag is not None and tag not in _GAME_FEATURES:
+    raise ValueError(f"game {tensors.name!r} declares features {tag!r}; the known ones are {list(_GAME_FEATURES)}")
+  return tag
+
+
+def _resolve(tensors: GameTensors, feature_set: str) -> str:
+  """The feature set that ``feature_set`` names for the tensors' game ("auto": the declared one)."""
+  if feature_set not in FEATURE_SETS:
+    raise ValueError(f"unknown features {feature_set!r}; choose one of {list(FEATURE_SETS)}")
+  declared = _game_features(tensors)
+  if feature_set == "auto":
+    return declared or "generic"
+  if feature_set == "leduc" and declared != "leduc":
+    name = _tensors(tensors).name
+    raise ValueError(f"features 'leduc' are Leduc Hold'em's; game {name!r} takes 'generic'")
+  return feature_set
 
 
 def _standardise(x: np.ndarray, legal: np.ndarray) -> np.ndarray:
@@ -159,22 +198,19 @@ def leduc_features(keys, legal: np.ndarray, action_ids: np.ndarray) -> np.ndarra
   return out.reshape(num_infosets * num_actions, 8)
 
 
-def features(game_name: str, player: int, feature_set: str = "auto") -> np.ndarray:
-  """[I * A, F] standardised features of ``player`` (``feature_set``: "leduc", "generic", or
-  "auto": Leduc's eight on leduc_poker, the generic encoding elsewhere)."""
-  if feature_set not in FEATURE_SETS:
-    raise ValueError(f"unknown features {feature_set!r}; choose one of {list(FEATURE_SETS)}")
-  arrays = _arrays(game_name)
-  if feature_set == "auto":
-    feature_set = "leduc" if game_name == "leduc_poker" else "generic"
-  if feature_set == "leduc" and game_name != "leduc_poker":
-    raise ValueError(f"features 'leduc' are Leduc Hold'em's; game {game_name!r} takes 'generic'")
-  players = arrays.players
-  legal = players[player].legal
+def features(tensors: GameTensors, player: int, feature_set: str = "auto") -> np.ndarray:
+  """[I * A, F] standardised features of ``player`` of the game of ``tensors`` (GameTensors or
+  a loaded game). ``feature_set``: "leduc" (games that declare it), "generic", or "auto": the
+  set the game declares (GameInfo.features), else the generic encoding."""
+  return _features(_labels(tensors), player, _resolve(tensors, feature_set))
+
+
+def _features(labels: InfosetLabels, player: int, feature_set: str) -> np.ndarray:
+  legal = labels.legal(player)
   if feature_set == "leduc":
-    raw = leduc_features(players[player].keys, legal, players[player].action_ids)
+    raw = leduc_features(labels.keys(player), legal, labels.action_ids(player))
   else:
-    raw = generic_features([p.keys for p in players], legal, player)
+    raw = generic_features([labels.keys(p) for p in range(2)], legal, player)
   return _standardise(raw, legal.reshape(-1))
 
 
@@ -185,21 +221,31 @@ def _leduc_abstract_key(key: str, groups) -> tuple:
   return group, paired, key.split(":")[2]
 
 
-def abstraction_cells(game_name: str, player: int, abstraction) -> tuple[np.ndarray, int]:
-  """([I * A] int32 abstract cell of each row, number of cells) for ``abstraction``: a name of
-  ``LEDUC_ABSTRACTIONS`` (leduc_poker only) or a mapping infoset key -> label (any game; every
-  key of the player must be mapped, and infosets sharing a label must have the same legal
-  actions)."""
-  arrays = _arrays(game_name)
-  keys, legal = arrays.players[player].keys, arrays.players[player].legal
+def abstraction_cells(tensors: GameTensors, player: int, abstraction) -> tuple[np.ndarray, int]:
+  """([I * A] int32 abstract cell of each row, number of cells) for ``abstraction`` on the game
+  of ``tensors`` (GameTensors or a loaded game): a name of ``LEDUC_ABSTRACTIONS`` (games that
+  declare the features "leduc") or a mapping infoset key -> label (any game; every key of the
+  player must be mapped, and infosets sharing a label must have the same legal actions)."""
+  _check_abstraction(tensors, abstraction)
+  return _cells(_labels(tensors), player, abstraction)
+
+
+def _check_abstraction(tensors: GameTensors, abstraction) -> None:
+  if not isinstance(abstraction, str):
+    return
+  if abstraction not in LEDUC_ABSTRACTIONS:
+    raise ValueError(
+      f"unknown abstraction {abstraction!r}; Leduc's: {', '.join(LEDUC_ABSTRACTIONS)}, "
+      f"or a map from infoset keys to labels"
+    )
+  if _game_features(tensors) != "leduc":
+    name = _tensors(tensors).name
+    raise ValueError(f"abstraction {abstraction!r} is Leduc Hold'em's, not {name!r}'s")
+
+
+def _cells(infosets: InfosetLabels, player: int, abstraction) -> tuple[np.ndarray, int]:
+  keys, legal = infosets.keys(player), infosets.legal(player)
   if isinstance(abstraction, str):
-    if abstraction not in LEDUC_ABSTRACTIONS:
-      raise ValueError(
-        f"unknown abstraction {abstraction!r}; Leduc's: {', '.join(LEDUC_ABSTRACTIONS)}, "
-        f"or a map from infoset keys to labels"
-      )
-    if game_name != "leduc_poker":
-      raise ValueError(f"abstraction {abstraction!r} is Leduc Hold'em's, not {game_name!r}'s")
     labels = [_leduc_abstract_key(k, LEDUC_ABSTRACTIONS[abstraction]) for k in keys]
   else:
     mapping = dict(abstraction) if isinstance(abstraction, Mapping) else dict(abstraction)
@@ -221,23 +267,27 @@ def abstraction_cells(game_name: str, player: int, abstraction) -> tuple[np.ndar
   return cells.astype(np.int32), len(index) * num_actions
 
 
-def table_size(game_name: str) -> int:
+def table_size(tensors: GameTensors) -> int:
   """The full regret table's size: legal sequences of both players (the relative size's unit)."""
-  return int(sum(p.legal.sum() for p in _arrays(game_name).players))
+  return _labels(tensors).num_legal_sequences
 
 
-def row_data(game_name: str, player: int, feature_set: str = "auto", abstraction=None) -> RowData:
-  """The player's RowData; ``abstraction`` (a name or a frozen map) sets the tabular cells."""
-  return _row_data(game_name, player, feature_set, abstraction)
+def row_data(tensors: GameTensors, player: int, feature_set: str = "auto", abstraction=None) -> RowData:
+  """The player's RowData on the game of ``tensors`` (GameTensors, traced or not, or a loaded
+  game: only its static labels and info are read); ``abstraction`` (a name or a frozen map)
+  sets the tabular cells. Cached by the labels' value, so every load of a game shares it."""
+  feature_set = _resolve(tensors, feature_set)
+  _check_abstraction(tensors, abstraction)
+  return _row_data(_labels(tensors), player, feature_set, abstraction)
 
 
-@functools.cache
-def _row_data(game_name, player, feature_set, abstraction) -> RowData:
-  legal = _arrays(game_name).players[player].legal.reshape(-1)
-  x = features(game_name, player, feature_set)
+@functools.lru_cache(maxsize=64)
+def _row_data(labels: InfosetLabels, player: int, feature_set: str, abstraction) -> RowData:
+  legal = labels.legal(player).reshape(-1)
+  x = _features(labels, player, feature_set)
   if abstraction is None:
     cells, num_cells = np.arange(len(legal), dtype=np.int32), len(legal)
   else:
-    cells, num_cells = abstraction_cells(game_name, player, abstraction)
+    cells, num_cells = _cells(labels, player, abstraction)
   order = np.argsort(x, axis=0, kind="stable").T.astype(np.int32)
   return RowData(features=x, legal=legal, cells=cells, num_cells=num_cells, order=order)
