@@ -125,7 +125,7 @@ def test_unknown_solvers_and_options_get_one_line_errors():
     solvers.get("mccfr-os").init(tensors, seed=jnp.arange(3), epsilon=jnp.array([0.1, 2.0, 0.5]))
   with pytest.raises(ValueError, match="solver 'dcfr' has no hyperparameter eta"):
     solvers.get("dcfr").init(tensors, eta=0.5)
-  with pytest.raises(ValueError, match="hyperparameter eta does not apply to solver 'mcts' with options"):
+  with pytest.raises(ValueError, match="solver .mcts. with its default options has no hyperparameter eta"):
     solvers.get("mcts").init(tensors, eta=0.5)
   assert solvers.option_names("mccfr-es") == ()  # options are what the solver declares, not a shared signature
   assert solvers.names("sampled") == ("mccfr-os", "cfr-cs", "mcts", "mcrnr")

@@ -265,6 +265,16 @@ def load(game_string: str, *, dtype=None, use_cache: bool = True) -> Game:
 SAMPLED_GAMES = ("limit_holdem",)
 
 
+def representation_of(game_string: str) -> Representation:
+  """The representation ``load(game_string)`` returns, from the string alone (nothing is
+  built): the sampled games' own, else the sequence form."""
+  body = game_string.strip()
+  if body.startswith("openspiel:"):
+    return Representation.SEQUENCE_FORM
+  name, _ = parse_game_string(body)
+  return Representation.SAMPLED if name in SAMPLED_GAMES else Representation.SEQUENCE_FORM
+
+
 def _sampled_game(game_string: str, use_cache: bool):
   if game_string.strip().startswith("openspiel:"):
     return None

@@ -340,9 +340,7 @@ def split_settings(name: str, representation: Representation | str, settings: di
   return options, {k: v for k, v in settings.items() if k not in option_set}
 
 
-def check_settings(
-    name: str, representation: Representation | str, options: dict, hyperparameters: dict
-) -> None:
+def check_settings(name: str, representation: Representation | str, options: dict, hyperparameters: dict) -> None:
   """Checks ``options`` and ``hyperparameters`` (values, or lists of values for a batch)
   against the declaration of ``name`` without building anything, so that a caller can stop
   bad input before long work (loading a game). The same checks run again in ``get`` and
@@ -399,8 +397,10 @@ def _checked_init(declared: Registration, made: Solver) -> Callable:
       param = declared.param(key)
       if key not in active and key not in objects:
         if param is not None and param.batchable:
+          chosen = {p.name: made.options.get(p.name) for p in declared.options}
+          chosen = {k: v for k, v in chosen.items() if v != declared.param(k).default} or "its default options"
           raise ValueError(
-            f"hyperparameter {key} does not apply to solver {declared.name!r} with options {made.options}; "
+            f"solver {declared.name!r} with {chosen} has no hyperparameter {key} (other options enable it); "
             f"it takes: {', '.join(sorted(active)) or 'none'}"
           )
         raise ValueError(
