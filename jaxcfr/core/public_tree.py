@@ -29,7 +29,7 @@ import jax
 import jax.numpy as jnp
 
 from jaxcfr.core import regret
-from jaxcfr.game.public_tree import DECISION, FOLD, PublicTreeTensors, SequenceFormMap
+from jaxcfr.game.public_tree import PublicTreeTensors, SequenceFormMap
 
 __all__ = [
   "uniform_strategy",
@@ -69,6 +69,13 @@ def uniform_profile(tree: PublicTreeTensors) -> tuple:
   return uniform_strategy(tree, 0), uniform_strategy(tree, 1)
 
 
+def _rows(strategy: jax.Array, constants: jax.Array) -> jax.Array:
+  """[N_p A + K, H, *B] the strategy's (node, slot) rows followed by ``constants`` [K] rows."""
+  rows = strategy.reshape((-1,) + strategy.shape[2:])
+  constant = jnp.broadcast_to(_expand(constants, rows.ndim), constants.shape + rows.shape[1:])
+  return jnp.concatenate([rows, constant.astype(rows.dtype)])
+
+
 def ranges(tree: PublicTreeTensors, player: int, strategy: jax.Array, initial: jax.Array | None = None) -> jax.Array:
   """[N, H, *B] the reach of each of ``player``'s hands at every node, top-down:
   ``r(child) = r(parent) sigma(parent, slot, h) valid(child's board, h)`` (no sigma at
@@ -82,14 +89,13 @@ def ranges(tree: PublicTreeTensors, player: int, strategy: jax.Array, initial: j
   ndim = 2 + len(batch)
   initial = tree.initial_range[player] if initial is None else initial
   root = _expand(initial, ndim - 1) * _expand(tree.valid[tree.board[0]], ndim - 1)
-  levels = [jnp.broadcast_to(root, (tree.num_hands,) + batch)[None]]
-  for (lo, hi), (prev_lo, _) in zip(tree.level_slices[1:], tree.level_slices[:-1]):
-    parent = tree.parent[lo:hi]
-    own = (tree.kind[parent] == DECISION) & (tree.player[parent] == player)
-    sigma = strategy[jnp.minimum(tree.decision_index[parent], strategy.shape[0] - 1), tree.slot[lo:hi]]  # [n, H, *B]
-    factor = jnp.where(_expand(own, ndim), sigma, 1)
-    reach = levels[-1][parent - prev_lo] * factor * _expand(tree.valid[tree.board[lo:hi]], ndim)
-    levels.append(reach.astype(root.dtype))
+  levels = [jnp.broadcast_to(root, (tree.num_hands,) + batch)[None].astype(strategy.dtype)]
+  factors = _rows(strategy, jnp.ones(1, strategy.dtype))
+  for d, (lo, hi) in enumerate(tree.level_slices[1:], 1):
+    reach = levels[-1][tree.level_parent[d - 1]] * factors[tree.reach_index[player][d - 1]]
+    if tree.level_dealt[d]:
+      reach = reach * _expand(tree.valid[tree.board[lo:hi]], ndim)
+    levels.append(reach)
   return jnp.concatenate(levels)
 
 
@@ -227,29 +233,23 @@ def counterfactual_values(
     opponent_ranges: [N, H, *B] the opponent's ranges (``ranges``).
   """
   terminal = terminal_values(tree, player, opponent_ranges, dense=dense)
+  terminal = jnp.concatenate([terminal, jnp.zeros_like(terminal[:1])])  # row T: not a terminal
   ndim = terminal.ndim
+  weights = None if strategy is None else _rows(strategy, tree.weight_values)
   below, levels = None, []
   for d in reversed(range(len(tree.level_slices))):
     lo, hi = tree.level_slices[d]
     values = terminal[tree.terminal_row[lo:hi]]
     if below is not None:
       kids = below[tree.level_children[d]]  # [n, C, H, *B]
-      width = kids.shape[1]
-      own = (tree.kind[lo:hi] == DECISION) & (tree.player[lo:hi] == player)
-      weight = _expand(tree.level_weight[d], ndim + 1)
       if strategy is None:
         legal = _expand(tree.level_weight[d] > 0, ndim + 1)
         best = regret.unrolled_reduce(jnp.where(legal, kids, -jnp.inf), 1, jnp.maximum, jnp.max)
-        summed = regret.unrolled_reduce(weight * kids, 1, jnp.add, jnp.sum)
-        inner = jnp.where(_expand(own, ndim), best, summed)
+        summed = regret.unrolled_reduce(_expand(tree.level_weight[d], ndim + 1) * kids, 1, jnp.add, jnp.sum)
+        values = values + jnp.where(_expand(tree.level_own[player][d], ndim), best, summed)
       else:
-        sigma = strategy[jnp.minimum(tree.decision_index[lo:hi], strategy.shape[0] - 1)]  # [n, A, H, *B]
-        pad = [(0, 0)] * sigma.ndim
-        pad[1] = (0, max(width - sigma.shape[1], 0))
-        sigma = jnp.pad(sigma[:, :width], pad)
-        weight = jnp.where(_expand(own, ndim + 1), sigma, weight)
-        inner = regret.unrolled_reduce(weight * kids, 1, jnp.add, jnp.sum)
-      values = jnp.where(_expand(tree.kind[lo:hi] >= FOLD, ndim), values, inner)
+        weight = weights[tree.value_index[player][d]]  # [n, C, H, *B]
+        values = values + regret.unrolled_reduce(weight * kids, 1, jnp.add, jnp.sum)
     levels.append(values)
     below = values
   return jnp.concatenate(levels[::-1])

@@ -530,46 +530,60 @@ def _pytree(*, meta: tuple = ()):
   return wrap
 
 
-@_pytree(meta=("level_slices",))
+@_pytree(meta=("level_slices", "level_dealt"))
 class PublicTreeTensors:
   """The public tree on the device (see PublicTree for the sizes). ``N_p`` decision nodes
-  of player ``p``; level ``d`` holds nodes ``level_slices[d]``, ``n_d`` of them, whose
-  children lie in level ``d + 1``; ``C_d`` most children in level ``d``; ``T = F + S``
-  terminals, ``F`` folds then ``S`` showdowns.
+  of player ``p``; level ``d`` holds the nodes of depth ``d``, ``level_slices[d]``, ``n_d``
+  of them with at most ``C_d`` children each (in level ``d + 1``); ``T = F + S``
+  terminals, the ``F`` folds then the ``S`` showdowns. Per player, a strategy
+  ``[N_p, A, H, *B]`` is read through flat tables: its ``N_p A`` rows (node, slot) followed
+  by constant rows, so that each level is one gather.
 
   Attributes:
-    kind, player: [N] int8; parent: [N] int32 (0 at the root); slot: [N] int32, the
-      node's position among its parent's children; board: [N] int32, row of ``valid``.
-    valid: [Bd, H] bool.
-    decision_index: [N] int32, the node's index among its player's decision nodes (else 0).
-    decision_nodes: per player, [N_p] int32; legal: per player, [N_p, A] bool;
-      children: per player, [N_p, A] int32 child node ids (0 where illegal).
-    level_children: per level but the last, [n_d, C_d] int32 children counted from the
-      next level's first node (0 at padding); level_weight: [n_d, C_d] float, the chance
-      probability of each child of a chance node, 1 at decisions' children, 0 at padding.
-    terminal_row: [N] int32, the row of each terminal among the T terminals (else 0).
-    fold_nodes: [F] int32; fold_payoff: [2, F] float, each player's payoff (minus the
-      folder's chips for the folder, the folder's opponent's... see ``fold_values``).
-    showdown_nodes: [S] int32; showdown_table: [S] int32, its board's row of ``order``;
-      showdown_chips: [S, 2] float, each player's contribution.
+    kind, player: [N] int8 (PublicTree's); board: [N] int32, the node's row of ``valid``.
+    valid: [Bd, H] bool, the hands that the board's cards leave possible.
+    decision_nodes: per player, [N_p] int32; legal, children: per player, [N_p, A] bool
+      and int32 (child node ids, 0 where illegal).
+    level_parent: per level ``d >= 1``, [n_d] int32, the parent counted from level ``d - 1``'s first node.
+    reach_index: per player, per level ``d >= 1``, [n_d] int32, the row of the factor the
+      player's reach gains on the incoming edge: its strategy's (parent, slot) row if the
+      parent is the player's decision, else ``N_p A`` (a row of ones).
+    level_children: per level ``d < D - 1``, [n_d, C_d] int32, children counted from level
+      ``d + 1``'s first node (0 at padding).
+    level_weight: per level ``d < D - 1``, [n_d, C_d] float, the chance probability of each
+      child of a chance node, 1 at decision nodes' children, 0 at padding.
+    value_index: per player, per level ``d < D - 1``, [n_d, C_d] int32, the row of each
+      child's weight in the bottom-up pass: the strategy's row at the player's own
+      decisions, else ``N_p A + j`` for ``weight_values[j]``.
+    level_own: per player, per level ``d < D - 1``, [n_d] bool, the player's decision nodes.
+    weight_values: [K] float, the distinct entries of ``level_weight``.
+    terminal_row: [N] int32, each terminal's row among the T terminals, T elsewhere.
+    fold_nodes: [F] int32; fold_payoff: [2, F] float, each player's payoff at each fold
+      (minus its chips if it folded, else the folder's chips).
+    showdown_nodes: [S] int32; showdown_table: [S] int32, its board's row of ``strength``,
+      ``order`` and the other sorted tables; showdown_chips: [S, 2] float, the contributions.
     hands: [H, k] int32; members, subsets, strength, order, lo, hi, sub_order, sub_lo,
       sub_hi: PublicTree's card-removal and showdown tables.
     initial_range: [2, H] float.
     level_slices: static ((lo, hi), ...) node ranges by depth.
+    level_dealt: static, per level, whether any of its nodes follows a deal (its ranges
+      are masked by ``valid`` there).
   """
 
   kind: jax.Array
   player: jax.Array
-  parent: jax.Array
-  slot: jax.Array
   board: jax.Array
   valid: jax.Array
-  decision_index: jax.Array
   decision_nodes: tuple
   legal: tuple
   children: tuple
+  level_parent: tuple
+  reach_index: tuple
   level_children: tuple
   level_weight: tuple
+  value_index: tuple
+  level_own: tuple
+  weight_values: jax.Array
   terminal_row: jax.Array
   fold_nodes: jax.Array
   fold_payoff: jax.Array
@@ -588,6 +602,7 @@ class PublicTreeTensors:
   sub_hi: tuple
   initial_range: jax.Array
   level_slices: tuple
+  level_dealt: tuple
 
   @property
   def dtype(self):
@@ -605,69 +620,85 @@ class PublicTreeTensors:
 def to_device(tree: PublicTree, dtype=None) -> PublicTreeTensors:
   """The device pytree of ``tree`` (float leaves in ``dtype``, default JAX's float)."""
   dtype = jnp.zeros((), dtype or float).dtype
-  size = tree.num_nodes
-  slot = np.zeros(size, np.int32)
+  size, width = tree.num_nodes, tree.action_ids.shape[1]
+  slot = np.zeros(size, np.int64)
   for node in np.flatnonzero(tree.num_children):
     slot[tree.first_child[node] : tree.first_child[node] + tree.num_children[node]] = np.arange(tree.num_children[node])
-  decision_index = np.zeros(size, np.int32)
-  decision_nodes, legal, children = [], [], []
-  width = tree.action_ids.shape[1]
-  for p in (0, 1):
-    nodes = tree.decision_nodes(p)
-    decision_index[nodes] = np.arange(len(nodes))
-    legal_p = np.arange(width)[None, :] < tree.num_children[nodes][:, None]
-    decision_nodes.append(nodes)
-    legal.append(legal_p)
-    children.append(np.where(legal_p, tree.first_child[nodes][:, None] + np.arange(width)[None, :], 0).astype(np.int32))
+  decision_nodes = [tree.decision_nodes(p) for p in (0, 1)]
+  row = np.full((2, size), -1, np.int64)  # strategy row of (node, slot 0), per player
+  for p, nodes in enumerate(decision_nodes):
+    row[p, nodes] = np.arange(len(nodes)) * width
+  legal = [np.arange(width)[None, :] < tree.num_children[nodes][:, None] for nodes in decision_nodes]
+  children = [
+    np.where(lg, tree.first_child[n][:, None] + np.arange(width)[None, :], 0) for n, lg in zip(decision_nodes, legal)
+  ]
   level_slices = tuple((int(a), int(b)) for a, b in zip(tree.depth_offsets[:-1], tree.depth_offsets[1:]))
-  level_children, level_weight = [], []
+  weight_values = np.unique(np.concatenate([[0.0, 1.0], tree.chance_prob]))
+  level_parent, reach_index = [], ([], [])
+  for (lo, hi), (prev_lo, _) in zip(level_slices[1:], level_slices[:-1]):
+    parent = tree.parent[lo:hi]
+    level_parent.append(parent - prev_lo)
+    for p in (0, 1):
+      own = row[p, parent] >= 0
+      reach_index[p].append(np.where(own, row[p, parent] + slot[lo:hi], len(decision_nodes[p]) * width))
+  level_children, level_weight, value_index, level_own = [], [], ([], []), ([], [])
   for (lo, hi), (next_lo, _) in zip(level_slices[:-1], level_slices[1:]):
     count = tree.num_children[lo:hi]
     c = max(int(count.max()), 1)
     present = np.arange(c)[None, :] < count[:, None]
-    kids = np.where(present, tree.first_child[lo:hi, None] - next_lo + np.arange(c)[None, :], 0)
-    level_children.append(kids.astype(np.int32))
     child = np.where(present, tree.first_child[lo:hi, None] + np.arange(c)[None, :], 0)
-    level_weight.append(np.where(present, tree.chance_prob[child], 0.0))
-  fold_nodes = np.flatnonzero(tree.kind == FOLD).astype(np.int32)
-  showdown_nodes = np.flatnonzero(tree.kind == SHOWDOWN).astype(np.int32)
-  terminal_row = np.zeros(size, np.int32)
+    weight = np.where(present, tree.chance_prob[child], 0.0)
+    level_children.append(np.where(present, child - next_lo, 0))
+    level_weight.append(weight)
+    for p in (0, 1):
+      own = row[p, lo:hi] >= 0
+      constant = len(decision_nodes[p]) * width + np.searchsorted(weight_values, weight)
+      value_index[p].append(np.where(own[:, None] & present, row[p, lo:hi, None] + np.arange(c)[None, :], constant))
+      level_own[p].append(own)
+  fold_nodes = np.flatnonzero(tree.kind == FOLD)
+  showdown_nodes = np.flatnonzero(tree.kind == SHOWDOWN)
+  terminal_row = np.full(size, len(fold_nodes) + len(showdown_nodes), np.int64)
   terminal_row[fold_nodes] = np.arange(len(fold_nodes))
   terminal_row[showdown_nodes] = len(fold_nodes) + np.arange(len(showdown_nodes))
   chips = tree.contribution[fold_nodes].astype(np.float64)
   folder = tree.player[fold_nodes]
   fold_payoff = np.stack([np.where(folder == p, -chips[:, p], chips[:, 1 - p]) for p in (0, 1)])
   table_of_board = {int(b): i for i, b in enumerate(tree.showdown_boards)}
-  as_index = lambda x: jnp.asarray(x, jnp.int32)
+  dealt = tuple(bool(np.any(tree.kind[tree.parent[lo:hi]] == CHANCE)) for lo, hi in level_slices[1:])
+  index = lambda x: jnp.asarray(x, jnp.int32)
+  indices = lambda xs: tuple(index(x) for x in xs)
   return PublicTreeTensors(
     kind=jnp.asarray(tree.kind),
     player=jnp.asarray(tree.player),
-    parent=as_index(np.maximum(tree.parent, 0)),
-    slot=as_index(slot),
-    board=as_index(tree.board),
+    board=index(tree.board),
     valid=jnp.asarray(tree.valid),
-    decision_index=as_index(decision_index),
-    decision_nodes=tuple(as_index(x) for x in decision_nodes),
+    decision_nodes=indices(decision_nodes),
     legal=tuple(jnp.asarray(x) for x in legal),
-    children=tuple(as_index(x) for x in children),
-    level_children=tuple(as_index(x) for x in level_children),
+    children=indices(children),
+    level_parent=indices(level_parent),
+    reach_index=tuple(indices(x) for x in reach_index),
+    level_children=indices(level_children),
     level_weight=tuple(jnp.asarray(x, dtype) for x in level_weight),
-    terminal_row=as_index(terminal_row),
-    fold_nodes=as_index(fold_nodes),
+    value_index=tuple(indices(x) for x in value_index),
+    level_own=tuple(tuple(jnp.asarray(x) for x in own) for own in level_own),
+    weight_values=jnp.asarray(weight_values, dtype),
+    terminal_row=index(terminal_row),
+    fold_nodes=index(fold_nodes),
     fold_payoff=jnp.asarray(fold_payoff, dtype),
-    showdown_nodes=as_index(showdown_nodes),
-    showdown_table=as_index([table_of_board[int(b)] for b in tree.board[showdown_nodes]]),
+    showdown_nodes=index(showdown_nodes),
+    showdown_table=index([table_of_board[int(b)] for b in tree.board[showdown_nodes]]),
     showdown_chips=jnp.asarray(tree.contribution[showdown_nodes], dtype),
-    hands=as_index(tree.hands),
-    members=tuple(as_index(x) for x in tree.members),
-    subsets=tuple(as_index(x) for x in tree.subsets),
-    strength=as_index(tree.strength),
-    order=as_index(tree.order),
-    lo=as_index(tree.lo),
-    hi=as_index(tree.hi),
-    sub_order=tuple(as_index(x) for x in tree.sub_order),
-    sub_lo=tuple(as_index(x) for x in tree.sub_lo),
-    sub_hi=tuple(as_index(x) for x in tree.sub_hi),
+    hands=index(tree.hands),
+    members=indices(tree.members),
+    subsets=indices(tree.subsets),
+    strength=index(tree.strength),
+    order=index(tree.order),
+    lo=index(tree.lo),
+    hi=index(tree.hi),
+    sub_order=indices(tree.sub_order),
+    sub_lo=indices(tree.sub_lo),
+    sub_hi=indices(tree.sub_hi),
     initial_range=jnp.asarray(tree.initial_range, dtype),
     level_slices=level_slices,
+    level_dealt=(False,) + dealt,
   )
