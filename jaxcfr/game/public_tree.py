@@ -105,8 +105,9 @@ class PokerRules:
 
   def __post_init__(self):
     for name in ("ranks", "suits", "hand_size", "max_raises", "ante"):
-      if not isinstance(getattr(self, name), int) or getattr(self, name) < (0 if name == "max_raises" else 1):
-        raise ValueError(f"{name} must be a positive int, got {getattr(self, name)!r}")
+      low = 0 if name == "max_raises" else 1
+      if not isinstance(getattr(self, name), int) or getattr(self, name) < low:
+        raise ValueError(f"{name} must be an int >= {low}, got {getattr(self, name)!r}")
     if not self.board_cards or len(self.raise_sizes) != len(self.board_cards):
       raise ValueError(
         f"board_cards and raise_sizes need one entry per round, got {self.board_cards}, {self.raise_sizes}"
