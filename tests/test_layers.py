@@ -1,5 +1,6 @@
 """The package's structure: layers import only downward (import-linter's contracts in
-pyproject.toml), no import cycles, and the rules install inside the jaxcfr namespace."""
+pyproject.toml), no import cycles, no module reads another module's private names, and the
+rules install inside the jaxcfr namespace."""
 
 import ast
 import itertools
@@ -94,3 +95,107 @@ def test_no_file_points_outside_the_repository():
   readme = (ROOT / "README.md").read_text()
   assert "../shared" not in readme and "DESIGN.md" not in readme
   assert not offenders, offenders
+
+
+def _module_names() -> dict:
+  """{dotted module name: path} of every module of jaxcfr and of the rules (installed as jaxcfr.games)."""
+  modules = {}
+  for folder, package in (("jaxcfr", "jaxcfr"), ("games", "jaxcfr.games")):
+    for path in sorted((ROOT / folder).rglob("*.py")):
+      parts = list(path.relative_to(ROOT / folder).with_suffix("").parts)
+      if parts[-1] == "__init__":
+        parts = parts[:-1]
+      modules[".".join([package, *parts])] = path
+  return modules
+
+
+def _is_private(name: str) -> bool:
+  return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def _private_uses(name: str, path: Path, modules: dict) -> list:
+  """The places where module ``name`` reads another jaxcfr module's private name: ``from
+  jaxcfr.x import _y``, or ``m._y`` with ``m`` bound to a jaxcfr module by an import."""
+  is_package = path.name == "__init__.py"
+  package = name if is_package else name.rpartition(".")[0]
+  tree = ast.parse(path.read_text())
+  where = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path.name
+  bound, found = {}, []
+
+  def absolute(node: ast.ImportFrom) -> str:
+    if not node.level:
+      return node.module or ""
+    base = package.split(".")
+    base = base[: len(base) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+  for node in ast.walk(tree):
+    if isinstance(node, ast.Import):
+      for alias in node.names:
+        if alias.name.startswith("jaxcfr"):
+          if alias.asname:
+            bound[alias.asname] = alias.name
+          else:
+            bound[alias.name.split(".")[0]] = alias.name.split(".")[0]
+    elif isinstance(node, ast.ImportFrom):
+      source = absolute(node)
+      if not source.startswith("jaxcfr"):
+        continue
+      for alias in node.names:
+        target = f"{source}.{alias.name}"
+        if _is_private(alias.name) and target not in modules and source != name:
+          found.append(f"{where}:{node.lineno} imports {target}")
+        if target in modules:
+          bound[alias.asname or alias.name] = target
+
+  def module_of(node) -> str | None:
+    if isinstance(node, ast.Name):
+      return bound.get(node.id)
+    if isinstance(node, ast.Attribute):
+      outer = module_of(node.value)
+      if outer is not None and f"{outer}.{node.attr}" in modules:
+        return f"{outer}.{node.attr}"
+    return None
+
+  for node in ast.walk(tree):
+    if isinstance(node, ast.Attribute) and _is_private(node.attr):
+      owner = module_of(node.value)
+      if owner is not None and owner != name and f"{owner}.{node.attr}" not in modules:
+        found.append(f"{where}:{node.lineno} reads {owner}.{node.attr}")
+  return found
+
+
+def test_no_module_reads_another_modules_private_names():
+  """Modules reuse each other through public names only (composition, not another
+  module's internals): no ``from jaxcfr.x import _y`` and no ``x._y`` on an imported
+  jaxcfr module. A module's own private names, dunder names and private submodules of a
+  package (``games._base``) are fine."""
+  modules = _module_names()
+  found = [use for name, path in modules.items() for use in _private_uses(name, path, modules)]
+  assert not found, "\n".join(found)
+
+
+def test_the_private_name_check_sees_each_form_of_access(tmp_path):
+  """The check flags ``from jaxcfr.x import _y``, ``m._y`` on an imported module (by any
+  import form, relative ones included, and through a package) and passes dunder names,
+  private submodules and attributes of other objects."""
+  path = tmp_path / "probe.py"
+  path.write_text(
+    "import jaxcfr.solvers.cfr as c\n"
+    "import jaxcfr\n"
+    "from jaxcfr.solvers import cfr, rnr\n"
+    "from jaxcfr.solvers.cfr import _step, step\n"
+    "from . import mccfr\n"
+    "c._a(); cfr._b; jaxcfr.solvers.cfr._c; mccfr._d\n"
+    "cfr.__name__; cfr.step; state._replace(); rnr.solver\n"
+  )
+  modules = _module_names()
+  found = _private_uses("jaxcfr.solvers.probe", path, modules)
+  flagged = sorted(use.rpartition(" ")[2] for use in found)
+  assert flagged == [
+    "jaxcfr.solvers.cfr._a",
+    "jaxcfr.solvers.cfr._b",
+    "jaxcfr.solvers.cfr._c",
+    "jaxcfr.solvers.cfr._step",
+    "jaxcfr.solvers.mccfr._d",
+  ], found

@@ -45,7 +45,7 @@ def _moments_fn(name):
 
   def draw(profile, fixed_model, p, restricted, key):
     out = []
-    state = mcrnr.MCRNRState(sampler=None, p=p, restricted=restricted, model=fixed_model)
+    state = mcrnr.MCRNRState(inner_state=None, p=p, restricted=restricted, model=fixed_model)
     for player in (0, 1):
       override, keep = mcrnr.model_subtree(state, key, player, trajectories=1)
       paths = outcome_sampling.sample_trajectories(
@@ -119,7 +119,7 @@ def test_p_zero_is_plain_outcome_sampling():
   state = solver().run(tensors, solver().init(tensors, model=model(), p=0.0, restricted=1, seed=3), 100)
   plain = solvers.get("mccfr-os")
   reference = plain.run(tensors, plain.init(tensors, seed=3), 100)
-  for ours, theirs in zip(jax.tree_util.tree_leaves(state.sampler), jax.tree_util.tree_leaves(reference)):
+  for ours, theirs in zip(jax.tree_util.tree_leaves(state.inner_state), jax.tree_util.tree_leaves(reference)):
     np.testing.assert_array_equal(ours, theirs)
 
 
@@ -127,8 +127,8 @@ def test_p_one_leaves_the_restricted_player_untouched():
   """Every trajectory is in the model's subtree: the restricted player's free part never updates."""
   tensors = kuhn().tensors
   state = solver().run(tensors, solver().init(tensors, model=model(), p=1.0, restricted=0, seed=1), 50)
-  assert not np.any(np.asarray(state.sampler.regrets[0]))
-  assert np.any(np.asarray(state.sampler.regrets[1]))
+  assert not np.any(np.asarray(state.inner_state.regrets[0]))
+  assert np.any(np.asarray(state.inner_state.regrets[1]))
 
 
 def test_batch_equals_runs_alone():

@@ -148,7 +148,7 @@ def test_mlp_rcfr_converges_on_kuhn_under_a_fixed_seed():
   exploitability = float(helpers.exploitability(game.tensors, solver.average_strategy(game.tensors, state)))
   assert exploitability < 0.03  # OpenSpiel's RCFR test asks NashConv < 0.92 after 10 iterations
   again = solver.run(game.tensors, solver.init(game.tensors, seed=3), 100)
-  np.testing.assert_array_equal(np.asarray(again.cfr.average[0]), np.asarray(state.cfr.average[0]))
+  np.testing.assert_array_equal(np.asarray(again.inner_state.average[0]), np.asarray(state.inner_state.average[0]))
 
 
 @pytest.mark.parametrize(
@@ -322,7 +322,7 @@ def test_a_small_reservoir_is_keyed_by_the_seed_and_still_converges():
   values = [float(helpers.exploitability(tensors, tuple(p[..., b] for p in average))) for b in (0, 1)]
   assert values[0] != values[1] and max(values) < 0.15
   cfr_state = solvers.get("cfr").run(tensors, solvers.get("cfr").init(tensors), 300)
-  assert not np.allclose(np.asarray(cfr_state.average[0]), np.asarray(alone.cfr.average[0]))
+  assert not np.allclose(np.asarray(cfr_state.average[0]), np.asarray(alone.inner_state.average[0]))
   with pytest.raises(ValueError, match="reservoir must be an integer >= 1"):
     solvers.get("rcfr", reservoir=0)
   with pytest.raises(ValueError, match="does not combine with plus or bootstrap"):

@@ -53,7 +53,7 @@ def sweep():
 def test_p_zero_is_an_equilibrium():
   state, metrics = sweep()
   tensors = kuhn().tensors
-  average = cfr.average_strategy(tensors, state.solver)
+  average = cfr.average_strategy(tensors, state.inner_state)
   for r in (0, 1):
     profile = tuple(s[..., r * len(PS)] for s in average)
     assert float(exploitability(tensors, profile)) < TOLERANCE
@@ -93,7 +93,7 @@ def test_each_counter_strategy_solves_its_own_restricted_game():
 def test_metrics_match_direct_evaluation():
   state, metrics = sweep()
   tensors = kuhn().tensors
-  average = cfr.average_strategy(tensors, state.solver)
+  average = cfr.average_strategy(tensors, state.inner_state)
   k = 2 * len(PS) - 3  # restricted player 1, p = 0.8
   counter = (average[0][..., k], model()[1])
   value0 = float(expected_value(tensors, counter))
@@ -109,7 +109,7 @@ def test_p_zero_reproduces_the_plain_solver(algorithm):
   base, solver = solvers.get(algorithm), solvers.get("rnr", base=algorithm)
   plain = base.run(tensors, base.init(tensors), 20)
   state = solver.run(tensors, solver.init(tensors, model=model(), p=0.0, restricted=0), 20)
-  for a, b in zip(jax.tree.leaves(plain), jax.tree.leaves(state.solver)):
+  for a, b in zip(jax.tree.leaves(plain), jax.tree.leaves(state.inner_state)):
     np.testing.assert_allclose(np.asarray(b), np.asarray(a), rtol=0, atol=1e-14)
 
 
@@ -124,13 +124,13 @@ def test_batch_over_p_equals_single_runs_and_vmap():
   solver = solvers.get("rnr")
   ps, rs = np.array([0.2, 0.9, 0.5]), np.array([1, 1, 0], np.int32)
   batched = solver.run(tensors, solver.init(tensors, model=model(), p=ps, restricted=rs), 50)
-  assert batched.solver.strategy[0].shape == tensors.players[0].legal.shape + (3,)
+  assert batched.inner_state.strategy[0].shape == tensors.players[0].legal.shape + (3,)
   states = jax.vmap(lambda p, r: solver.init(tensors, model=model(), p=p, restricted=r))(ps, rs)
   mapped = jax.vmap(lambda s: solver.run(tensors, s, 50))(states)
   for k, (p, r) in enumerate(zip(ps, rs)):
     single = _single(p, r)
     for a, b, c in zip(
-      jax.tree.leaves(single.solver), jax.tree.leaves(batched.solver), jax.tree.leaves(mapped.solver)
+      jax.tree.leaves(single.inner_state), jax.tree.leaves(batched.inner_state), jax.tree.leaves(mapped.inner_state)
     ):  # to rounding: batch widths round alike only to an ulp
       np.testing.assert_allclose(np.asarray(b)[..., k], np.asarray(a), rtol=0, atol=1e-10)
       np.testing.assert_allclose(np.asarray(c)[k], np.asarray(a), rtol=0, atol=1e-10)
@@ -378,7 +378,7 @@ def test_dbr_with_zero_confidence_reproduces_the_plain_solver():
   base, solver = solvers.get("cfr+"), solvers.get("dbr")
   plain = base.run(tensors, base.init(tensors), 20)
   state = solver.run(tensors, solver.init(tensors, model=model(), p=0.0, restricted=1), 20)
-  for a, b in zip(jax.tree.leaves(plain), jax.tree.leaves(state.solver)):
+  for a, b in zip(jax.tree.leaves(plain), jax.tree.leaves(state.inner_state)):
     np.testing.assert_allclose(np.asarray(b), np.asarray(a), rtol=0, atol=1e-14)
 
 

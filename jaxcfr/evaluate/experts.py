@@ -13,10 +13,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcfr.core import evaluation
-from jaxcfr.evaluate import opponent
+from jaxcfr.core import evaluation, walk
 from jaxcfr.game.arrays import TERMINAL_NODE
 from jaxcfr.game.tensors import GameTensors, tree_statics
+
+__all__ = ["expert_values", "ucb1_matches"]
 
 
 def expert_values(tensors: GameTensors, player: int, experts: jax.Array, strategy: jax.Array) -> jax.Array:
@@ -49,7 +50,7 @@ def _ucb1(tensors, experts, strategy, key, *, player, num_hands, num_matches, ma
         return experts[arm[game], row, col]
       return strategy[row, col]
 
-    terminals, _ = opponent.walk(tensors, probability, key_t, num_games=num_matches, max_children=max_children)
+    terminals, _ = walk.play(tensors, probability, key_t, num_games=num_matches, max_children=max_children)
     payoff = utility[terminals]
     reward = (payoff - low) / span
     one_hot = jax.nn.one_hot(arm, num_experts, dtype=total.dtype)

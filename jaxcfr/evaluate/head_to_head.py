@@ -18,7 +18,7 @@ per hand, needs a big blind, which the small poker games do not have: their unit
 ante/bet chip).
 
 The sampled mode plays ``num_games`` games, half in each seating, by walking the tree arrays
-(jaxcfr.evaluate.opponent.walk), and reports the mean with a normal 95% interval
+(jaxcfr.core.walk.play), and reports the mean with a normal 95% interval
 ``mean +- 1.96 sqrt(var_0 / n_0 + var_1 / n_1) / 2`` over the two seatings' sample variances.
 """
 
@@ -30,8 +30,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcfr.core import evaluation
-from jaxcfr.evaluate.opponent import walk
+from jaxcfr.core import evaluation, walk
 from jaxcfr.game.tensors import GameTensors, tree_statics
 
 __all__ = ["head_to_head", "crosstable", "sampled_match", "is_poker", "table_unit", "Z95"]
@@ -83,7 +82,7 @@ def crosstable(tensors: GameTensors, agents) -> np.ndarray:
 @functools.partial(jax.jit, static_argnames=("num_games", "max_children"))
 def _seat_returns(tensors, seat0, seat1, key, *, num_games: int, max_children: int):
   profile = (seat0, seat1)
-  terminals, _ = walk(
+  terminals, _ = walk.play(
     tensors,
     lambda player, game, row, col: profile[player][row, col],
     key,

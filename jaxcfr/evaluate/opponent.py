@@ -7,8 +7,8 @@ jaxcfr.evaluate.strategy_files.save_strategy) or frequentist: counts of the acti
 sampled games against a probe strategy, normalised per infoset, with a default strategy at
 infosets never observed (Johanson et al. 2007 section 4, "frequentist best response").
 
-Games are sampled by walking the tree arrays (jaxcfr.game.tensors.Tree) from the root, one
-depth per step, all games at once.
+Games are sampled by jaxcfr.core.walk.play: from the root down the tree arrays, one depth per
+step, all games at once.
 """
 
 from __future__ import annotations
@@ -20,10 +20,11 @@ import jax
 import jax.numpy as jnp
 
 from jaxcfr import solvers
-from jaxcfr.core import evaluation
+from jaxcfr.core import evaluation, walk
 from jaxcfr.evaluate.strategy_files import load_strategy
-from jaxcfr.game.arrays import CHANCE_NODE, TERMINAL_NODE
 from jaxcfr.game.tensors import GameTensors, tree_statics
+
+__all__ = ["average_of_run", "fixed_model", "sample_games", "frequency_strategy", "frequentist_model"]
 
 
 @functools.cache
@@ -76,61 +77,21 @@ def fixed_model(game, spec: str) -> tuple:
   return tuple(jnp.asarray(s, tensors.dtype) for s in profile)
 
 
-def walk(tensors: GameTensors, probability, key, *, num_games: int, max_children: int):
-  """Plays ``num_games`` games from the root, one depth per step (traceable).
-
-  Args:
-    probability: ``probability(player, game [G, 1], infoset [G, 1], action [G, K]) -> [G, K]``,
-      the probability that ``player`` takes ``action`` at ``infoset`` in each game (indices
-      are clipped to the player's shapes; rows of other players are ignored).
-    max_children: the largest ``num_children`` of the tree (static).
-  Returns:
-    (terminals [G], steps): the history each game ended at, and per depth a tuple
-    (kind [G], infoset [G], action [G], active [G]) of the decisions taken.
-  """
-  tree = tensors.tree
-  node = jnp.zeros(num_games, jnp.int32)
-  slots = jnp.arange(max_children, dtype=jnp.int32)
-  games = jnp.arange(num_games)
-  steps = []
-  for key_d in jax.random.split(key, len(tree.depth_slices)):
-    kind = tree.kind[node]
-    active = kind != TERMINAL_NODE
-    child = tree.first_child[node][:, None] + slots  # [G, K]
-    valid = (slots < tree.num_children[node][:, None]) & active[:, None]
-    child = jnp.where(valid, child, 0)
-    action = tree.action_index[child]
-    infoset = tree.infoset[node]
-    prob = jnp.where(kind[:, None] == CHANCE_NODE, tree.chance_prob[child], 0)
-    for player, tp in enumerate(tensors.players):
-      row = jnp.clip(infoset, 0, tp.num_infosets - 1)[:, None]
-      col = jnp.clip(action, 0, tp.max_actions - 1)
-      prob = jnp.where(kind[:, None] == player, probability(player, games[:, None], row, col), prob)
-    prob = jnp.where(valid, prob, 0)
-    choice = jax.random.categorical(key_d, jnp.log(prob), axis=1)
-    steps.append((kind, infoset, action[games, choice], active))
-    node = jnp.where(active, child[games, choice], node)
-  return node, steps
-
-
 @functools.partial(jax.jit, static_argnames=("num_games", "max_children"))
 def _sample_counts(tensors: GameTensors, profile, key, *, num_games: int, max_children: int):
-  terminals, steps = walk(
+  terminals, steps = walk.play(
     tensors,
     lambda player, game, row, col: profile[player][row, col],
     key,
     num_games=num_games,
     max_children=max_children,
   )
-  counts = [jnp.zeros(tp.legal.shape, jnp.int32) for tp in tensors.players]
-  for kind, infoset, action, active in steps:
-    for player, tp in enumerate(tensors.players):
-      acted = active & (kind == player)
-      counts[player] = (
-        counts[player]
-        .at[jnp.clip(infoset, 0, tp.num_infosets - 1), jnp.clip(action, 0, tp.max_actions - 1)]
-        .add(acted.astype(jnp.int32))
-      )
+  counts = []
+  for player, tp in enumerate(tensors.players):
+    acted = (steps.active & (steps.kind == player)).reshape(-1)
+    rows = jnp.clip(steps.infoset.reshape(-1), 0, tp.num_infosets - 1)
+    cols = jnp.clip(steps.action.reshape(-1), 0, tp.max_actions - 1)
+    counts.append(jnp.zeros(tp.legal.shape, jnp.int32).at[rows, cols].add(acted.astype(jnp.int32)))
   return tuple(counts), terminals
 
 

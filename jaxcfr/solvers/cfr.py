@@ -28,13 +28,19 @@ player 1 then sees player 0's new strategy):
 The average accumulator is kept normalised (a convex combination, ``W_t / w_t`` carried
 as ``weight_ratio``), so large ``t^gamma`` cannot overflow; ratios of its entries, and so
 the average strategy, are unchanged.
+
+Solvers built on CFR reuse its iteration by composition: ``step`` (and ``step_with_carry``)
+take ``Hooks``, typed functions that replace the plan a player updates against, the
+behaviour below a player's infosets, or the regrets-to-strategy map (jaxcfr.solvers.rnr's
+RNR and DBR, jaxcfr.solvers.rcfr's regressor), and such a solver keeps the CFRState as
+its ``inner_state``.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import NamedTuple
+from typing import Any, NamedTuple
 from collections.abc import Callable
 
 import jax
@@ -44,6 +50,34 @@ import numpy as np
 from jaxcfr.core import evaluation, regret
 from jaxcfr.game.tensors import GameTensors, Treeplex
 from jaxcfr.solvers import registry
+
+__all__ = [
+  "ALGORITHMS",
+  "INF",
+  "PRESETS",
+  "Preset",
+  "CFRState",
+  "PlayerUpdate",
+  "OpponentPlan",
+  "Behaviour",
+  "NextStrategy",
+  "Hooks",
+  "normalise_rows",
+  "regret_matching",
+  "discount",
+  "next_weight_ratio",
+  "init",
+  "check_hyperparameters",
+  "step",
+  "step_with_carry",
+  "average_strategy",
+  "current_strategy",
+  "preset_step",
+  "preset_hyperparameters",
+  "declared_hyperparameters",
+  "UPDATES",
+  "solver",
+]
 
 ALGORITHMS = ("cfr", "cfr+", "lcfr", "dcfr", "pcfr+", "rm", "rm+")
 INF = float("inf")
@@ -108,19 +142,71 @@ def regret_matching(treeplex: Treeplex, regrets: jax.Array) -> jax.Array:
   return regret.regret_matching(regrets, evaluation.expand_to(treeplex.legal, regrets.ndim))
 
 
-def _discount(t: jax.Array, exponent: jax.Array) -> jax.Array:
-  """``t^e / (t^e + 1)``, with e = inf giving 1 and e = -inf giving 0."""
+def discount(t: jax.Array, exponent: jax.Array) -> jax.Array:
+  """The discount factor of iteration ``t`` ([*B]): ``t^e / (t^e + 1)``, with e = inf giving
+  1 (no discount) and e = -inf giving 0 (a reset)."""
   finite = jnp.where(jnp.isinf(exponent), 0.0, exponent)
   power = t**finite
   return jnp.where(exponent == INF, 1.0, jnp.where(exponent == -INF, 0.0, power / (power + 1)))
 
 
-def _next_weight_ratio(state: CFRState, t: jax.Array) -> jax.Array:
-  """``W_t / w_t`` with ``w_t = t^gamma`` after the delay: ``1 + W_{t-1}/w_{t-1} * ((t-1)/t)^gamma``."""
+def next_weight_ratio(state: CFRState, t: jax.Array) -> jax.Array:
+  """[*B] ``W_t / w_t`` of iteration ``t`` with ``w_t = t^gamma`` after the delay:
+  ``1 + W_{t-1}/w_{t-1} * ((t-1)/t)^gamma`` (0 during the delay). ``state``: anything with
+  CFRState's ``weight_ratio``, ``gamma`` and ``averaging_delay``."""
   averaging = t > state.averaging_delay
   growth = ((t - 1) / t) ** state.gamma
   ratio = 1.0 + state.weight_ratio * growth
   return jnp.where(averaging, ratio, 0.0)
+
+
+class PlayerUpdate(NamedTuple):
+  """One player's update within an iteration (each [I, A, *B]).
+
+  Attributes:
+    regrets: the cumulative regrets after the update (added and discounted).
+    average: the normalised average-strategy accumulator after the update.
+    instant: the instantaneous regrets ``r^t = q - v`` (0 at illegal actions).
+    strategy: the player's next strategy (by default regret matching on ``regrets``, or on
+      ``regrets + instant`` for the predictive PCFR+).
+  """
+
+  regrets: jax.Array
+  average: jax.Array
+  instant: jax.Array
+  strategy: jax.Array
+
+
+OpponentPlan = Callable[[int, jax.Array, jax.Array], jax.Array]
+"""``opponent_plan(player, strategy [I, A, *B], plan [S, *B]) -> plan [S, *B]``: the realization
+plan of ``player`` that the other player updates against (default: ``plan``, that of ``strategy``)."""
+
+Behaviour = Callable[[int, jax.Array], jax.Array]
+"""``behaviour(player, strategy [I, A, *B]) -> [I, A, *B]``: the strategy ``player`` follows below
+each of its infosets when its counterfactual values are computed (default: ``strategy``)."""
+
+NextStrategy = Callable[[int, PlayerUpdate, Any], tuple[PlayerUpdate, Any]]
+"""``next_strategy(player, update, carry) -> (update, carry)``: replaces the player's update after
+the regret and average updates, e.g. its next strategy (and regrets) from a regressor fit to
+the regrets; ``carry`` is threaded through the players' updates in order (see ``step_with_carry``)."""
+
+
+class Hooks(NamedTuple):
+  """The parts of a CFR iteration that a solver built on it replaces (None: CFR's own).
+
+  Attributes:
+    opponent_plan: an OpponentPlan (jaxcfr.solvers.rnr: a restricted player's plan mixed
+      with a fixed model's).
+    behaviour: a Behaviour (jaxcfr.solvers.rnr's data-biased response: the model mixed in
+      at every infoset); regrets are then those of the player's strategy at each infoset
+      with the behaviour downstream.
+    next_strategy: a NextStrategy (jaxcfr.solvers.rcfr: the next strategy by regret
+      matching on a regressor's estimate of the regrets).
+  """
+
+  opponent_plan: OpponentPlan | None = None
+  behaviour: Behaviour | None = None
+  next_strategy: NextStrategy | None = None
 
 
 def _update_player(
@@ -134,12 +220,11 @@ def _update_player(
   weight_ratio,
   predictive: bool,
   behaviour: jax.Array | None = None,
-):
+) -> PlayerUpdate:
   """One player's regret, average and strategy update against ``opponent_plan``.
 
-  ``behaviour``, if given, is the strategy the player actually follows below each infoset
-  (jaxcfr.solvers.rnr's data-biased response); regrets are then those of ``strategies[player]``
-  at each infoset with ``behaviour`` downstream."""
+  ``behaviour``, if given, is the strategy the player actually follows below each infoset;
+  regrets are then those of ``strategies[player]`` at each infoset with ``behaviour`` downstream."""
   treeplex = tensors.players[player]
   seq_values = evaluation.sequence_values_for(tensors.payoff, player, opponent_plan)
   if behaviour is None:
@@ -149,49 +234,55 @@ def _update_player(
     v = evaluation.sum_actions(q * strategies[player])
   instant = jnp.where(evaluation.expand_to(treeplex.legal, q.ndim), q - jnp.expand_dims(v, 1), 0)
   regrets = state.regrets[player] + instant
-  factor = jnp.where(regrets >= 0, _discount(t, state.alpha), _discount(t, state.beta))
+  factor = jnp.where(regrets >= 0, discount(t, state.alpha), discount(t, state.beta))
   regrets = regrets * factor.astype(regrets.dtype)
   reach = jnp.expand_dims(own_plan[treeplex.parent_seq], 1)
   mix = jnp.where(weight_ratio > 0, 1.0 / jnp.where(weight_ratio > 0, weight_ratio, 1.0), 0.0)
   mix = mix.astype(regrets.dtype)
   average = state.average[player] * (1 - mix) + reach * strategies[player] * mix
   matched = regrets + instant if predictive else regrets
-  return regrets, average, instant, regret_matching(treeplex, matched)
+  return PlayerUpdate(regrets, average, instant, regret_matching(treeplex, matched))
 
 
-def _step(
+def step_with_carry(
   tensors: GameTensors,
   state: CFRState,
+  carry: Any = None,
   *,
-  alternating: bool,
-  predictive: bool,
-  opponent_plan: Callable | None = None,
-  behaviour: Callable | None = None,
-) -> CFRState:
-  """One iteration. ``opponent_plan(player, strategy, plan) -> plan``, if given, replaces
-  the realization plan of ``player`` that the other player updates against (used by
-  jaxcfr.solvers.rnr: a restricted player's plan mixed with a fixed model's).
-  ``behaviour(player, strategy) -> strategy | None``, if given, is the strategy ``player``
-  follows below its infosets when its counterfactual values are computed (None: ``strategy``)."""
+  alternating: bool = True,
+  predictive: bool = False,
+  hooks: Hooks | None = None,
+) -> tuple[CFRState, Any]:
+  """One CFR iteration with ``hooks`` (see Hooks), threading ``carry`` through
+  ``hooks.next_strategy`` (player 0's update, then player 1's): returns (state, carry).
+
+  Each player ``i`` in turn: counterfactual values against the opponent's plan (with
+  ``hooks.opponent_plan`` and ``hooks.behaviour``), the regret and average updates of the
+  module doc, and its next strategy (``hooks.next_strategy``). ``alternating``: player 1
+  updates against player 0's new strategy (else both against the current profile).
+  ``predictive``: PCFR+'s prediction (the last instantaneous regrets) is kept and added
+  before regret matching."""
+  hooks = Hooks() if hooks is None else hooks
   t = (state.iteration + 1).astype(state.alpha.dtype)
-  weight_ratio = _next_weight_ratio(state, t)
+  weight_ratio = next_weight_ratio(state, t)
   current, new = list(state.strategy), list(state.strategy)
   regrets, average, last = list(state.regrets), list(state.average), list(state.last_regret)
   plans = [evaluation.realization_plan(tp, s) for tp, s in zip(tensors.players, current)]
   for player in (0, 1):
     opponent = plans[1 - player]
-    if opponent_plan is not None:
-      opponent = opponent_plan(1 - player, current[1 - player], opponent)
-    own = None if behaviour is None else behaviour(player, current[player])
-    regrets[player], average[player], instant, new[player] = _update_player(
-      tensors, state, player, current, opponent, plans[player], t, weight_ratio, predictive, own
-    )
+    if hooks.opponent_plan is not None:
+      opponent = hooks.opponent_plan(1 - player, current[1 - player], opponent)
+    own = None if hooks.behaviour is None else hooks.behaviour(player, current[player])
+    update = _update_player(tensors, state, player, current, opponent, plans[player], t, weight_ratio, predictive, own)
+    if hooks.next_strategy is not None:
+      update, carry = hooks.next_strategy(player, update, carry)
+    regrets[player], average[player], new[player] = update.regrets, update.average, update.strategy
     if predictive:
-      last[player] = instant
+      last[player] = update.instant
     if alternating:  # the next player sees this player's new strategy
       current[player] = new[player]
       plans[player] = evaluation.realization_plan(tensors.players[player], new[player])
-  return state._replace(
+  state = state._replace(
     regrets=tuple(regrets),
     strategy=tuple(new),
     average=tuple(average),
@@ -199,6 +290,20 @@ def _step(
     iteration=state.iteration + 1,
     weight_ratio=weight_ratio,
   )
+  return state, carry
+
+
+def step(
+  tensors: GameTensors,
+  state: CFRState,
+  *,
+  alternating: bool = True,
+  predictive: bool = False,
+  hooks: Hooks | None = None,
+) -> CFRState:
+  """One CFR iteration (``step_with_carry`` without a carry): ``hooks`` replace parts of it
+  (jaxcfr.solvers.rnr's RNR and DBR build on ``opponent_plan`` and ``behaviour``)."""
+  return step_with_carry(tensors, state, None, alternating=alternating, predictive=predictive, hooks=hooks)[0]
 
 
 def init(
@@ -264,16 +369,15 @@ def current_strategy(tensors: GameTensors, state: CFRState):
 
 
 def preset_step(algorithm: str, updates: str | None = None) -> Callable:
-  """``step(tensors, state, **hooks)`` of a preset with its update order (default: the
-  preset's); the hooks are ``_step``'s ``opponent_plan`` and ``behaviour`` (jaxcfr's RNR
-  and DBR solvers build on them)."""
+  """``step(tensors, state, *, hooks=None)`` of a preset with its update order (default:
+  the preset's): ``step`` with the preset's ``alternating`` and ``predictive``."""
   if algorithm not in PRESETS:
     raise ValueError(f"unknown CFR algorithm {algorithm!r}; choose one of {list(ALGORITHMS)}")
   preset = PRESETS[algorithm]
   updates = updates or preset.updates
   if updates not in ("alternating", "simultaneous"):
     raise ValueError(f"updates must be 'alternating' or 'simultaneous', got {updates!r}")
-  return functools.partial(_step, alternating=updates == "alternating", predictive=preset.predictive)
+  return functools.partial(step, alternating=updates == "alternating", predictive=preset.predictive)
 
 
 def preset_hyperparameters(algorithm: str) -> dict:
@@ -329,7 +433,15 @@ def declared_hyperparameters(algorithm: str | None) -> tuple:
       batchable=True,
       low=0.0,
     ),
-    registry.Param("averaging_delay", int, 0, "iterations left out of the average strategy", batchable=True, low=0),
+    registry.Param(
+      "averaging_delay",
+      int,
+      0,
+      "iterations left out of the average strategy",
+      batchable=True,
+      low=0,
+      below_iterations=True,
+    ),
   )
 
 
@@ -341,7 +453,7 @@ def solver(name: str, *, updates: str | None = None) -> registry.Solver:
   Hyperparameters of ``init`` (batchable): alpha, beta, gamma (discount exponents, default
   the preset's; see the module doc) and averaging_delay (iterations left out of the average).
   """
-  step = preset_step(name, updates)
+  preset = preset_step(name, updates)
   defaults = preset_hyperparameters(name)
   predictive = PRESETS[name].predictive
 
@@ -351,7 +463,7 @@ def solver(name: str, *, updates: str | None = None) -> registry.Solver:
   return registry.Solver(
     name=name,
     init=init_with_defaults,
-    step=step,
+    step=preset,
     average_strategy=average_strategy,
     current_strategy=current_strategy,
     hyperparameters=defaults,

@@ -9,8 +9,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from jaxcfr.core import regret
 from jaxcfr.game.tensors import GameTensors
-from jaxcfr.solvers import cfr, registry
+from jaxcfr.solvers import registry
 
 DEFAULT_EPSILON = 0.6
 COUNT_BASE = 1 << 24  # nodes_touched = high * COUNT_BASE + low
@@ -83,9 +84,9 @@ def check(tensors: GameTensors, *, epsilon=DEFAULT_EPSILON, **_) -> None:
 
 def current_strategy(tensors: GameTensors, state: MCCFRState):
   """Regret matching on the cumulative sampled regrets ([I, A] each)."""
-  return tuple(cfr.regret_matching(tp, r) for tp, r in zip(tensors.players, state.regrets))
+  return tuple(regret.regret_matching(r, tp.legal) for tp, r in zip(tensors.players, state.regrets))
 
 
 def average_strategy(tensors: GameTensors, state: MCCFRState):
   """The normalised average profile ([I, A] each); uniform at infosets never averaged."""
-  return tuple(cfr.normalise_rows(tp, a) for tp, a in zip(tensors.players, state.average))
+  return tuple(regret.normalise(a, tp.legal) for tp, a in zip(tensors.players, state.average))

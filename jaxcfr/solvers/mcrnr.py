@@ -38,25 +38,27 @@ from jaxcfr.game.tensors import GameTensors
 from jaxcfr.solvers import mccfr, mccfr_state, outcome_sampling, registry
 from jaxcfr.solvers.restriction import MODEL, RESTRICTED, P, check_model, check_restriction, counter_of
 
+__all__ = ["MCRNRState", "check", "init", "model_subtree", "step", "paired_profile", "solver"]
+
 
 class MCRNRState(NamedTuple):
   """One MCRNR run (a batch has trailing axes ``B`` on every leaf).
 
   Attributes:
-    sampler: the MCCFRState of both players (the restricted player's entries are its free part).
+    inner_state: the MCCFRState of both players (the restricted player's entries are its free part).
     p: [] probability of the model's subtree.
     restricted: [] int32, the restricted player.
     model: ([I0, A0], [I1, A1]) the fixed model profile (only the restricted player's is read).
   """
 
-  sampler: mccfr_state.MCCFRState
+  inner_state: mccfr_state.MCCFRState
   p: jax.Array
   restricted: jax.Array
   model: tuple
 
   @property
   def iteration(self) -> jax.Array:
-    return self.sampler.iteration
+    return self.inner_state.iteration
 
 
 def check(tensors: GameTensors, *, model=None, p=None, restricted=1, epsilon=mccfr_state.DEFAULT_EPSILON, **_):
@@ -75,7 +77,7 @@ def init(
   check(tensors, model=model, p=p, restricted=restricted, epsilon=epsilon)
   dtype = tensors.dtype
   return MCRNRState(
-    sampler=mccfr_state.init(tensors, seed=seed, epsilon=epsilon),
+    inner_state=mccfr_state.init(tensors, seed=seed, epsilon=epsilon),
     p=jnp.asarray(p, dtype),
     restricted=jnp.asarray(restricted, jnp.int32),
     model=tuple(jnp.asarray(s, dtype) for s in model),
@@ -100,18 +102,18 @@ def model_subtree(state: MCRNRState, key: jax.Array, player: int, *, trajectorie
 def step(tensors: GameTensors, state: MCRNRState, *, trajectories: int, averaging: str) -> MCRNRState:
   """One MCRNR iteration of one run (an outcome-sampling update of each player)."""
   override = functools.partial(model_subtree, state, trajectories=trajectories)
-  sampler = outcome_sampling.outcome_step(
-    tensors, state.sampler, trajectories=trajectories, averaging=averaging, override=override
+  inner_state = outcome_sampling.outcome_step(
+    tensors, state.inner_state, trajectories=trajectories, averaging=averaging, override=override
   )
-  return state._replace(sampler=sampler)
+  return state._replace(inner_state=inner_state)
 
 
 def _average(tensors: GameTensors, state: MCRNRState):
-  return mccfr_state.average_strategy(tensors, state.sampler)
+  return mccfr_state.average_strategy(tensors, state.inner_state)
 
 
 def _current(tensors: GameTensors, state: MCRNRState):
-  return mccfr_state.current_strategy(tensors, state.sampler)
+  return mccfr_state.current_strategy(tensors, state.inner_state)
 
 
 def _counter(tensors: GameTensors, state: MCRNRState):
@@ -141,7 +143,7 @@ def solver(*, trajectories: int = 1, averaging: str = "stochastic") -> registry.
     hyperparameters=hyperparameters,
     options=dict(base.options),
     requires=("model", "p"),
-    counters=lambda state: mccfr.counters(state.sampler),
+    counters=lambda state: mccfr.counters(state.inner_state),
     **registry.per_run(
       init,
       hyperparameters,

@@ -38,9 +38,10 @@ and otherwise samples the average policy ``n(I, a) / n(I)``; every selection cou
 ``n``, and the average policy is the final policy. Defaults ``eta = 0.9, d = 0.001, gamma = 0.1``
 (the paper's Kuhn settings as we read them); all three are hyperparameters.
 
-The run: one simulation is a ``lax.fori_loop`` over the tree's depths on the tree arrays
-(unrolled: the depth is small and static), statistics are ``[I, A]`` tables per player and
-``expanded`` is a ``[H]`` flag per history. A simulation reads ``2 D`` uniforms from one
+The run: one simulation is a walk over the tree's depths on the tree arrays
+(jaxcfr.core.walk with the UCT rule as its policy; unrolled: the depth is small and
+static), statistics are ``[I, A]`` tables per player and ``expanded`` is a ``[H]`` flag
+per history. A simulation reads ``2 D`` uniforms from one
 threefry call (``simulation_uniforms``): per depth ``u[d, 0]`` breaks UCT ties, draws the
 chance outcome or samples the average policy, and ``u[d, 1]`` is Smooth UCT's coin. The
 registry batches runs (seeds, ``uct_c``, the Smooth UCT parameters) over trailing axes by
@@ -60,10 +61,12 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from jaxcfr.core import regret
 from jaxcfr.core import sampling as sampling_lib
-from jaxcfr.game.arrays import CHANCE_NODE, TERMINAL_NODE
+from jaxcfr.core import walk as walk_lib
+from jaxcfr.game.arrays import CHANCE_NODE
 from jaxcfr.game.tensors import GameTensors, tree_statics
-from jaxcfr.solvers import cfr, registry
+from jaxcfr.solvers import registry
 
 __all__ = [
   "MCTSState",
@@ -211,21 +214,14 @@ def simulate(tensors: GameTensors, state: MCTSState, uniforms: jax.Array, *, smo
   on-policy simulation), its uniforms [D, 2] given."""
   tree = tensors.tree
   width = tree_statics(tree).max_children
-  slots = jnp.arange(width, dtype=jnp.int32)
-  depths = _depths(tensors)
-
   expanded = state.expanded
   num_histories = expanded.shape[0]
 
-  def body(depth, carry):
-    node, grown, new_node, kinds, infosets, actions, updates = carry
-    kind = tree.kind[node]
-    active = kind != TERMINAL_NODE
-    count = tree.num_children[node]
-    valid = (slots < count) & active
-    child = jnp.where(valid, tree.first_child[node] + slots, 0)
+  def policy(node: walk_lib.Node, u: jax.Array, carry):
+    grown, new_node = carry
+    kind, infoset, count = node.kind, node.infoset, node.num_children
+    valid, child = walk_lib.children(node, width)
     action = tree.action_index[child]
-    infoset = tree.infoset[node]
     n = jnp.zeros((width,), jnp.int32)
     w = jnp.zeros((width,), tensors.dtype)
     for player, tp in enumerate(tensors.players):
@@ -233,7 +229,6 @@ def simulate(tensors: GameTensors, state: MCTSState, uniforms: jax.Array, *, smo
       col = jnp.clip(action, 0, tp.max_actions - 1)
       n = jnp.where(kind == player, state.visits[player][row, col], n)
       w = jnp.where(kind == player, state.rewards[player][row, col], w)
-    u = uniforms[depth]
     slot = uct_choice(n, w, valid, state.uct_c, u[0])
     if smooth:
       total = jnp.where(valid, n, 0).sum()
@@ -243,27 +238,18 @@ def simulate(tensors: GameTensors, state: MCTSState, uniforms: jax.Array, *, smo
     chance = sampling_lib.inverse_cdf(jnp.where(valid, tree.chance_prob[child], 0)[None], u[:1], count[None])[0]
     slot = jnp.where(kind == CHANCE_NODE, chance, slot)
     next_node = child[slot]
-    in_tree = expanded[node] & ~grown & active  # the node added by this simulation is never read here
+    in_tree = expanded[node.history] & ~grown & node.alive  # the node added by this simulation is never read here
     expand = in_tree & ~expanded[next_node]
     new_node = jnp.where(expand, next_node, new_node)
-    update = active & (kind != CHANCE_NODE) & (in_tree if backup == "tree" else True)
-    kinds, infosets = kinds.at[depth].set(kind), infosets.at[depth].set(infoset)
-    actions, updates = actions.at[depth].set(action[slot]), updates.at[depth].set(update)
-    return jnp.where(active, next_node, node), grown | expand, new_node, kinds, infosets, actions, updates
+    update = node.alive & (kind != CHANCE_NODE) & (in_tree if backup == "tree" else True)
+    return slot, (grown | expand, new_node), (kind, infoset, action[slot], update)
 
-  ints = jnp.zeros((depths,), jnp.int32)
-  carry = (
-    jnp.zeros((), jnp.int32),
-    jnp.zeros((), bool),
-    jnp.asarray(num_histories, jnp.int32),
-    ints,
-    ints,
-    ints,
-    jnp.zeros((depths,), bool),
-  )
-  node, _, new_node, kinds, infosets, actions, updates = jax.lax.fori_loop(0, depths, body, carry, unroll=True)
-  expanded = expanded.at[new_node].set(True, mode="drop")  # one scatter per simulation
-  return Path(terminal=node, kind=kinds, infoset=infosets, action=actions, update=updates, expanded=expanded)
+  root = jnp.zeros((), jnp.int32)
+  carry = (jnp.zeros((), bool), jnp.asarray(num_histories, jnp.int32))
+  done = walk_lib.walk(tree, policy, uniforms, root=root, carry=carry, unroll=True)
+  kinds, infosets, actions, updates = done.outputs
+  expanded = expanded.at[done.carry[1]].set(True, mode="drop")  # one scatter per simulation
+  return Path(terminal=done.last, kind=kinds, infoset=infosets, action=actions, update=updates, expanded=expanded)
 
 
 def step(tensors: GameTensors, state: MCTSState, *, smooth: bool, backup: str) -> MCTSState:
@@ -290,7 +276,7 @@ def final_policy(tensors: GameTensors, state: MCTSState, *, final: str = "visits
     weights = jnp.where(tp.legal, n, 0).astype(tensors.dtype)
     if final == "max":
       weights = jnp.where(tp.legal & (weights == weights.max(1, keepdims=True)), 1.0, 0.0).astype(tensors.dtype)
-    profile.append(cfr.normalise_rows(tp, weights))
+    profile.append(regret.normalise(weights, tp.legal))
   return tuple(profile)
 
 

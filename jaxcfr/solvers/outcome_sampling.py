@@ -16,10 +16,11 @@ Sampling" (2011), Algorithm 1 and eq. 6.
     This is Ponsen et al. 2011's eq. 6 with its ``w_I = u_i(z) pi_-i(z[I]) / q(z)`` (the two
     ``w`` differ by the tail probability ``pi(z[I] a*, z)``; ``OSEstimate`` reports
     both). The ``K`` estimates are averaged (``K = 1`` is the papers' algorithm).
-    In arrays: a ``lax.scan`` over depth levels moves all K trajectories one level down
-    per step (gather the node; inverse CDF on the acting player's gathered row, regret-
-    matched on the fly when K D is below the table size; chance from the node's window
-    of ``chance_prob``, as wide as the game's widest chance node); the backward
+    In arrays: a walk (jaxcfr.core.walk, one ``lax.scan`` over depth levels) moves all K
+    trajectories one level down per step (gather the node; inverse CDF on the acting
+    player's gathered row, regret-matched on the fly when K D is below the table size;
+    chance from the node's window of ``chance_prob``, as wide as the game's widest chance
+    node); the backward
     pass is exclusive cumulative products over the path arrays (read depth-major), and
     the regret and average rows are scatter-added into the [I, A] tables.
 
@@ -53,9 +54,9 @@ import numpy as np
 
 from jaxcfr.core import regret, row_updates
 from jaxcfr.core import sampling as sampling_lib
+from jaxcfr.core import walk as walk_lib
 from jaxcfr.game.arrays import CHANCE_NODE, TERMINAL_NODE
 from jaxcfr.game.tensors import GameTensors, tree_statics
-from jaxcfr.solvers import cfr
 from jaxcfr.solvers.mccfr_state import DEFAULT_EPSILON, MCCFRState, add_count, current_strategy
 
 AVERAGING = ("stochastic", "optimistic")
@@ -182,19 +183,12 @@ def _walk(
   chance_width = statics.chance_width
   has_chance = any(statics.level_chance_width)  # without chance nodes, no chance reads at all
   cdf = sampling_lib.sibling_cdf(tree)
-  columns = (tree.kind, tree.infoset, tree.first_child, tree.num_children)
-  # One gather of a stacked [H, 4] table per level is faster than four, but building the
-  # table costs a pass over [H] per call of a jitted loop: only worth it for small trees.
-  # (For the same reason the int8 kinds are widened after the gather, not before: a
-  # widened copy of ``kind`` cost 0.17 s per call on goofspiel(7).)
-  small = num_histories <= STACKED_TABLE_HISTORIES
-  table = jnp.stack([c.astype(jnp.int32) for c in columns], -1) if small else None
   u = jax.random.uniform(jax.random.wrap_key_data(key), (depths, num), dtype)
 
-  def depth_step(h, ud):
-    kind, infoset, first, count = table[h].T if small else [c[h].astype(jnp.int32) for c in columns]
-    count = jnp.maximum(count, 1)
-    alive = kind != TERMINAL_NODE
+  def policy(node: walk_lib.Node, ud: jax.Array, carry):
+    kind, infoset, first = node.kind, node.infoset, node.first_child
+    count = jnp.maximum(node.num_children, 1)
+    alive = node.alive
     chance = kind == CHANCE_NODE
     sigma = _sigma_rows(source, kind, infoset, count, width)
     if override is not None:
@@ -208,24 +202,23 @@ def _walk(
     p_sample = jnp.take_along_axis(sampling, a[:, None], 1)[:, 0]
     if has_chance:
       a = jnp.where(chance, sampling_lib.chance_outcome(tree.chance_prob, first, count, ud, chance_width, cdf), a)
-    child = jnp.minimum(first + a, num_histories - 1)
-    if has_chance:
-      p_chance = tree.chance_prob[child]
+      p_chance = tree.chance_prob[jnp.minimum(first + a, num_histories - 1)]  # the child the walk takes
       p_sigma, p_sample = jnp.where(chance, p_chance, p_sigma), jnp.where(chance, p_chance, p_sample)
-    child = jnp.where(alive, child, h)
     out = (
-      child,
       jnp.where(alive, a, 0),
       jnp.where(alive, p_sigma, 1.0),
       jnp.where(alive, p_sample, 1.0),
       (kind, infoset, count, sigma),
     )
-    return child, out
+    return a, carry, out
 
+  # One gather of a stacked [H, 4] table per level is faster than four, but building the
+  # table costs a pass over [H] per call of a jitted loop: only worth it for small trees.
   root = jnp.zeros((num,), jnp.int32)
-  _, (nodes, actions, policy_prob, sample_prob, steps) = jax.lax.scan(depth_step, root, u)
+  done = walk_lib.walk(tree, policy, u, root=root, stacked=num_histories <= STACKED_TABLE_HISTORIES)
+  actions, policy_prob, sample_prob, steps = done.outputs
   return Trajectories(
-    nodes=jnp.concatenate([root[None], nodes]).T.astype(jnp.int32),
+    nodes=jnp.concatenate([root[None], done.path]).T.astype(jnp.int32),
     actions=actions.T.astype(jnp.int32),
     policy_prob=policy_prob.T.astype(dtype),
     sample_prob=sample_prob.T.astype(dtype),
@@ -415,7 +408,9 @@ def outcome_sampling_update(
   elif averaging == "optimistic":  # Ponsen et al. 2011, Algorithm 1 line 15, once per visited infoset
     estimate = _estimate(tensors, rows, player)
     sigma = (
-      cfr.regret_matching(tensors.players[player], state.regrets[player]) if strategies is None else strategies[player]
+      regret.regret_matching(state.regrets[player], tensors.players[player].legal)
+      if strategies is None
+      else strategies[player]
     )
     t = state.iteration + 1
     weight = ((t - last_visit[player]).astype(estimate.reach.dtype) * estimate.reach)[:, None]

@@ -10,10 +10,11 @@ player 0 first, as the ``cfr`` preset; or simultaneous):
     sigma^{t+1}(I) = regret matching on f_t(phi(I, .)) over the legal actions
 
 The counterfactual values and the regret and average updates are jaxcfr.solvers.cfr's own
-(``_update_player``), so with the ``table`` regressor (an exact fit) RCFR *is* CFR. The
-targets ``R^t / t`` with weights ``t`` are the sufficient statistics of Algorithm 1's data
-set of all past instantaneous regrets (every row has ``t`` points with that mean), so
-keeping "all the data" costs one table; ``bootstrap`` replaces ``R^{t-1}`` by the previous
+(its ``step_with_carry``, with a ``next_strategy`` hook that fits the regressor), so with
+the ``table`` regressor (an exact fit) RCFR *is* CFR. The targets ``R^t / t`` with weights
+``t`` are the sufficient statistics of Algorithm 1's data set of all past instantaneous
+regrets (every row has ``t`` points with that mean), so keeping "all the data" costs one
+table; ``bootstrap`` replaces ``R^{t-1}`` by the previous
 estimate ``t-1 * f_{t-1}`` (prediction plus the new regret, as OpenSpiel's RCFR offers).
 With ``reservoir=K`` the data set is instead a uniform sample of ``K`` past points per player
 (jaxcfr.solvers.reservoir: rows, instantaneous regrets, iterations; Algorithm R keyed by the
@@ -40,7 +41,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcfr.core import evaluation, regret
+from jaxcfr.core import regret
 from jaxcfr.game.tensors import GameTensors
 from jaxcfr.solvers import cfr, rcfr_features, regressors, registry, reservoir as reservoirs
 
@@ -53,8 +54,8 @@ class RCFRState(NamedTuple):
   """One run's state (trailing batch axes ``B`` on every leaf when batched).
 
   Attributes:
-    cfr: the CFR state (cumulative or bootstrapped regrets [I, A], strategies, the exact
-      average accumulator, iteration).
+    inner_state: the CFR state (cumulative or bootstrapped regrets [I, A], strategies, the
+      exact average accumulator, iteration).
     params: (params0, params1) the regressors' pytrees.
     regressor_size: [] int32 parameters or leaves of both players' regressors.
     relative_size: [] float, regressor_size over the full regret table.
@@ -63,7 +64,7 @@ class RCFRState(NamedTuple):
     seed: [] uint32 the run's seed (the reservoir's draws).
   """
 
-  cfr: cfr.CFRState
+  inner_state: cfr.CFRState
   params: tuple
   regressor_size: jax.Array
   relative_size: jax.Array
@@ -74,7 +75,7 @@ class RCFRState(NamedTuple):
 
   @property
   def iteration(self) -> jax.Array:
-    return self.cfr.iteration
+    return self.inner_state.iteration
 
 
 def parse_regressor(
@@ -196,7 +197,7 @@ def solver(
     size = sum(made.size(p, r) for p, r in zip(params, rows))
     buffers = tuple(reservoirs.empty(reservoir, dtype) for _ in rows) if reservoir else ()
     return RCFRState(
-      cfr=inner,
+      inner_state=inner,
       params=params,
       regressor_size=size,
       relative_size=size.astype(dtype) / rcfr_features.table_size(tensors),
@@ -208,59 +209,55 @@ def solver(
 
   def step(tensors: GameTensors, state: RCFRState) -> RCFRState:
     rows = rows_of(tensors)
-    inner = state.cfr
+    inner = state.inner_state
     hyper = {"learning_rate": state.learning_rate, "threshold": state.threshold}
     t = (inner.iteration + 1).astype(inner.alpha.dtype)
-    weight_ratio = cfr._next_weight_ratio(inner, t)  # pylint: disable=protected-access
-    current, new = list(inner.strategy), list(inner.strategy)
-    cumulative, average, params = list(inner.regrets), list(inner.average), list(state.params)
-    buffers = list(state.buffers)
-    plans = [evaluation.realization_plan(tp, s) for tp, s in zip(tensors.players, current)]
-    for player in (0, 1):
+
+    def next_strategy(player: int, update: cfr.PlayerUpdate, carry: tuple) -> tuple:
+      """CFR's regret and average update of ``player`` kept, its next strategy regret
+      matching on the regressor's estimate; carry: (params, buffers)."""
+      params, buffers = list(carry[0]), list(carry[1])
       treeplex = tensors.players[player]
-      cumulative[player], average[player], instant, _ = cfr._update_player(  # pylint: disable=protected-access
-        tensors, inner, player, current, plans[1 - player], plans[player], t, weight_ratio, False
-      )
+      cumulative = update.regrets
       if buffers:
         legal_rows = np.flatnonzero(rows[player].legal)
         key = jax.random.fold_in(jax.random.fold_in(jax.random.key(state.seed), player), inner.iteration)
         buffers[player] = reservoirs.add(
-          buffers[player], legal_rows, instant.reshape(-1)[legal_rows], inner.iteration + 1, key
+          buffers[player], legal_rows, update.instant.reshape(-1)[legal_rows], inner.iteration + 1, key
         )
         targets, weights = reservoirs.statistics(buffers[player], len(rows[player].legal))
       else:
-        targets = cumulative[player].reshape(-1) / t
+        targets = cumulative.reshape(-1) / t
         weights = jnp.where(treeplex.legal.reshape(-1), t, 0).astype(t.dtype)
       params[player] = made.fit(params[player], rows[player], targets, weights, hyper)
       estimate = made.predict(params[player], rows[player]).reshape(treeplex.legal.shape)
       if bootstrap:
-        cumulative[player] = jnp.where(treeplex.legal, t * estimate, 0)
-      new[player] = regret.regret_matching(estimate, treeplex.legal)
-      if alternating:
-        current[player] = new[player]
-        plans[player] = evaluation.realization_plan(treeplex, new[player])
-    size = sum(made.size(p, r) for p, r in zip(params, rows))
-    inner = inner._replace(
-      regrets=tuple(cumulative),
-      strategy=tuple(new),
-      average=tuple(average),
-      iteration=inner.iteration + 1,
-      weight_ratio=weight_ratio,
+        cumulative = jnp.where(treeplex.legal, t * estimate, 0)
+      strategy = regret.regret_matching(estimate, treeplex.legal)
+      return update._replace(regrets=cumulative, strategy=strategy), (tuple(params), tuple(buffers))
+
+    inner, (params, buffers) = cfr.step_with_carry(
+      tensors,
+      inner,
+      (state.params, state.buffers),
+      alternating=alternating,
+      hooks=cfr.Hooks(next_strategy=next_strategy),
     )
+    size = sum(made.size(p, r) for p, r in zip(params, rows))
     return state._replace(
-      cfr=inner,
-      params=tuple(params),
+      inner_state=inner,
+      params=params,
       regressor_size=size,
-      buffers=tuple(buffers),
+      buffers=buffers,
       relative_size=size.astype(t.dtype) / rcfr_features.table_size(tensors),
     )
 
   def average_strategy(tensors, state):
-    return cfr.average_strategy(tensors, state.cfr)
+    return cfr.average_strategy(tensors, state.inner_state)
 
   def current_strategy(tensors, state):
     del tensors
-    return state.cfr.strategy
+    return state.inner_state.strategy
 
   options = dict(
     regressor=regressor,
@@ -308,7 +305,7 @@ def abstract_average_strategy(tensors: GameTensors, state: RCFRState, abstractio
   for player, treeplex in enumerate(tensors.players):
     cells, _ = rcfr_features.abstraction_cells(tensors, player, abstraction)
     abstract = cells.reshape(treeplex.legal.shape)[:, 0] // treeplex.max_actions
-    accumulator = state.cfr.average[player]
+    accumulator = state.inner_state.average[player]
     summed = jax.ops.segment_sum(accumulator, jnp.asarray(abstract), int(abstract.max()) + 1)[abstract]
     profile.append(cfr.normalise_rows(treeplex, summed))
   return tuple(profile)

@@ -39,12 +39,14 @@ from jaxcfr.game.tensors import GameTensors
 from jaxcfr.solvers import cfr, registry, restriction
 from jaxcfr.solvers.restriction import check_model, check_restriction, counter_of
 
+__all__ = ["RNRState", "DBRState", "mixed_plan", "behaviour", "counter_profile", "count_confidence", "solver", "BASE"]
+
 
 class RNRState(NamedTuple):
   """One RNR run or a batch of them (trailing batch axes ``B``).
 
   Attributes:
-    solver: the cfr.CFRState of both players (the restricted player's entries are its free part).
+    inner_state: the cfr.CFRState of both players (the restricted player's entries are its free part).
     p: [*B] probability that the restricted player follows the model.
     restricted: [*B] int32, the restricted player (0 or 1).
     model: ([I0, A0, *B], [I1, A1, *B]) the fixed model profile; only the restricted
@@ -52,7 +54,7 @@ class RNRState(NamedTuple):
     model_plan: ([S0, *B], [S1, *B]) its realization plans.
   """
 
-  solver: cfr.CFRState
+  inner_state: cfr.CFRState
   p: jax.Array
   restricted: jax.Array
   model: tuple
@@ -60,7 +62,7 @@ class RNRState(NamedTuple):
 
   @property
   def iteration(self) -> jax.Array:
-    return self.solver.iteration
+    return self.inner_state.iteration
 
 
 def mixed_plan(state: RNRState, player: int, plan: jax.Array) -> jax.Array:
@@ -73,8 +75,8 @@ def mixed_plan(state: RNRState, player: int, plan: jax.Array) -> jax.Array:
 
 
 def _step(tensors: GameTensors, state: RNRState, *, base_step) -> RNRState:
-  transform = lambda player, strategy, plan: mixed_plan(state, player, plan)
-  return state._replace(solver=base_step(tensors, state.solver, opponent_plan=transform))
+  hooks = cfr.Hooks(opponent_plan=lambda player, strategy, plan: mixed_plan(state, player, plan))
+  return state._replace(inner_state=base_step(tensors, state.inner_state, hooks=hooks))
 
 
 def _base_state(tensors: GameTensors, base: str, batch_parts, hyperparameters):
@@ -104,7 +106,7 @@ def _init(tensors: GameTensors, *, model=None, p=None, restricted=1, base: str, 
   model = _batched_profile(model, batch)
   model_plan = tuple(evaluation.realization_plan(tp, s) for tp, s in zip(tensors.players, model))
   return RNRState(
-    solver=state,
+    inner_state=state,
     p=jnp.broadcast_to(p, batch),
     restricted=jnp.broadcast_to(restricted, batch),
     model=model,
@@ -119,11 +121,11 @@ def _batched_profile(profile, batch: tuple) -> tuple:
 
 
 def _average(tensors: GameTensors, state):
-  return cfr.average_strategy(tensors, state.solver)
+  return cfr.average_strategy(tensors, state.inner_state)
 
 
 def _current(tensors: GameTensors, state):
-  return cfr.current_strategy(tensors, state.solver)
+  return cfr.current_strategy(tensors, state.inner_state)
 
 
 def counter_profile(tensors: GameTensors, state):
@@ -176,20 +178,20 @@ class DBRState(NamedTuple):
   """One DBR run or a batch of them (trailing batch axes ``B``).
 
   Attributes:
-    solver: the cfr.CFRState (the restricted player's entries are its free part).
+    inner_state: the cfr.CFRState (the restricted player's entries are its free part).
     confidence: ([I0, *B], [I1, *B]) per-infoset confidence; only the restricted player's is used.
     restricted: [*B] int32, the restricted player.
     model: ([I0, A0, *B], [I1, A1, *B]) the fixed model profile.
   """
 
-  solver: cfr.CFRState
+  inner_state: cfr.CFRState
   confidence: tuple
   restricted: jax.Array
   model: tuple
 
   @property
   def iteration(self) -> jax.Array:
-    return self.solver.iteration
+    return self.inner_state.iteration
 
 
 def behaviour(state: DBRState, player: int, strategy: jax.Array) -> jax.Array:
@@ -210,7 +212,8 @@ def _dbr_step(tensors: GameTensors, state: DBRState, *, base_step) -> DBRState:
     del plan
     return evaluation.realization_plan(tensors.players[player], own(player, strategy))
 
-  return state._replace(solver=base_step(tensors, state.solver, opponent_plan=opponent_plan, behaviour=own))
+  hooks = cfr.Hooks(opponent_plan=opponent_plan, behaviour=own)
+  return state._replace(inner_state=base_step(tensors, state.inner_state, hooks=hooks))
 
 
 def _dbr_init(
@@ -241,7 +244,7 @@ def _dbr_init(
   )
   confidence = tuple(jnp.broadcast_to(evaluation.expand_to(c, 1 + len(batch)), c.shape[:1] + batch) for c in confidence)
   return DBRState(
-    solver=state,
+    inner_state=state,
     confidence=confidence,
     restricted=jnp.broadcast_to(restricted, batch),
     model=_batched_profile(model, batch),

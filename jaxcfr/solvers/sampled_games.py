@@ -9,8 +9,9 @@ bucket is remembered (imperfect recall, Ponsen et al. 2011, section 3.3.2).
 ``mccfr-os`` (Lanctot et al. 2009, eq. 10; Ponsen et al. 2011, Algorithm 1): each
 iteration draws one deal (its buckets for both players and rounds, and the showdown
 winner), then updates player 0 and player 1 in turn, each from one trajectory through the
-betting tree: the updating player ``i`` samples ``epsilon * uniform + (1 - epsilon) *
-sigma_i`` (epsilon = 0.6, as the paper), the opponent plays ``sigma_-i``. With ``q_i(z)``
+betting tree (jaxcfr.game.limit_holdem.walk_betting): the updating player ``i`` samples
+``epsilon * uniform + (1 - epsilon) * sigma_i`` (epsilon = 0.6, as the paper), the
+opponent plays ``sigma_-i``. With ``q_i(z)``
 the product of ``i``'s sampling probabilities on the path (the opponent's and chance's
 cancel against ``pi_-i(z)``), every own infoset ``I`` on the path with sampled action
 ``a*`` gets
@@ -49,6 +50,10 @@ from jaxcfr.solvers.mccfr_state import DEFAULT_EPSILON  # 0.6, as Lanctot et al.
 __all__ = [
   "HoldemState",
   "Fixed",
+  "init",
+  "step",
+  "average_strategy",
+  "current_strategy",
   "trajectory_update",
   "chance_sampled_update",
   "legal_table",
@@ -76,11 +81,6 @@ class HoldemState(NamedTuple):
   iteration: jax.Array
 
 
-def max_depth(tree: rules.BettingTree) -> int:
-  """The most actions in one hand (the walk's static length)."""
-  return max(len(h.replace("/", "")) for h in tree.history.tolist())
-
-
 class Fixed(NamedTuple):
   """MCRNR's restriction: ``player`` acts by ``p * tables[player] + (1 - p) * sigma``
   (Ponsen et al. 2011, section 4.3.2's constant pConf); tables ([I0, 3], [I1, 3])."""
@@ -90,28 +90,21 @@ class Fixed(NamedTuple):
   p: jax.Array
 
 
-def _walk(
-  game: holdem.HoldemGame, tables, buckets, u, *, player: int, epsilon, matched: bool, fixed: Fixed | None = None
-):
-  """One trajectory from the root; ``tables`` are regrets (``matched``) or strategies.
-  Returns per step (alive, acting player, row, action, sigma(a), sample(a), sigma row [3])
-  and the final node."""
-  arrays = game.arrays
+def _sampling_policy(tables, *, player: int, epsilon, matched: bool, fixed: Fixed | None = None):
+  """The BettingPolicy of an update of ``player``: ``player`` samples ``epsilon * uniform +
+  (1 - epsilon) * sigma``, the opponent sigma, with sigma from ``tables`` (regrets when
+  ``matched``, else strategies) and ``fixed``'s restriction. Outputs per step (alive,
+  acting player, row, action, sigma(a), sample(a), sigma row [3], legal [3])."""
   width = 3
 
-  def step(h, ud):
-    p = arrays.player[h]
-    alive = arrays.terminal[h] == rules.NOT_TERMINAL
-    pc = jnp.clip(p, 0, 1)
-    bucket = buckets[pc, arrays.round[h]]
-    row = jnp.maximum(arrays.decision[h], 0) * game.buckets + bucket
-    legal = arrays.legal[h]
+  def policy(decision: holdem.Decision, ud):
+    p, row, legal = decision.player, decision.row, decision.legal
     rows = [t[jnp.clip(row, 0, t.shape[0] - 1)] for t in tables]
-    values = jnp.where(pc == 0, rows[0], rows[1])
+    values = jnp.where(decision.seat == 0, rows[0], rows[1])
     sigma = regret.regret_matching(values, legal, axis=-1) if matched else regret.normalise(values, legal, -1)
     if fixed is not None:
       model = jnp.where(
-        pc == 0,
+        decision.seat == 0,
         fixed.tables[0][jnp.clip(row, 0, fixed.tables[0].shape[0] - 1)],
         fixed.tables[1][jnp.clip(row, 0, fixed.tables[1].shape[0] - 1)],
       )
@@ -121,13 +114,9 @@ def _walk(
     sample = jnp.where(p == player, explore, sigma)
     a = sampling_lib.inverse_cdf(jnp.where(legal, sample, 0)[None], ud[None], jnp.int32(width)[None])[0]
     a = jnp.where(legal[a], a, jnp.argmax(legal))  # past rounding, never an illegal action
-    child = jnp.where(alive, arrays.child[h, a], h)
-    out = (alive, p, row, a, sigma[a], sample[a], sigma, legal)
-    return child, out
+    return a, (decision.alive, p, row, a, sigma[a], sample[a], sigma, legal)
 
-  root = jnp.int32(0)
-  last, steps = jax.lax.scan(step, root, u)
-  return last, steps
+  return policy
 
 
 def trajectory_update(
@@ -135,11 +124,9 @@ def trajectory_update(
 ):
   """One outcome-sampling update of ``player``: (regret increments, average increments),
   each ``(rows [D], values [D, 3])`` with rows ``I_player`` (dropped) off own steps."""
-  depth = max_depth(game.tree)
-  u = jax.random.uniform(key, (depth,))
-  last, (alive, p, row, a, sig_a, samp_a, sigma, legal) = _walk(
-    game, regrets, buckets, u, player=player, epsilon=epsilon, matched=True, fixed=fixed
-  )
+  u = jax.random.uniform(key, (holdem.max_depth(game.tree),))
+  policy = _sampling_policy(regrets, player=player, epsilon=epsilon, matched=True, fixed=fixed)
+  last, (alive, p, row, a, sig_a, samp_a, sigma, legal) = holdem.walk_betting(game, buckets, policy, u)
   u0 = holdem.terminal_utility(game.arrays, last[None], sign[None])[0] / SMALL_BET
   ui = u0 if player == 0 else -u0
   own = alive & (p == player)
@@ -162,7 +149,8 @@ def trajectory_update(
   return (rows, regret_inc), (rows, average_inc)
 
 
-def _init(game: holdem.HoldemGame, *, seed=0, epsilon=DEFAULT_EPSILON) -> HoldemState:
+def init(game: holdem.HoldemGame, *, seed=0, epsilon=DEFAULT_EPSILON) -> HoldemState:
+  """A fresh run of ``mccfr-os`` (or ``cfr-cs``): zero tables, the PRNG key of ``seed``."""
   tables = tuple(jnp.zeros((n, 3), jnp.float32) for n in game.num_infosets)
   key = jax.random.key_data(jax.random.key(jnp.asarray(seed, jnp.uint32)))
   return HoldemState(
@@ -174,7 +162,9 @@ def _init(game: holdem.HoldemGame, *, seed=0, epsilon=DEFAULT_EPSILON) -> Holdem
   )
 
 
-def _step(game: holdem.HoldemGame, state: HoldemState, fixed: Fixed | None = None) -> HoldemState:
+def step(game: holdem.HoldemGame, state: HoldemState, fixed: Fixed | None = None) -> HoldemState:
+  """One ``mccfr-os`` iteration: a deal, then an outcome-sampling update of player 0 and of
+  player 1 (one trajectory each); ``fixed``: MCRNR's restriction (jaxcfr.solvers.sampled_search)."""
   keys = sampling_lib.split_key(state.key, 4)
   deal = holdem.sample_deals(jax.random.wrap_key_data(keys[1]), 1)
   buckets = holdem.deal_buckets(game, deal)[0]
@@ -204,17 +194,19 @@ def legal_table(game: holdem.HoldemGame, player: int) -> jax.Array:
   return jnp.repeat(game.arrays.legal[nodes], game.buckets, axis=0)
 
 
-def _average(game, state):
+def average_strategy(game: holdem.HoldemGame, state: HoldemState) -> tuple:
+  """The normalised average profile ([I0, 3], [I1, 3]); uniform over the legal actions where never averaged."""
   return tuple(regret.normalise(state.average[p], legal_table(game, p), axis=-1) for p in (0, 1))
 
 
-def _current(game, state):
+def current_strategy(game: holdem.HoldemGame, state: HoldemState) -> tuple:
+  """Regret matching on the cumulative regrets ([I0, 3], [I1, 3])."""
   return tuple(regret.regret_matching(state.regret[p], legal_table(game, p), axis=-1) for p in (0, 1))
 
 
 def _mccfr_os() -> registry.Solver:
   functions = registry.per_run(
-    _init, ("seed", "epsilon"), step=_step, average_strategy=_average, current_strategy=_current
+    init, ("seed", "epsilon"), step=step, average_strategy=average_strategy, current_strategy=current_strategy
   )
   return registry.Solver(name="mccfr-os", hyperparameters={"seed": 0, "epsilon": DEFAULT_EPSILON}, **functions)
 
@@ -290,11 +282,11 @@ def _cs_step(game: holdem.HoldemGame, state: HoldemState, *, deals: int) -> Hold
 
 def _cfr_cs(deals: int = 8) -> registry.Solver:
   functions = registry.per_run(
-    _init,
+    init,
     ("seed",),
     step=functools.partial(_cs_step, deals=deals),
-    average_strategy=_average,
-    current_strategy=_current,
+    average_strategy=average_strategy,
+    current_strategy=current_strategy,
   )
   return registry.Solver(name="cfr-cs", hyperparameters={"seed": 0}, options={"deals": deals}, **functions)
 

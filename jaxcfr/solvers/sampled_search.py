@@ -29,7 +29,6 @@ import jax.numpy as jnp
 from jaxcfr.core import regret
 from jaxcfr.core import sampling as sampling_lib
 from jaxcfr.game import limit_holdem as holdem
-from jaxcfr.games import limit_holdem as rules
 from jaxcfr.game.representation import Representation
 from jaxcfr.solvers import mccfr, registry, restriction, sampled_games
 from jaxcfr.solvers.mcts import uct_choice
@@ -69,20 +68,17 @@ def _mcts_step(game, state: SearchState) -> SearchState:
   deal = holdem.sample_deals(jax.random.wrap_key_data(keys[1]), 1)
   buckets = holdem.deal_buckets(game, deal)[0]
   sign = holdem.showdown_sign(deal)
-  depth = sampled_games.max_depth(game.tree)
-  u = jax.random.uniform(jax.random.wrap_key_data(keys[2]), (depth,))
+  u = jax.random.uniform(jax.random.wrap_key_data(keys[2]), (holdem.max_depth(game.tree),))
 
-  def step(h, ud):
-    p = jnp.clip(arrays.player[h], 0, 1)
-    alive = arrays.terminal[h] == rules.NOT_TERMINAL
-    row = jnp.maximum(arrays.decision[h], 0) * game.buckets + buckets[p, arrays.round[h]]
+  def policy(decision: holdem.Decision, ud):
+    p, row = decision.seat, decision.row
     pick = lambda t: jnp.where(
       p == 0, t[0][jnp.clip(row, 0, t[0].shape[0] - 1)], t[1][jnp.clip(row, 0, t[1].shape[0] - 1)]
     )
-    a = uct_choice(pick(state.visits), pick(state.rewards), arrays.legal[h], state.uct_c, ud)
-    return jnp.where(alive, arrays.child[h, a], h), (alive, p, row, a)
+    a = uct_choice(pick(state.visits), pick(state.rewards), decision.legal, state.uct_c, ud)
+    return a, (decision.alive, p, row, a)
 
-  last, (alive, p, row, a) = jax.lax.scan(step, jnp.int32(0), u)
+  last, (alive, p, row, a) = holdem.walk_betting(game, buckets, policy, u)
   u0 = holdem.terminal_utility(arrays, last[None], sign)[0] / sampled_games.SMALL_BET
   visits, rewards = [], []
   for q in (0, 1):
@@ -108,25 +104,24 @@ def _mcts() -> registry.Solver:
 
 
 class RestrictedState(NamedTuple):
-  """One ``mcrnr`` run: the outcome-sampling state, the model ([I0, 3], [I1, 3]), the
-  restricted player [] and pConf []."""
+  """One ``mcrnr`` run: the outcome-sampling state (``inner_state``), the model ([I0, 3],
+  [I1, 3]), the restricted player [] and pConf []."""
 
-  base: sampled_games.HoldemState
+  inner_state: sampled_games.HoldemState
   model: tuple
   restricted: jax.Array
   p: jax.Array
 
   @property
   def iteration(self):
-    return self.base.iteration
+    return self.inner_state.iteration
 
 
 def _mcrnr_init(
   game, *, model, seed=0, epsilon=sampled_games.DEFAULT_EPSILON, p=DEFAULT_PCONF, restricted=1
 ) -> RestrictedState:
-  base = sampled_games._init(game, seed=seed, epsilon=epsilon)  # pylint: disable=protected-access
   return RestrictedState(
-    base=base,
+    inner_state=sampled_games.init(game, seed=seed, epsilon=epsilon),
     model=tuple(jnp.asarray(m, jnp.float32) for m in model),
     restricted=jnp.asarray(restricted, jnp.int32),
     p=jnp.asarray(p, jnp.float32),
@@ -135,11 +130,11 @@ def _mcrnr_init(
 
 def _mcrnr_step(game, state: RestrictedState) -> RestrictedState:
   fixed = sampled_games.Fixed(tables=state.model, player=state.restricted, p=state.p)
-  return state._replace(base=sampled_games._step(game, state.base, fixed=fixed))  # pylint: disable=protected-access
+  return state._replace(inner_state=sampled_games.step(game, state.inner_state, fixed=fixed))
 
 
 def _mixed(game, state: RestrictedState, strategy):
-  profile = strategy(game, state.base)
+  profile = strategy(game, state.inner_state)
   return tuple(
     jnp.where(state.restricted == q, state.p * state.model[q] + (1 - state.p) * profile[q], profile[q]) for q in (0, 1)
   )
@@ -147,7 +142,7 @@ def _mixed(game, state: RestrictedState, strategy):
 
 def _mcrnr_counter(game, state: RestrictedState):
   """The counter-strategy for the unrestricted seat and the model for the restricted one."""
-  average = sampled_games._average(game, state.base)  # pylint: disable=protected-access
+  average = sampled_games.average_strategy(game, state.inner_state)
   return tuple(jnp.where(state.restricted == q, state.model[q], average[q]) for q in (0, 1))
 
 
@@ -156,8 +151,8 @@ def _mcrnr() -> registry.Solver:
     _mcrnr_init,
     ("seed", "epsilon", "p", "restricted"),
     step=_mcrnr_step,
-    average_strategy=lambda g, s: _mixed(g, s, sampled_games._average),  # pylint: disable=protected-access
-    current_strategy=lambda g, s: _mixed(g, s, sampled_games._current),  # pylint: disable=protected-access
+    average_strategy=lambda g, s: _mixed(g, s, sampled_games.average_strategy),
+    current_strategy=lambda g, s: _mixed(g, s, sampled_games.current_strategy),
     counter_profile=_mcrnr_counter,
   )
   return registry.Solver(
