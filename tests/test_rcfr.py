@@ -203,7 +203,7 @@ def test_bad_options_get_clear_errors():
     solvers.get("rcfr", regressor="abstraction:QQ").init(helpers.load("leduc_poker").tensors)
   with pytest.raises(ValueError, match="threshold must be >= 0"):
     solvers.get("rcfr", regressor="tree:-1")
-  with pytest.raises(ValueError, match="threshold must be >= 0"):
+  with pytest.raises(ValueError, match="threshold of solver 'rcfr' must be >= 0"):
     solvers.get("rcfr", regressor="tree").init(tensors, threshold=jnp.array([0.1, -0.5]))
   with pytest.raises(ValueError, match="needs the abstraction option"):
     solvers.get("rcfr", regressor="abstraction:map")
@@ -231,12 +231,14 @@ def test_the_command_line_reports_the_sizes(tmp_path):
         "--json",
         str(out),
         "--no-progress",
+        "--dtype",
+        "float64",
       ]
     )
     == 0
   )
   record = json.loads(out.read_text())
-  assert record["options"]["regressor"] == "tree:0.5" and record["hyperparameters"] == {}
+  assert record["options"]["regressor"] == "tree:0.5" and record["hyperparameters"] == {"threshold": 0.5}
   assert 2 <= record["regressor_size"] <= 24 and record["relative_size"] == record["regressor_size"] / 24
   assert cli.main(["solve", "kuhn_poker", "--algo", "rcfr", "--regressor", "forest", "--iters", "3"]) == 2
   assert (
@@ -323,7 +325,7 @@ def test_a_small_reservoir_is_keyed_by_the_seed_and_still_converges():
   assert values[0] != values[1] and max(values) < 0.15
   cfr_state = solvers.get("cfr").run(tensors, solvers.get("cfr").init(tensors), 300)
   assert not np.allclose(np.asarray(cfr_state.average[0]), np.asarray(alone.inner_state.average[0]))
-  with pytest.raises(ValueError, match="reservoir must be an integer >= 1"):
+  with pytest.raises(ValueError, match="reservoir of solver 'rcfr' must be >= 1"):
     solvers.get("rcfr", reservoir=0)
   with pytest.raises(ValueError, match="does not combine with plus or bootstrap"):
     solvers.get("rcfr", reservoir=10, plus=True)

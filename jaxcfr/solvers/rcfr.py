@@ -107,6 +107,11 @@ def _rows(tensors: GameTensors, features: str, abstraction) -> tuple:
   return tuple(rcfr_features.row_data(tensors, p, features, abstraction) for p in (0, 1))
 
 
+def _as_dtype(tree, dtype):
+  """``tree`` with its float leaves in ``dtype`` (the game's: regressors start in JAX's default)."""
+  return jax.tree_util.tree_map(lambda x: x.astype(dtype) if jnp.issubdtype(x.dtype, jnp.floating) else x, tree)
+
+
 def solver(
   *,
   regressor: str = "mlp",
@@ -190,7 +195,7 @@ def solver(
     dtype = tensors.dtype
     rows = rows_of(tensors)
     key = jax.random.key(jnp.asarray(values.get("seed", 0), jnp.uint32))
-    params = tuple(made.init(k, r) for k, r in zip(jax.random.split(key), rows))
+    params = tuple(_as_dtype(made.init(k, r), dtype) for k, r in zip(jax.random.split(key), rows))
     inner = cfr.init(
       tensors, alpha=cfr.INF, beta=-cfr.INF if plus else cfr.INF, gamma=1.0 if averaging == "linear" else 0.0
     )
@@ -311,4 +316,33 @@ def abstract_average_strategy(tensors: GameTensors, state: RCFRState, abstractio
   return tuple(profile)
 
 
-registry.register("rcfr", solver)
+registry.register(
+  "rcfr",
+  solver,
+  summary="regression CFR (Waugh et al. 2015): regret matching on regressed regrets",
+  options=(
+    registry.Param(
+      "regressor", str, "mlp", "table, abstraction:NAME (Leduc: JQK, J.QK, JQ.K, J.Q.K), mlp or tree:THRESHOLD"
+    ),
+    registry.Param("features", str, "auto", "the regressor's features", choices=rcfr_features.FEATURE_SETS),
+    registry.Param("updates", str, "alternating", cfr.UPDATES.help, choices=cfr.UPDATES.choices),
+    registry.Param("plus", bool, False, "RCFR+: regrets floored at zero"),
+    registry.Param("bootstrap", bool, False, "targets: the previous prediction plus the new regret"),
+    registry.Param("averaging", str, "uniform", "the average strategy's weights", choices=("uniform", "linear")),
+    registry.Param("abstraction", object, None, "abstraction:map's pairs of (infoset key, label)", cli=False),
+    registry.Param("hidden", "ints", (24, 24), "mlp: the widths of the hidden layers", low=1),
+    registry.Param("steps", int, 100, "mlp: optimiser steps per iteration", low=1),
+    registry.Param("loss", str, "mse", "mlp: the loss", choices=("mse", "huber")),
+    registry.Param("optimizer", str, "adam", "mlp: the optax optimiser", choices=("adam", "sgd")),
+    registry.Param("normalise", bool, True, "mlp: targets normalised before fitting"),
+    registry.Param("max_depth", int, 32, "tree: the most levels", low=1),
+    registry.Param(
+      "reservoir", int, None, "fit on a reservoir of K sampled regrets per player (default: all data)", low=1
+    ),
+  ),
+  hyperparameters=(
+    registry.SEED,
+    registry.Param("learning_rate", float, 1e-2, "mlp: the optimiser's step size", batchable=True, low=0.0),
+    registry.Param("threshold", float, 0.0, "tree: least error reduction of a split", batchable=True, low=0.0),
+  ),
+)
