@@ -209,9 +209,9 @@ def test_bad_solver_options_raise():
     solvers.get("cfr", updates="sometimes")
   with pytest.raises(ValueError, match="no option gamma"):
     solvers.get("dcfr", gamma=-1.0)
-  with pytest.raises(ValueError, match="gamma must be >= 0"):
+  with pytest.raises(ValueError, match="gamma of solver .dcfr. must be >= 0"):
     solvers.get("dcfr").init(game("kuhn_poker").tensors, gamma=-1.0)
-  with pytest.raises(ValueError, match="alpha must be a number"):
+  with pytest.raises(ValueError, match="alpha of solver .dcfr. must be a number, got NaN"):
     solvers.get("dcfr").init(game("kuhn_poker").tensors, alpha=jnp.array([1.0, jnp.nan]))
   with pytest.raises(ValueError, match="no hyperparameter delta"):
     solvers.get("dcfr").init(game("kuhn_poker").tensors, delta=1.0)

@@ -204,6 +204,8 @@ def test_trade_off_and_cli_run_mcrnr(tmp_path, capsys):
         "cfr:10",
         "--json",
         str(out),
+        "--dtype",
+        "float64",
       ]
     )
     == 0
@@ -219,7 +221,7 @@ def test_trade_off_and_cli_run_mcrnr(tmp_path, capsys):
   assert "mcrnr" in capsys.readouterr().out
   with pytest.raises(ValueError, match="computes no counter-strategy"):
     exploitation.trade_off(kuhn().tensors, model(), [0.5], solver="mccfr-es", iterations=1)
-  with pytest.raises(ValueError, match="p must lie"):
+  with pytest.raises(ValueError, match="p of solver .mcrnr. must be in"):
     solver().init(kuhn().tensors, model=model(), p=1.5)
 
 

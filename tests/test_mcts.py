@@ -143,7 +143,7 @@ def test_a_batch_over_c_is_one_program_equal_to_each_run_alone_and_max_visit_pol
       np.testing.assert_array_equal(np.asarray(batch.visits[p])[..., b], np.asarray(alone.visits[p]))
   policy = solver.average_strategy(tensors, batch)[0]
   assert set(np.unique(np.asarray(policy))) <= {0.0, 0.5, 1.0}
-  with pytest.raises(ValueError, match="uct_c must lie in"):
+  with pytest.raises(ValueError, match="uct_c of solver .mcts. must be finite and >= 0"):
     solver.init(tensors, uct_c=-1.0)
-  with pytest.raises(ValueError, match="final must be one of"):
+  with pytest.raises(ValueError, match="final of solver .mcts. must be one of visits, max"):
     solvers.get("mcts", final="mean")

@@ -164,13 +164,13 @@ def test_dbr_trade_off_ends_agree_with_rnr():
 
 def test_invalid_arguments():
   tensors = kuhn().tensors
-  with pytest.raises(ValueError, match="p must lie"):
+  with pytest.raises(ValueError, match="p of solver .rnr. must be in"):
     solvers.get("rnr").init(tensors, model=model(), p=1.5)
   with pytest.raises(ValueError, match="restricted"):
     solvers.get("rnr").init(tensors, model=model(), p=0.5, restricted=2)
   with pytest.raises(ValueError, match="sums to"):
     solvers.get("rnr").init(tensors, model=(model()[0], 2 * np.asarray(model()[1])), p=0.5)
-  with pytest.raises(ValueError, match="p must lie"):
+  with pytest.raises(ValueError, match="p of solver .dbr. must be in"):
     solvers.get("dbr").init(tensors, model=model(), p=-0.1)
   with pytest.raises(ValueError, match="neither"):
     opponent.fixed_model(kuhn(), "no_such_file.npz")

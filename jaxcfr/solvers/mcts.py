@@ -333,11 +333,13 @@ registry.register(
   ),
   hyperparameters=(
     registry.SEED,
-    registry.Param("uct_c", float, DEFAULTS["uct_c"], "C of UCT (eq. 2)", batchable=True, low=0.0, high=1e30),
+    registry.Param("uct_c", float, DEFAULTS["uct_c"], "C of UCT (eq. 2)", batchable=True, low=0.0, finite=True),
     registry.Param(
       "eta", float, SMOOTH_DEFAULTS["eta"], "Smooth UCT: eta (with smooth)", batchable=True, low=0.0, high=1.0
     ),
-    registry.Param("d", float, SMOOTH_DEFAULTS["d"], "Smooth UCT: d (with smooth)", batchable=True, low=0.0, high=1e30),
+    registry.Param(
+      "d", float, SMOOTH_DEFAULTS["d"], "Smooth UCT: d (with smooth)", batchable=True, low=0.0, finite=True
+    ),
     registry.Param(
       "gamma",
       float,

@@ -58,6 +58,7 @@ class Param:
       the command line cannot express.
     below_iterations: the value must be less than the run's number of iterations (checked by
       the driver, which knows it).
+    finite: infinities are refused (NaN always is).
   """
 
   name: str
@@ -70,6 +71,7 @@ class Param:
   high: float | None = None
   cli: bool = True
   below_iterations: bool = False
+  finite: bool = False
 
   def __post_init__(self):
     if self.kind not in KINDS:
@@ -82,6 +84,10 @@ class Param:
     return "--" + self.name.replace("_", "-")
 
   def describe_range(self) -> str:
+    text = self._range()
+    return f"finite and {text}" if self.finite else text
+
+  def _range(self) -> str:
     if self.choices:
       return "one of " + ", ".join(map(str, self.choices))
     if self.low is not None and self.high is not None:
@@ -109,6 +115,8 @@ class Param:
       values = array.astype(float).reshape(-1)
       if np.any(np.isnan(values)):
         raise ValueError(f"{where}, got NaN")
+      if self.finite and not np.all(np.isfinite(values)):
+        raise ValueError(f"{where}, got {value!r}")
       if self.kind is int and np.any(values != np.round(values)):
         raise ValueError(f"{where} (an integer), got {value!r}")
       self._check_bounds(values, where, value)
@@ -149,6 +157,8 @@ class Param:
         raise ValueError(f"{where}, got {value!r}")
       if math.isnan(value):
         raise ValueError(f"{where}, got NaN")
+      if self.finite and math.isinf(value):
+        raise ValueError(f"{where}, got {value!r}")
       return float(value)
     if not isinstance(value, str):
       raise ValueError(f"{where}, got {value!r}")

@@ -170,7 +170,7 @@ registry.register(
   representation=Representation.SAMPLED,
   hyperparameters=(
     registry.SEED,
-    registry.Param("uct_c", float, DEFAULT_C, "C of UCT (eq. 2)", batchable=True, low=0.0, high=1e30),
+    registry.Param("uct_c", float, DEFAULT_C, "C of UCT (eq. 2)", batchable=True, low=0.0, finite=True),
   ),
 )
 registry.register(
