@@ -71,6 +71,10 @@ class GameInfo:
     features: the feature set and card abstractions of regression CFR for the game (a tag
       that jaxcfr.solvers.rcfr_features implements: "leduc"), or None for the generic
       encoding of the infoset keys.
+    big_blind: chips of a big blind, for games reported in milli-big-blinds per game (mbb/g),
+      or None.
+    pot: chips in the middle at the root of a subgame, for values reported as a share of the
+      pot, or None.
   """
 
   payoff_unit: str = "value"
@@ -78,6 +82,8 @@ class GameInfo:
   openspiel_name: str | None = None
   metrics: str | None = None
   features: str | None = None
+  big_blind: float | None = None
+  pot: float | None = None
 
   def __post_init__(self):
     if not isinstance(self.payoff_unit, str) or not self.payoff_unit.strip():
@@ -88,6 +94,10 @@ class GameInfo:
       value = getattr(self, field)
       if value is not None and (not isinstance(value, str) or not value.strip()):
         raise GameError(f"{field} must be a non-empty string or None, got {value!r}")
+    for field in ("big_blind", "pot"):
+      value = getattr(self, field)
+      if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0):
+        raise GameError(f"{field} must be a positive number or None, got {value!r}")
 
 
 def check_int(name: str, value, *, low: int, high: int | None = None) -> int:

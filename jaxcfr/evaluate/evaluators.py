@@ -3,6 +3,10 @@
 - Sequence form (``ExactEvaluator``): NashConv and exploitability of the average strategy,
   its value for player 0, the exploitability of the current strategy, and the game's own
   metrics (jaxcfr.evaluate.game_metrics), all exact and jitted.
+- The public tree (``PublicTreeEvaluator``): the same exact metrics computed on the public
+  tree (jaxcfr.core.public_tree), and for a game that declares its big blind and pot, the
+  exploitability in milli-big-blinds per game (``exploitability_mbb``) and as a percentage of
+  the pot at the root (``exploitability_pot_percent``).
 - Sampled games (``MatchEvaluator``): no exact metrics exist; each run's average strategy
   (a restricted solver's counter profile) plays duplicate deals against the game's rule bot
   (jaxcfr.evaluate.holdem_match), reported in small bets per hand with a 95% interval.
@@ -22,11 +26,18 @@ from collections.abc import Callable
 import jax
 import numpy as np
 
-from jaxcfr.core import evaluation
+from jaxcfr.core import evaluation, public_tree
 from jaxcfr.evaluate import game_metrics, holdem_match
 from jaxcfr.game.representation import Representation
 
-__all__ = ["Evaluator", "ExactEvaluator", "MatchEvaluator", "exact_metrics", "for_game"]
+__all__ = [
+  "Evaluator",
+  "ExactEvaluator",
+  "PublicTreeEvaluator",
+  "MatchEvaluator",
+  "exact_metrics",
+  "for_game",
+]
 
 EXACT_METRICS = ("exploitability", "nash_conv", "value", "current_exploitability")
 
@@ -86,6 +97,43 @@ class ExactEvaluator(Evaluator):
     return _measure(solver, self.extra, tensors, state)
 
 
+@functools.partial(jax.jit, static_argnums=(0,))
+def _measure_public(solver, tensors, state) -> dict:
+  average = solver.average_strategy(tensors, state)
+  best = public_tree.best_response_values(tensors, average)
+  current = public_tree.best_response_values(tensors, solver.current_strategy(tensors, state))
+  return {
+    "nash_conv": best.sum(0),
+    "exploitability": best.sum(0) / 2,
+    "value": public_tree.expected_value(tensors, average),
+    "current_exploitability": current.sum(0) / 2,
+  }
+
+
+@dataclasses.dataclass(frozen=True)
+class PublicTreeEvaluator(Evaluator):
+  """Exact metrics on the public tree; ``big_blind`` and ``pot`` (the game's declaration, or
+  None) add the exploitability in mbb/g and in percent of the pot."""
+
+  big_blind: float | None = None
+  pot: float | None = None
+  headline: str = "exploitability"
+  worst: str = "max"
+
+  def describe(self, solver) -> dict:
+    del solver
+    return {"evaluation": "exact (best responses on the public tree)"}
+
+  def __call__(self, solver, tensors, state, iteration: int) -> dict:
+    del iteration
+    values = dict(_measure_public(solver, tensors, state))
+    if self.big_blind:
+      values["exploitability_mbb"] = values["exploitability"] * (1000.0 / self.big_blind)
+    if self.pot:
+      values["exploitability_pot_percent"] = values["exploitability"] * (100.0 / self.pot)
+    return values
+
+
 @dataclasses.dataclass(frozen=True)
 class MatchEvaluator(Evaluator):
   """Each run's strategy against the rule bot over ``deals`` duplicate deals (sb/h, 95%)."""
@@ -125,4 +173,6 @@ def for_game(game) -> Evaluator:
     return MatchEvaluator(game)
   if game.representation == Representation.SEQUENCE_FORM:
     return ExactEvaluator(game_metrics.for_game(game))
+  if game.representation == Representation.PUBLIC_TREE:
+    return PublicTreeEvaluator(big_blind=game.info.big_blind, pot=game.info.pot)
   raise ValueError(f"no evaluator for the {game.representation} representation of {game.name}")

@@ -11,18 +11,40 @@ import numpy as np
 from jaxcfr.core import evaluation
 from jaxcfr.game import integrity
 from jaxcfr.game.loading import Game
+from jaxcfr.game.representation import Representation
 
-__all__ = ["save_strategy", "load_strategy", "load_runs"]
+__all__ = ["save_strategy", "save_public_strategy", "load_strategy", "load_runs"]
 
 
 def save_strategy(path: str | Path, game: Game, profile) -> None:
   """Writes a profile as .npz: ``player{p}`` [I, A, *B] with ``keys{p}`` [I] and
-  ``action_ids{p}`` [I, A], the game's name and a checksum."""
+  ``action_ids{p}`` [I, A], the game's name and a checksum. A game on the public tree is
+  written per public node and hand (``save_public_strategy``)."""
+  if game.representation == Representation.PUBLIC_TREE:
+    save_public_strategy(path, game, profile)
+    return
   arrays = {"game": np.array(game.name)}
   for p, (player, strategy) in enumerate(zip(game.arrays.players, profile)):
     arrays[f"player{p}"] = np.asarray(strategy)
     arrays[f"keys{p}"] = player.keys
     arrays[f"action_ids{p}"] = player.action_ids
+  np.savez(path, **integrity.with_checksum(arrays))
+
+
+def save_public_strategy(path: str | Path, game, profile) -> None:
+  """Writes a public-tree profile as .npz, per public decision node and private hand:
+  ``player{p}`` [N_p, A, H, *B], ``nodes{p}`` [N_p] (the public nodes, breadth-first),
+  ``boards{p}`` [N_p, max board] (their public cards, -1 padding), ``action_ids{p}``
+  [N_p, A] (the game's action ids, -1 = none), ``hands`` [H, k] (card ids), the game's name,
+  ``representation`` and a checksum."""
+  tree = game.tree
+  arrays = {"game": np.array(game.name), "representation": np.array(str(game.representation)), "hands": tree.hands}
+  for p, strategy in enumerate(profile):
+    nodes = tree.decision_nodes(p)
+    arrays[f"player{p}"] = np.asarray(strategy)
+    arrays[f"nodes{p}"] = nodes
+    arrays[f"boards{p}"] = tree.boards[tree.board[nodes]]
+    arrays[f"action_ids{p}"] = tree.action_ids[nodes]
   np.savez(path, **integrity.with_checksum(arrays))
 
 

@@ -205,10 +205,7 @@ def build_arrays(game_string: str, *, use_cache: bool = True) -> tuple[GameArray
   if not force_openspiel and name in GAMES:
     factory = GAMES[name]
     try:
-      rules = factory(**params)
-    except TypeError as error:
-      allowed = list(inspect.signature(factory).parameters)
-      raise GameError(f"unknown parameter for {name}: {sorted(params)}; its parameters are {allowed}") from error
+      rules = _native_rules(name, params)
     except OpenSpielVariant as error:
       if not openspiel.available():
         raise GameError(
@@ -245,34 +242,100 @@ def build_arrays(game_string: str, *, use_cache: bool = True) -> tuple[GameArray
   raise UnknownGameError(f"unknown game {name!r}; native games: {sorted(GAMES)}{hint}")
 
 
-def load(game_string: str, *, dtype=None, use_cache: bool = True) -> Game:
+def load(game_string: str, *, dtype=None, use_cache: bool = True, representation=None):
   """Loads a game by its OpenSpiel-style string, e.g. ``load("one_card_poker(num_cards=13)")``.
 
   Args:
     game_string: ``name``, ``name(key=value,...)`` or ``openspiel:name(...)``.
-    dtype: float dtype of the tensors (default: jax's default float).
+    dtype: float dtype of the tensors (default: jax's default float, float32 unless
+      ``jax_enable_x64`` is on).
     use_cache: read and write the on-disk cache of built arrays.
+    representation: "sequence_form", "public_tree" or "sampled" (a Representation), or None
+      for the game's default (the first of ``representations_of``).
+  Returns:
+    a Game (sequence form), a PublicTreeGame (public tree) or a HoldemGame (sampled): each
+    has ``name``, ``info``, ``representation`` and ``tensors`` (what its solvers take).
   """
-  sampled = _sampled_game(game_string, use_cache)
-  if sampled is not None:
-    return sampled
+  chosen = representation_of(game_string, representation)
+  if chosen == Representation.SAMPLED:
+    return _sampled_game(game_string, use_cache)
+  if chosen == Representation.PUBLIC_TREE:
+    return _public_tree_game(game_string, dtype)
   arrays, _ = build_arrays(game_string, use_cache=use_cache)
   return Game(name=arrays.name, arrays=arrays, tensors=to_tensors(arrays, dtype))
+
+
+def _native_rules(name: str, params: dict):
+  """The rules object of a native game (GameError naming the parameters on a bad one)."""
+  factory = GAMES[name]
+  try:
+    return factory(**params)
+  except TypeError as error:
+    allowed = list(inspect.signature(factory).parameters)
+    raise GameError(f"unknown parameter for {name}: {sorted(params)}; its parameters are {allowed}") from error
+
+
+def representations_of(game_string: str) -> tuple[Representation, ...]:
+  """The representations ``game_string`` can be loaded in, its default first (nothing is
+  built): a sampled game's own; a native game's sequence form when its rules can be walked
+  and its public tree when they declare one (a game too large for the sequence form has only
+  the public tree); OpenSpiel games the sequence form."""
+  body = game_string.strip()
+  if body.startswith("openspiel:"):
+    return (Representation.SEQUENCE_FORM,)
+  name, params = parse_game_string(body)
+  if name in SAMPLED_GAMES:
+    return (Representation.SAMPLED,)
+  if name not in GAMES:
+    return (Representation.SEQUENCE_FORM,)
+  try:
+    rules = _native_rules(name, params)
+  except OpenSpielVariant:
+    return (Representation.SEQUENCE_FORM,)
+  found = []
+  if hasattr(rules, "new_initial_state") or hasattr(rules, "vectorized"):
+    found.append(Representation.SEQUENCE_FORM)
+  if hasattr(rules, "public_tree_rules"):
+    found.append(Representation.PUBLIC_TREE)
+  return tuple(found)
+
+
+def representation_of(game_string: str, requested=None) -> Representation:
+  """The representation ``load(game_string, representation=requested)`` returns (nothing is
+  built); GameError naming the game's representations when it has not the one requested."""
+  available = representations_of(game_string)
+  if requested is None:
+    return available[0]
+  try:
+    requested = Representation(requested)
+  except ValueError:
+    choices = ", ".join(r.value for r in Representation)
+    raise GameError(f"unknown representation {requested!r}; choose one of {choices}") from None
+  if requested not in available:
+    raise GameError(
+      f"{game_string.strip()} has no {requested} representation; it has: {', '.join(map(str, available))}"
+    )
+  return requested
+
+
+def _public_tree_game(game_string: str, dtype):
+  from jaxcfr.game import public_tree  # pylint: disable=import-outside-toplevel
+  from jaxcfr.game.public_game import PublicTreeGame  # pylint: disable=import-outside-toplevel
+
+  name, params = parse_game_string(game_string)
+  rules = _native_rules(name, params)
+  tree = public_tree.public_tree_of(rules)
+  return PublicTreeGame(
+    name=canonical_name(rules.name, rules.params),
+    info=rules.info,
+    tree=tree,
+    tensors=public_tree.to_device(tree, dtype),
+  )
 
 
 # Games played by sampling, without sequence-form tensors (too big to build): their loader
 # returns the sampled game (jaxcfr.game.limit_holdem.HoldemGame) in place of a Game.
 SAMPLED_GAMES = ("limit_holdem",)
-
-
-def representation_of(game_string: str) -> Representation:
-  """The representation ``load(game_string)`` returns, from the string alone (nothing is
-  built): the sampled games' own, else the sequence form."""
-  body = game_string.strip()
-  if body.startswith("openspiel:"):
-    return Representation.SEQUENCE_FORM
-  name, _ = parse_game_string(body)
-  return Representation.SAMPLED if name in SAMPLED_GAMES else Representation.SEQUENCE_FORM
 
 
 def _sampled_game(game_string: str, use_cache: bool):

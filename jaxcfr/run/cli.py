@@ -102,6 +102,15 @@ def _common(command: argparse.ArgumentParser, default_game: str) -> None:
   hosts.add_argument("--process-id", type=_non_negative, metavar="K", help="this process's id, 0..N-1")
 
 
+def _representation_flag(command) -> None:
+  command.add_argument(
+    "--representation",
+    choices=[r.value for r in Representation],
+    help="load the game as sequence-form tensors, on the public tree (vector form) or as a sampled game "
+    "(default: the game's own; a game may have several)",
+  )
+
+
 def _algorithms_epilog() -> str:
   lines = ["solvers (representations; summary):"]
   for name in solvers.names():
@@ -193,6 +202,7 @@ def parser() -> argparse.ArgumentParser:
 
   info = commands.add_parser("info", help="statistics of a game", formatter_class=formatter)
   info.add_argument("game", help=_GAME_HELP)
+  _representation_flag(info)
   info.add_argument("--json", action="store_true", help="print JSON")
 
   solve = commands.add_parser(
@@ -202,6 +212,7 @@ def parser() -> argparse.ArgumentParser:
     epilog=_algorithms_epilog(),
   )
   _common(solve, "leduc_poker")
+  _representation_flag(solve)
   solve.add_argument(
     "--algo",
     choices=solvers.names(),
@@ -315,7 +326,7 @@ def _join(args) -> bool:
 def _info(args) -> int:
   from jaxcfr.game.loading import load  # pylint: disable=import-outside-toplevel
 
-  stats = load(args.game).statistics()
+  stats = load(args.game, representation=args.representation).statistics()
   if args.json:
     print(json.dumps(stats, indent=2))
   else:
@@ -330,7 +341,7 @@ def solve_settings(args) -> tuple:
   arguments, checked against the solver's declaration (nothing is loaded or built)."""
   from jaxcfr.game.loading import representation_of  # pylint: disable=import-outside-toplevel
 
-  representation = representation_of(args.game)
+  representation = representation_of(args.game, args.representation)
   declared = solvers.registration(args.algo, representation)
   options, lists = _solver_settings(args, declared)
   if "seed" in {p.name for p in declared.hyperparameters}:
@@ -371,7 +382,7 @@ def _solve(args) -> int:
   settings = dict(options)
   if not batched:
     settings.update({k: v[0] for k, v in lists.items()})
-  game = load(args.game, dtype=args.dtype)
+  game = load(args.game, dtype=args.dtype, representation=representation)
   if needs_model:  # a sampled game's restricted solver models the game's rule bot
     from jaxcfr.evaluate import holdem_match  # pylint: disable=import-outside-toplevel
 

@@ -13,7 +13,7 @@ ranges). Importing this package registers, on the sequence form: the CFR family 
 lcfr, dcfr, pcfr+, rm, rm+), sampled CFR (mccfr-os, mccfr-es, cfr-cs), the restricted
 solvers (rnr, dbr, mcrnr), information-set MCTS (mcts, Smooth UCT as its option), regression
 CFR (rcfr) and magnetic mirror descent (mmd); on sampled games (limit hold'em's card
-abstraction): mccfr-os, cfr-cs, mcts and mcrnr.
+abstraction): mccfr-os, cfr-cs, mcts and mcrnr; on the public tree (vector form): the CFR presets.
 """
 
 from jaxcfr.game.representation import Representation
@@ -27,6 +27,7 @@ from jaxcfr.solvers import (  # noqa: F401  (each registers its solvers)
   rnr,
   sampled_games,
   sampled_search,
+  vector_cfr,
 )
 from jaxcfr.solvers.params import Param
 from jaxcfr.solvers.registry import (

@@ -52,6 +52,7 @@ from jaxcfr.game.tensors import GameTensors, Treeplex
 from jaxcfr.solvers import registry
 
 __all__ = [
+  "SUMMARIES",
   "ALGORITHMS",
   "INF",
   "PRESETS",
@@ -385,7 +386,7 @@ def preset_hyperparameters(algorithm: str) -> dict:
   return {p.name: p.default for p in declared_hyperparameters(algorithm)}
 
 
-_SUMMARIES = {
+SUMMARIES = {  # one line per preset, shared by the public tree's registrations
   "cfr": "counterfactual regret minimisation (regret matching, uniform average)",
   "cfr+": "CFR+ (regret matching+, linear average)",
   "lcfr": "linear CFR (regrets and average weighted by t)",
@@ -475,7 +476,7 @@ for _name in ALGORITHMS:
   registry.register(
     _name,
     functools.partial(solver, _name),
-    summary=_SUMMARIES[_name],
+    summary=SUMMARIES[_name],
     options=(UPDATES,),
     hyperparameters=declared_hyperparameters(_name),
   )

@@ -13,7 +13,9 @@ form's infosets at it scaled by one positive constant (jaxcfr.core.public_tree),
 iterates are the sequence form's: tests/test_public_tree.py checks them to 1e-12 in
 float64 on Kuhn, one-card poker and Leduc.
 
-Not registered in the solver registry yet; plain functions:
+Registered for the public-tree representation under the presets' names
+(``jaxcfr.solvers.get("cfr+", "public_tree")``; option ``terminals``: "sorted" prefix sums or
+"dense" ``[H, H]`` products). The plain functions:
 
     tree = public_tree.to_device(public_tree.build(public_tree.leduc_rules()))
     step = vector_cfr.preset_step("cfr+")
@@ -35,7 +37,8 @@ import jax.numpy as jnp
 from jaxcfr.core import public_tree as ops
 from jaxcfr.core import regret
 from jaxcfr.game.public_tree import PublicTreeTensors
-from jaxcfr.solvers import cfr
+from jaxcfr.game.representation import Representation
+from jaxcfr.solvers import cfr, registry
 from jaxcfr.solvers.cfr import ALGORITHMS, INF, PRESETS
 
 __all__ = [
@@ -84,20 +87,6 @@ class VectorCFRState(NamedTuple):
   averaging_delay: jax.Array
 
 
-def _discount(t: jax.Array, exponent: jax.Array) -> jax.Array:
-  """``t^e / (t^e + 1)``, with e = inf giving 1 and e = -inf giving 0 (cfr.py's discount)."""
-  finite = jnp.where(jnp.isinf(exponent), 0.0, exponent)
-  power = t**finite
-  return jnp.where(exponent == INF, 1.0, jnp.where(exponent == -INF, 0.0, power / (power + 1)))
-
-
-def _next_weight_ratio(state: VectorCFRState, t: jax.Array) -> jax.Array:
-  """``W_t / w_t`` with ``w_t = t^gamma`` after the delay: ``1 + W_{t-1}/w_{t-1} * ((t-1)/t)^gamma`` (cfr.py's)."""
-  averaging = t > state.averaging_delay
-  growth = ((t - 1) / t) ** state.gamma
-  return jnp.where(averaging, 1.0 + state.weight_ratio * growth, 0.0)
-
-
 def _legal(tree: PublicTreeTensors, player: int, ndim: int) -> jax.Array:
   """[N_p, A, 1, ...] the legal mask broadcast over hands and batch axes."""
   legal = tree.legal[player]
@@ -144,7 +133,7 @@ def _update_player(tree, state, player, strategies, opponent_ranges, own_ranges,
   legal = _legal(tree, player, q.ndim)
   instant = jnp.where(legal, q - jnp.expand_dims(v, 1), 0)
   regrets = state.regrets[player] + instant
-  factor = jnp.where(regrets >= 0, _discount(t, state.alpha), _discount(t, state.beta))
+  factor = jnp.where(regrets >= 0, cfr.discount(t, state.alpha), cfr.discount(t, state.beta))
   regrets = regrets * factor.astype(regrets.dtype)
   reach = jnp.expand_dims(own_ranges[tree.decision_nodes[player]], 1)
   mix = jnp.where(weight_ratio > 0, 1.0 / jnp.where(weight_ratio > 0, weight_ratio, 1.0), 0.0)
@@ -161,7 +150,7 @@ def step(
   if ``alternating``, else against its old one). ``dense``: terminal values by [H, H]
   products instead of sorted prefix sums."""
   t = (state.iteration + 1).astype(state.alpha.dtype)
-  weight_ratio = _next_weight_ratio(state, t)
+  weight_ratio = cfr.next_weight_ratio(state, t)
   current, new = list(state.strategy), list(state.strategy)
   regrets, average, last = list(state.regrets), list(state.average), list(state.last_regret)
   reach = [ops.ranges(tree, p, s) for p, s in enumerate(current)]
@@ -226,3 +215,43 @@ def current_strategy(tree: PublicTreeTensors, state: VectorCFRState) -> tuple:
   """The current profile sigma^t ([N_p, A, H, *B] each)."""
   del tree
   return state.strategy
+
+
+TERMINALS = registry.Param(
+  "terminals",
+  str,
+  "sorted",
+  "public tree: showdowns by prefix sums over hands sorted by strength (O(H)) or dense [H, H] products",
+  choices=("sorted", "dense"),
+)
+
+
+def solver(name: str, *, updates: str | None = None, terminals: str = "sorted") -> registry.Solver:
+  """The registered public-tree solver of a CFR preset (``get(name, "public_tree", ...)``)."""
+  step_fn = preset_step(name, updates, dense=terminals == "dense")
+  defaults = preset_hyperparameters(name)
+  predictive = defaults.pop("predictive")
+
+  def init_with_defaults(tree, **hyperparameters):
+    return init(tree, **{**defaults, **hyperparameters}, predictive=predictive)
+
+  return registry.Solver(
+    name=name,
+    init=init_with_defaults,
+    step=step_fn,
+    average_strategy=average_strategy,
+    current_strategy=current_strategy,
+    hyperparameters=defaults,
+    options={"updates": updates or PRESETS[name].updates, "terminals": terminals},
+  )
+
+
+for _name in ALGORITHMS:
+  registry.register(
+    _name,
+    functools.partial(solver, _name),
+    summary=cfr.SUMMARIES[_name],
+    representation=Representation.PUBLIC_TREE,
+    options=(cfr.UPDATES, TERMINALS),
+    hyperparameters=cfr.declared_hyperparameters(_name),
+  )
