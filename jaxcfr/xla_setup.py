@@ -38,6 +38,17 @@ from __future__ import annotations
 import os
 import warnings
 
+__all__ = [
+  "SMALL_LOOP_BYTES",
+  "OPTION",
+  "small_loop_flag",
+  "configure",
+  "DEVICE_COUNT",
+  "usable_cores",
+  "cpu_devices_flag",
+  "expose_cpu_cores",
+]
+
 SMALL_LOOP_BYTES = 1 << 62  # no limit in practice
 OPTION = "xla_cpu_small_while_loop_byte_threshold"
 

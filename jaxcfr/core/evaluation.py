@@ -32,6 +32,28 @@ from jaxcfr.core import regret
 from jaxcfr.game import row_sums
 from jaxcfr.game.tensors import GameTensors, SequencePayoff, Treeplex
 
+__all__ = [
+  "expand_to",
+  "sum_actions",
+  "max_actions",
+  "uniform_strategy",
+  "uniform_profile",
+  "realization_plan",
+  "action_table",
+  "hand_written_reverse",
+  "sequence_values_for",
+  "sequence_values",
+  "counterfactual_values",
+  "best_response",
+  "soft_best_response",
+  "plans",
+  "expected_value",
+  "best_response_values",
+  "nash_conv",
+  "exploitability",
+  "check_profile",
+]
+
 
 def expand_to(x: jax.Array, ndim: int) -> jax.Array:
   """``x`` with trailing unit axes up to ``ndim`` dimensions (for trailing batch axes)."""

@@ -16,6 +16,8 @@ import numpy as np
 
 from jaxcfr.game.arrays import CHANCE_NODE, NUM_PLAYERS, TERMINAL_NODE, GameArrays, PlayerArrays
 
+__all__ = ["GameBuildError", "build_from_protocol", "TemporaryTreeplex", "number_treeplex", "assemble_game_arrays"]
+
 _CHANCE, _TERMINAL = -1, -4  # the protocol's (OpenSpiel's) player ids
 
 

@@ -31,6 +31,20 @@ from jaxcfr.game.representation import Representation
 from jaxcfr.game.statistics import statistics
 from jaxcfr.game.tensors import GameTensors, to_tensors
 
+__all__ = [
+  "UnknownGameError",
+  "parse_game_string",
+  "split_game_list",
+  "canonical_name",
+  "Game",
+  "cache_dir",
+  "build_arrays",
+  "load",
+  "representations_of",
+  "representation_of",
+  "SAMPLED_GAMES",
+]
+
 _NAME = re.compile(r"^\s*([A-Za-z_][\w]*)\s*(?:\((.*)\))?\s*$", re.S)
 
 

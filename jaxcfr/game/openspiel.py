@@ -13,6 +13,17 @@ import numpy as np
 from jaxcfr.games import GameInfo
 from jaxcfr.game.build import GameBuildError, build_from_protocol
 
+__all__ = [
+  "POKER_GAMES",
+  "available",
+  "registered_names",
+  "load_openspiel_game",
+  "game_info",
+  "build_openspiel",
+  "to_openspiel_policy",
+  "from_openspiel_policy",
+]
+
 # OpenSpiel's poker games (short names of their game types); their returns are chips.
 POKER_GAMES = ("kuhn_poker", "leduc_poker", "universal_poker", "repeated_poker", "repeated_leduc_poker")
 

@@ -43,11 +43,11 @@ class PublicTreeGame:
     names[public_tree.SHOWDOWN] = "showdown"
     leaves = jax.tree_util.tree_leaves(self.tensors)
     return {
-        "game": self.name,
-        "representation": str(self.representation),
-        "public_nodes": int(kinds.size),
-        **{f"{label}_nodes": int((kinds == kind).sum()) for kind, label in names.items()},
-        "hands": int(self.tree.num_hands),
-        "decision_nodes_per_player": [int(self.tree.decision_nodes(p).size) for p in (0, 1)],
-        "device_bytes": int(sum(leaf.nbytes for leaf in leaves)),
+      "game": self.name,
+      "representation": str(self.representation),
+      "public_nodes": int(kinds.size),
+      **{f"{label}_nodes": int((kinds == kind).sum()) for kind, label in names.items()},
+      "hands": int(self.tree.num_hands),
+      "decision_nodes_per_player": [int(self.tree.decision_nodes(p).size) for p in (0, 1)],
+      "device_bytes": int(sum(leaf.nbytes for leaf in leaves)),
     }

@@ -6,6 +6,8 @@ import numpy as np
 
 from jaxcfr.game.arrays import CHANCE_NODE, TERMINAL_NODE, GameArrays, PlayerArrays
 
+__all__ = ["m_value", "label_paths", "statistics"]
+
 
 def m_value(player: PlayerArrays) -> float:
   """``M_i = sum over own action sequences a of sqrt(|I_i(a)|)`` (Lanctot et al. 2009, section 4).

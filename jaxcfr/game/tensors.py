@@ -20,6 +20,23 @@ from jaxcfr.games import CHANCE_NODE, TERMINAL_NODE, GameInfo
 from jaxcfr.game.arrays import GameArrays, PlayerArrays, first_children, index_dtype
 from jaxcfr.game.row_sums import RowSums, build_row_sums
 
+__all__ = [
+  "Treeplex",
+  "TreeStatics",
+  "Tree",
+  "tree_statics",
+  "SequencePayoff",
+  "InfosetLabels",
+  "GameTensors",
+  "padded_sequence_ids",
+  "payoff_pairs",
+  "terminal_values",
+  "to_tensors",
+  "path_product",
+  "chance_reach",
+  "with_payoff_from_tree",
+]
+
 
 def _pytree(*, meta: tuple[str, ...] = ()):
   """Registers a frozen dataclass as a pytree whose fields in ``meta`` are static."""

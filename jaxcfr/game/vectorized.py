@@ -30,6 +30,8 @@ import numpy as np
 from jaxcfr.game.arrays import CHANCE_NODE, NUM_PLAYERS, PLAYER_0, PLAYER_1, TERMINAL_NODE, GameArrays
 from jaxcfr.game.build import GameBuildError, TemporaryTreeplex, assemble_game_arrays
 
+__all__ = ["VectorizedRules", "take", "ragged_arange", "key_decoder", "build_vectorized"]
+
 States = dict  # str -> np.ndarray with a leading axis [N]
 
 

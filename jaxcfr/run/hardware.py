@@ -8,6 +8,8 @@ import platform
 
 from jaxcfr import xla_setup
 
+__all__ = ["package_version", "git_commit", "hardware"]
+
 
 def _read_field(path: str, field: str) -> str | None:
   try:

@@ -72,6 +72,22 @@ from jaxcfr.solvers.mccfr_state import (
   nodes_touched,
 )
 
+__all__ = [
+  "ALGORITHMS",
+  "SampledRegret",
+  "cfr_nodes_touched",
+  "histories_per_sequence",
+  "external_sampling_estimate",
+  "chance_sampling_estimate",
+  "EPSILON",
+  "TRAJECTORIES",
+  "AVERAGING",
+  "outcome_sampling_solver",
+  "external_sampling_solver",
+  "chance_sampling_solver",
+  "counters",
+]
+
 ALGORITHMS = ("mccfr-os", "mccfr-es", "cfr-cs")
 
 

@@ -13,6 +13,18 @@ from jaxcfr.core import regret
 from jaxcfr.game.tensors import GameTensors
 from jaxcfr.solvers import registry
 
+__all__ = [
+  "DEFAULT_EPSILON",
+  "COUNT_BASE",
+  "MCCFRState",
+  "add_count",
+  "nodes_touched",
+  "init",
+  "check",
+  "current_strategy",
+  "average_strategy",
+]
+
 DEFAULT_EPSILON = 0.6
 COUNT_BASE = 1 << 24  # nodes_touched = high * COUNT_BASE + low
 

@@ -59,6 +59,19 @@ from jaxcfr.game.arrays import CHANCE_NODE, TERMINAL_NODE
 from jaxcfr.game.tensors import GameTensors, tree_statics
 from jaxcfr.solvers.mccfr_state import DEFAULT_EPSILON, MCCFRState, add_count, current_strategy
 
+__all__ = [
+  "AVERAGING",
+  "STACKED_TABLE_HISTORIES",
+  "Trajectories",
+  "OSEstimate",
+  "Override",
+  "sample_trajectories",
+  "forced_trajectory",
+  "outcome_sampling_estimate",
+  "outcome_sampling_update",
+  "outcome_step",
+]
+
 AVERAGING = ("stochastic", "optimistic")
 STACKED_TABLE_HISTORIES = 1 << 18
 

@@ -60,6 +60,8 @@ from jaxcfr.core import regret, sampling
 from jaxcfr.game.arrays import CHANCE_NODE, TERMINAL_NODE
 from jaxcfr.game.tensors import GameTensors, tree_statics
 
+__all__ = ["Traversal", "uniforms_needed", "traverse"]
+
 
 class Traversal(NamedTuple):
   """The rows one traversal produces, before they are scattered into [I, A] tables.
