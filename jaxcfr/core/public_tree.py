@@ -235,21 +235,24 @@ def counterfactual_values(
   terminal = terminal_values(tree, player, opponent_ranges, dense=dense)
   terminal = jnp.concatenate([terminal, jnp.zeros_like(terminal[:1])])  # row T: not a terminal
   ndim = terminal.ndim
-  weights = None if strategy is None else _rows(strategy, tree.weight_values)
+  weights = None if strategy is None else _rows(strategy, jnp.arange(2, dtype=strategy.dtype))
   below, levels = None, []
   for d in reversed(range(len(tree.level_slices))):
     lo, hi = tree.level_slices[d]
     values = terminal[tree.terminal_row[lo:hi]]
     if below is not None:
-      kids = below[tree.level_children[d]]  # [n, C, H, *B]
+      kids = below[tree.decision_children[d]]  # [nD, A, H, *B]
       if strategy is None:
-        legal = _expand(tree.level_weight[d] > 0, ndim + 1)
+        legal = _expand(tree.decision_legal[d], ndim + 1)
         best = regret.unrolled_reduce(jnp.where(legal, kids, -jnp.inf), 1, jnp.maximum, jnp.max)
-        summed = regret.unrolled_reduce(_expand(tree.level_weight[d], ndim + 1) * kids, 1, jnp.add, jnp.sum)
-        values = values + jnp.where(_expand(tree.level_own[player][d], ndim), best, summed)
+        summed = regret.unrolled_reduce(jnp.where(legal, kids, 0), 1, jnp.add, jnp.sum)
+        decided = jnp.where(_expand(tree.decision_own[player][d], ndim), best, summed)
       else:
-        weight = weights[tree.value_index[player][d]]  # [n, C, H, *B]
-        values = values + regret.unrolled_reduce(weight * kids, 1, jnp.add, jnp.sum)
+        weight = weights[tree.decision_weight[player][d]]  # [nD, A, H, *B]
+        decided = regret.unrolled_reduce(weight * kids, 1, jnp.add, jnp.sum)
+      dealt = below[tree.chance_children[d]]  # [nC, C, H, *B]
+      dealt = regret.unrolled_reduce(_expand(tree.chance_weight[d], ndim + 1) * dealt, 1, jnp.add, jnp.sum)
+      values = values + jnp.concatenate([decided, dealt, jnp.zeros_like(values[:1])])[tree.level_gather[d]]
     levels.append(values)
     below = values
   return jnp.concatenate(levels[::-1])

@@ -5,11 +5,14 @@ vector-form CFR keeps one node per public state and, at each node, arrays over e
 player's private hands (ranges ``[H]``, strategies ``[A, H]``, counterfactual values ``[H]``;
 Johanson, Bowling, Waugh and Zinkevich, "Accelerating Best Response Calculation in Large
 Extensive Games", 2011; Moravcik et al., "DeepStack: Expert-Level Artificial Intelligence in
-Heads-Up No-Limit Poker", 2017). This module builds that tree on the host from a small
-declarative description of a poker game (``PokerRules``), checks it (``check``), maps it
-onto the sequence form of the same game (``sequence_form_map``) and moves it to the device
-(``to_device``); the operations are in jaxcfr.core.public_tree, the solvers in
-jaxcfr.solvers.vector_cfr, the layout and the terminal algorithms in docs/design.md.
+Heads-Up No-Limit Poker", 2017). This module builds that tree on the host from the
+declarative rules of a public game (jaxcfr.games.poker_rules: ``PokerRules`` for limit poker
+from the deal, ``NoLimitRules`` for no-limit subgames from a board, a pot and ranges, with a
+bet-size abstraction), checks it (``check``), maps it onto the sequence form of the same game
+(``sequence_form_map``) and moves it to the device (``to_device``); ``public_tree_of`` builds
+the tree of a game's rules object (one that offers ``public_tree_rules()``). The operations
+are in jaxcfr.core.public_tree, the solvers in jaxcfr.solvers.vector_cfr, the layout and the
+terminal algorithms in docs/design.md.
 
 Cards are ``0 .. ranks * suits - 1``; card ``c`` has rank ``c // suits`` and suit
 ``c % suits``. A hand is a sorted tuple of ``hand_size`` cards; both players hold hands of
@@ -17,147 +20,69 @@ one list, every ``hand_size``-subset of the deck in lexicographic order (for one
 hand, hand ``h`` is card ``h``). A board is the tuple of public cards dealt so far. On a
 board, a hand is *valid* if it holds none of the board's cards.
 
-Chance: player 0's hand is dealt first, then player 1's, from one deck; public cards are
-dealt at the start of rounds. The probability of a public deal is conditional on both
-hands, ``1 / C(n - 2k - |board|, m)`` for ``m`` cards from a deck of ``n`` with hands of
-``k``; it sums to one over the deals that avoid any two valid hands. The private deals are
-folded into the initial ranges: player 0's is ``1 / C(n, k)`` (its marginal), player 1's
-``1 / C(n - k, k)`` (conditional on player 0's hand), so that on every pair of hands that
-share no card the product is the joint deal probability.
+Chance: the probability of a public deal is conditional on both hands,
+``1 / C(n - 2k - |board|, m)`` for ``m`` cards from a deck of ``n`` with hands of ``k``; it
+sums to one over the deals that avoid any two valid hands. The private deal is folded into
+the initial ranges (the rules' ``initial_range``), so that on every pair of hands that share
+no card the product of the two players' ranges is the joint probability of the pair: from
+the deal, player 0's ``1 / C(n, k)`` (its marginal) and player 1's ``1 / C(n - k, k)``
+(conditional on player 0's hand); in a subgame, the given ranges normalised so.
 """
 
 from __future__ import annotations
 
-import collections
 import dataclasses
 import itertools
 import math
-from collections.abc import Callable
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
+from jaxcfr.game import hand_eval
 from jaxcfr.game.arrays import CHANCE_NODE, GameArrays
+from jaxcfr.games.poker_rules import (
+  CHANCE,
+  DECISION,
+  FOLD,
+  FOLD_CALL_RAISE,
+  HOLDEM,
+  PASS_BET,
+  SHOWDOWN,
+  NoLimitRules,
+  PokerRules,
+  disjoint_pairs,
+  hands as all_hands,
+  kuhn_rules,
+  leduc_rules,
+  one_card_poker_rules,
+  rank_groups,
+)
 
 __all__ = [
   "DECISION",
   "CHANCE",
   "FOLD",
   "SHOWDOWN",
+  "HOLDEM",
   "FOLD_CALL_RAISE",
   "PASS_BET",
   "PokerRules",
+  "NoLimitRules",
   "kuhn_rules",
   "one_card_poker_rules",
   "leduc_rules",
   "rank_groups",
   "PublicTree",
   "build",
+  "public_tree_of",
+  "strengths",
   "check",
   "SequenceFormMap",
   "sequence_form_map",
   "PublicTreeTensors",
   "to_device",
 ]
-
-DECISION, CHANCE, FOLD, SHOWDOWN = 0, 1, 2, 3  # public node kinds
-FOLD_CALL_RAISE = "fold_call_raise"  # action ids fold 0, call (check) 1, raise 2 (OpenSpiel's Leduc)
-PASS_BET = "pass_bet"  # pass 0 (check, fold), bet 1 (bet, call) (OpenSpiel's Kuhn), for one raise a round
-_FOLD, _CALL, _RAISE = "f", "c", "r"
-
-
-def rank_groups(cards: tuple, suits: int) -> tuple:
-  """Showdown key of cards (a hand and the board) by their ranks alone: more of a kind
-  first, then higher ranks ((count, rank) pairs, descending); no straights or flushes. It
-  orders Kuhn poker (the higher card), one-card poker and Leduc (a pair with the board,
-  then the higher card)."""
-  ranks = [c // suits for c in cards]
-  return tuple(sorted(((count, rank) for rank, count in collections.Counter(ranks).items()), reverse=True))
-
-
-@dataclasses.dataclass(frozen=True)
-class PokerRules:
-  """A two-player limit poker game, declaratively.
-
-  Attributes:
-    ranks, suits: the deck, ``ranks * suits`` cards.
-    hand_size: private cards per player.
-    board_cards: per betting round, the public cards dealt before it (``len`` = rounds).
-    raise_sizes: per round, the chips one raise adds beyond calling.
-    max_raises: raises allowed per round.
-    ante: chips each player puts in before the deal.
-    actions: the game's action ids, FOLD_CALL_RAISE (0, 1, 2) or PASS_BET (0 = check or
-      fold, 1 = bet or call; needs ``max_raises=1``).
-    strength: ``strength(cards, suits)``, the showdown key of a hand's and the board's
-      cards (higher wins, equal keys tie).
-  """
-
-  ranks: int
-  suits: int = 1
-  hand_size: int = 1
-  board_cards: tuple = (0,)
-  raise_sizes: tuple = (1,)
-  max_raises: int = 1
-  ante: int = 1
-  actions: str = FOLD_CALL_RAISE
-  strength: Callable = rank_groups
-
-  def __post_init__(self):
-    for name in ("ranks", "suits", "hand_size", "max_raises", "ante"):
-      low = 0 if name == "max_raises" else 1
-      if not isinstance(getattr(self, name), int) or getattr(self, name) < low:
-        raise ValueError(f"{name} must be an int >= {low}, got {getattr(self, name)!r}")
-    if not self.board_cards or len(self.raise_sizes) != len(self.board_cards):
-      raise ValueError(
-        f"board_cards and raise_sizes need one entry per round, got {self.board_cards}, {self.raise_sizes}"
-      )
-    if any(c < 0 for c in self.board_cards) or any(s < 1 for s in self.raise_sizes):
-      raise ValueError(f"board_cards must be >= 0 and raise_sizes >= 1, got {self.board_cards}, {self.raise_sizes}")
-    if 2 * self.hand_size + sum(self.board_cards) > self.num_cards:
-      raise ValueError(f"a deck of {self.num_cards} cards cannot deal two hands of {self.hand_size} and the boards")
-    if self.actions not in (FOLD_CALL_RAISE, PASS_BET):
-      raise ValueError(f"actions must be {FOLD_CALL_RAISE!r} or {PASS_BET!r}, got {self.actions!r}")
-    if self.actions == PASS_BET and self.max_raises != 1:
-      raise ValueError(f"actions={PASS_BET!r} needs max_raises=1, got {self.max_raises}")
-
-  @property
-  def num_cards(self) -> int:
-    return self.ranks * self.suits
-
-  def action_id(self, action: str, facing: bool) -> int:
-    """The game's id of an abstract action (fold, call, raise)."""
-    if self.actions == PASS_BET:
-      return {_FOLD: 0, _CALL: int(facing), _RAISE: 1}[action]
-    return {_FOLD: 0, _CALL: 1, _RAISE: 2}[action]
-
-
-def kuhn_rules() -> PokerRules:
-  """Kuhn poker: 3 cards, one private card each, ante 1, one bet of 1 (games/one_card_poker.py)."""
-  return one_card_poker_rules(3)
-
-
-def one_card_poker_rules(num_cards: int = 3) -> PokerRules:
-  """One-card poker OCP(N) (Ponsen et al. 2011, section 2.2; games/one_card_poker.py)."""
-  return PokerRules(ranks=num_cards, actions=PASS_BET)
-
-
-def leduc_rules() -> PokerRules:
-  """Leduc hold'em: J Q K in two suits, one private and one public card, raises of 2 and 4,
-  two raises a round, ante 1 (games/leduc_poker.py)."""
-  return PokerRules(ranks=3, suits=2, board_cards=(0, 1), raise_sizes=(2, 4), max_raises=2)
-
-
-@dataclasses.dataclass(frozen=True)
-class _Public:
-  """A public state while building: round, the round's abstract actions, the board,
-  chips in, chips owed by the player to act."""
-
-  round: int
-  actions: tuple
-  board: tuple
-  chips: tuple
-  owed: int
 
 
 @dataclasses.dataclass(frozen=True)
@@ -169,14 +94,14 @@ class PublicTree:
   (``M_s`` subsets of ``s`` cards of the deck, each held by ``W_s`` hands):
 
   Attributes:
-    rules: the PokerRules.
+    rules: the public game's rules (PokerRules or NoLimitRules; jaxcfr.games.poker_rules).
     kind: [N] int8, DECISION, CHANCE, FOLD or SHOWDOWN.
     player: [N] int8, the acting player at decisions, the folding player at folds, else -1.
     parent: [N] int32, -1 at the root; first_child, num_children: [N] int32.
     action: [N] int32, the incoming edge: the game's action id after a decision, the index
       of the deal among its chance node's children after a chance node, -1 at the root.
     chance_prob: [N] float64, probability of the incoming deal given both hands (else 1).
-    contribution: [N, 2] int64, chips each player has put in (ante included).
+    contribution: [N, 2] int64, chips each player has put in (ante or share of the pot included).
     round: [N] int8; board: [N] int32, the node's board (a row of ``boards``).
     depth_offsets: [D + 1] int64, nodes of depth ``d`` are ``depth_offsets[d]:[d + 1]``.
     action_ids: [N, A] int32, the game's id of each child of a decision node, -1 = none.
@@ -194,7 +119,7 @@ class PublicTree:
       sorted members of each of its ``s``-subsets.
   """
 
-  rules: PokerRules
+  rules: PokerRules | NoLimitRules
   kind: np.ndarray
   player: np.ndarray
   parent: np.ndarray
@@ -244,57 +169,17 @@ class PublicTree:
     return tuple(int(c) for c in self.boards[self.board[node]] if c >= 0)
 
 
-def _children(rules: PokerRules, state: _Public):
-  """[(kind, player, action id, chance prob, child state)] of a decision or chance state."""
-  if len(state.board) < sum(rules.board_cards[: state.round + 1]):  # a deal before this round
-    m = rules.board_cards[state.round]
-    remaining = [c for c in range(rules.num_cards) if c not in state.board]
-    prob = 1.0 / math.comb(rules.num_cards - 2 * rules.hand_size - len(state.board), m)
-    out = []
-    for index, cards in enumerate(itertools.combinations(remaining, m)):
-      child = dataclasses.replace(state, board=state.board + cards)
-      out.append((*_kind_of(rules, child), index, prob, child))
-    return out
-  player, facing = len(state.actions) % 2, state.owed > 0
-  legal = ([_FOLD] if facing else []) + [_CALL] + ([_RAISE] if state.actions.count(_RAISE) < rules.max_raises else [])
-  out = []
-  for action in legal:
-    chips, owed, actions = list(state.chips), 0, state.actions + (action,)
-    if action == _FOLD:
-      out.append((FOLD, player, rules.action_id(action, facing), 1.0, dataclasses.replace(state, actions=actions)))
-      continue
-    if action == _CALL:
-      chips[player] += state.owed
-    else:
-      owed = rules.raise_sizes[state.round]
-      chips[player] += state.owed + owed
-    child = _Public(state.round, actions, state.board, tuple(chips), owed)
-    if action == _CALL and len(actions) >= 2:  # the round is over
-      if state.round + 1 == len(rules.board_cards):
-        out.append((SHOWDOWN, -1, rules.action_id(action, facing), 1.0, child))
-        continue
-      child = _Public(state.round + 1, (), state.board, tuple(chips), 0)
-    out.append((*_kind_of(rules, child), rules.action_id(action, facing), 1.0, child))
-  return sorted(out, key=lambda entry: entry[2])
-
-
-def _kind_of(rules: PokerRules, state: _Public) -> tuple:
-  """(kind, player) of a non-terminal state."""
-  if len(state.board) < sum(rules.board_cards[: state.round + 1]):
-    return CHANCE, -1
-  return DECISION, len(state.actions) % 2
-
-
-def build(rules: PokerRules) -> PublicTree:
-  """The checked public tree of ``rules`` (breadth-first, see PublicTree)."""
-  root = _Public(0, (), (), (rules.ante, rules.ante), 0)
-  records = [(*_kind_of(rules, root), -1, -1, 1.0, root)]  # (kind, player, parent, action, prob, state)
+def build(rules) -> PublicTree:
+  """The checked public tree of ``rules`` (breadth-first, see PublicTree): a PokerRules, a
+  NoLimitRules, or any rules of the public-game protocol (jaxcfr.games.poker_rules)."""
+  root = rules.root()
+  records = [(*rules.kind_of(root), -1, -1, 1.0, root)]  # (kind, player, parent, action, prob, state)
   depth, first_child, num_children = [0], [], []
   for index in itertools.count():
     if index == len(records):
       break
     kind, _, _, _, _, state = records[index]
-    children = _children(rules, state) if kind in (DECISION, CHANCE) else []
+    children = rules.children(state) if kind in (DECISION, CHANCE) else []
     first_child.append(len(records))
     num_children.append(len(children))
     for child_kind, player, action, prob, child in children:
@@ -303,7 +188,7 @@ def build(rules: PokerRules) -> PublicTree:
   kind = np.array([r[0] for r in records], np.int8)
   states = [r[5] for r in records]
   num_children = np.array(num_children, np.int32)
-  max_actions = max(int(num_children[kind == DECISION].max()), 1)
+  max_actions = max(int(num_children[kind == DECISION].max(initial=0)), 1)
   action_ids = np.full((len(records), max_actions), -1, np.int32)
   for node in np.flatnonzero(kind == DECISION):
     action_ids[node, : num_children[node]] = [records[first_child[node] + a][3] for a in range(num_children[node])]
@@ -311,12 +196,11 @@ def build(rules: PokerRules) -> PublicTree:
   board_index = {b: i for i, b in enumerate(board_rows)}
   width = max(len(b) for b in board_rows)
   boards = np.array([list(b) + [-1] * (width - len(b)) for b in board_rows], np.int32).reshape(len(board_rows), width)
-  hands = np.array(list(itertools.combinations(range(rules.num_cards), rules.hand_size)), np.int32)
+  hands = all_hands(rules.num_cards, rules.hand_size)
   valid = ~(hands[None, :, :, None] == boards[:, None, None, :]).any((2, 3))
-  n, k = rules.num_cards, rules.hand_size
   board = np.array([board_index[s.board] for s in states], np.int32)
   showdown_boards = np.unique(board[kind == SHOWDOWN]).astype(np.int32)
-  members, subsets = _card_removal(n, hands)
+  members, subsets = _card_removal(rules.num_cards, hands)
   tables = _showdown_tables(rules, hands, boards[showdown_boards], valid[showdown_boards], members, subsets)
   tree = PublicTree(
     rules=rules,
@@ -335,7 +219,7 @@ def build(rules: PokerRules) -> PublicTree:
     hands=hands,
     boards=boards,
     valid=valid,
-    initial_range=np.stack([np.full(len(hands), 1 / math.comb(n, k)), np.full(len(hands), 1 / math.comb(n - k, k))]),
+    initial_range=np.asarray(rules.initial_range(), np.float64),
     members=members,
     subsets=subsets,
     showdown_boards=showdown_boards,
@@ -343,6 +227,14 @@ def build(rules: PokerRules) -> PublicTree:
   )
   check(tree)
   return tree
+
+
+def public_tree_of(game) -> PublicTree:
+  """The public tree of a game's rules object (jaxcfr.games): ``build(game.public_tree_rules())``.
+  Raises ValueError if the game declares no public tree."""
+  if not hasattr(game, "public_tree_rules"):
+    raise ValueError(f"{getattr(game, 'name', game)!r} declares no public tree (it has no public_tree_rules())")
+  return build(game.public_tree_rules())
 
 
 def _card_removal(num_cards: int, hands: np.ndarray) -> tuple:
@@ -362,20 +254,38 @@ def _card_removal(num_cards: int, hands: np.ndarray) -> tuple:
   return tuple(members), tuple(subsets)
 
 
+def strengths(rules, hands: np.ndarray, boards: np.ndarray, valid: np.ndarray) -> np.ndarray:
+  """[B, H] int32 the showdown strength of each hand on each board, dense ranks from 0 (the
+  weakest), equal for hands that tie, -1 where ``valid`` [B, H] is False.
+
+  Args:
+    rules: the rules; their ``strength`` is a key function or HOLDEM (the seven-card ranking
+      of jaxcfr.game.hand_eval, with card ``c`` as hold'em's ``(c // suits) * 4 + c % suits``).
+    hands: [H, k] cards; boards: [B, b] cards (-1 padding).
+  """
+  out = np.full(valid.shape, -1, np.int32)
+  for b, row in enumerate(boards):
+    public = tuple(int(c) for c in row if c >= 0)
+    which = np.flatnonzero(valid[b])
+    if rules.strength == HOLDEM:
+      cards = np.concatenate([hands[which], np.broadcast_to(np.array(public, np.int32), (len(which), len(public)))], 1)
+      keys = np.asarray(hand_eval.hand_rank((cards // rules.suits) * 4 + cards % rules.suits))
+    else:
+      keys = [rules.strength(tuple(int(c) for c in hands[h]) + public, rules.suits) for h in which]
+      ranked = {key: r for r, key in enumerate(sorted(set(keys)))}
+      keys = np.array([ranked[key] for key in keys], np.int64)
+    out[b, which] = np.unique(keys, return_inverse=True)[1].ravel()
+  return out
+
+
 def _showdown_tables(rules, hands, boards, valid, members, subsets) -> dict:
   """Strengths and the sorted orders of the prefix-sum showdown (PublicTree's fields)."""
   k = hands.shape[1]
-  strength = np.full(valid.shape, -1, np.int32)
+  strength = strengths(rules, hands, boards, valid)
   if not len(boards):
     empty = tuple(np.zeros((0,) + m.shape, np.int32) for m in members[: k - 1])
     subs = tuple(np.zeros((0,) + s.shape, np.int32) for s in subsets[: k - 1])
     return dict(strength=strength, order=strength, lo=strength, hi=strength, sub_order=empty, sub_lo=subs, sub_hi=subs)
-  for b, board in enumerate(boards):
-    public = tuple(int(c) for c in board if c >= 0)
-    keys = {h: rules.strength(tuple(int(c) for c in hands[h]) + public, rules.suits) for h in np.flatnonzero(valid[b])}
-    rank = {key: r for r, key in enumerate(sorted(set(keys.values())))}
-    for h, key in keys.items():
-      strength[b, h] = rank[key]
   order = np.argsort(strength, axis=1, kind="stable").astype(np.int32)
   ordered = np.take_along_axis(strength, order, 1)
   lo = np.stack([np.searchsorted(o, s, "left") for o, s in zip(ordered, strength)]).astype(np.int32)
@@ -385,10 +295,13 @@ def _showdown_tables(rules, hands, boards, valid, members, subsets) -> dict:
     sub_strength = strength[:, members[s - 1]]  # [Bs, M, W]
     by = np.argsort(sub_strength, axis=2, kind="stable")
     sub_order.append(np.take_along_axis(np.broadcast_to(members[s - 1], by.shape), by, 2).astype(np.int32))
-    held = sub_strength[:, subsets[s - 1]]  # [Bs, H, C, W] strengths of the members of each hand's subsets
-    own = strength[:, :, None, None]
-    sub_lo.append((held < own).sum(-1).astype(np.int32))
-    sub_hi.append((held <= own).sum(-1).astype(np.int32))
+    below, above = np.zeros((2, len(boards)) + subsets[s - 1].shape, np.int32)
+    for b in range(len(boards)):  # one board at a time: [H, C, W] per board
+      held = sub_strength[b][subsets[s - 1]]  # the strengths of the members of each hand's subsets
+      own = strength[b][:, None, None]
+      below[b], above[b] = (held < own).sum(-1), (held <= own).sum(-1)
+    sub_lo.append(below)
+    sub_hi.append(above)
   return dict(
     strength=strength, order=order, lo=lo, hi=hi, sub_order=tuple(sub_order), sub_lo=tuple(sub_lo), sub_hi=tuple(sub_hi)
   )
@@ -396,8 +309,8 @@ def _showdown_tables(rules, hands, boards, valid, members, subsets) -> dict:
 
 def check(tree: PublicTree) -> None:
   """Raises ValueError naming the first inconsistency of ``tree``'s structure, deals,
-  payoffs or card-removal tables."""
-  rules, n, k = tree.rules, tree.rules.num_cards, tree.rules.hand_size
+  payoffs, ranges or card-removal tables."""
+  n, k = tree.rules.num_cards, tree.rules.hand_size
   size = tree.num_nodes
   depth = np.zeros(size, np.int64)
   for d in range(len(tree.depth_offsets) - 1):
@@ -418,17 +331,23 @@ def check(tree: PublicTree) -> None:
       if m == 0 or len(new) != len(kids) or len(kids) != expected or not np.allclose(tree.chance_prob[kids], prob):
         raise ValueError(f"chance node {node} does not deal every {m}-card combination once with probability {prob}")
     ids = tree.action_ids[node, : len(kids)].tolist()
-    if tree.kind[node] == DECISION and (ids != sorted(ids) or ids != tree.action[kids].tolist()):
+    if tree.kind[node] == DECISION and (ids != sorted(set(ids)) or ids != tree.action[kids].tolist()):
       raise ValueError(f"decision node {node}'s action ids do not match its children")
     if tree.kind[node] == FOLD and tree.player[node] != tree.player[tree.parent[node]]:
       raise ValueError(f"fold node {node} is not folded by the player who acted")
-  if np.any(tree.contribution < rules.ante):
-    raise ValueError("a contribution is below the ante")
-  blocked = np.array([[bool(set(h.tolist()) & set(b.tolist())) for h in tree.hands] for b in tree.boards])
+  kids = tree.parent >= 0
+  if np.any(tree.contribution[kids] < tree.contribution[tree.parent[kids]]):
+    raise ValueError("a contribution decreases from a node to its child")
+  blocked = np.array([np.isin(tree.hands, b[b >= 0]).any(1) for b in tree.boards])
   if np.any(tree.valid == blocked):
     raise ValueError("the valid masks do not match the boards")
-  if not np.allclose(tree.initial_range.sum(1), [1, math.comb(n, k) / math.comb(n - k, k)]):
-    raise ValueError("the initial ranges do not hold the deal probabilities")
+  root = tree.initial_range * tree.valid[tree.board[0]]
+  if tree.initial_range.shape != (2, tree.num_hands) or np.any(tree.initial_range < 0):
+    raise ValueError(f"the initial ranges must be [2, {tree.num_hands}] and >= 0")
+  if not np.isclose(disjoint_pairs(tree.hands, root[0], root[1]), 1.0):
+    raise ValueError(
+      "the initial ranges do not make a joint distribution of the two hands (they sum to one over pairs)"
+    )
   for s, (members, subsets) in enumerate(zip(tree.members, tree.subsets), 1):
     if members.shape != (math.comb(n, s), math.comb(n - s, k - s)) or subsets.shape != (
       tree.num_hands,
@@ -538,7 +457,7 @@ class PublicTreeTensors:
   of them with at most ``C_d`` children each (in level ``d + 1``); ``T = F + S``
   terminals, the ``F`` folds then the ``S`` showdowns. Per player, a strategy
   ``[N_p, A, H, *B]`` is read through flat tables: its ``N_p A`` rows (node, slot) followed
-  by constant rows, so that each level is one gather.
+  by constant rows, so that each level's factors are one gather.
 
   Attributes:
     kind, player: [N] int8 (PublicTree's); board: [N] int32, the node's row of ``valid``.
@@ -549,15 +468,20 @@ class PublicTreeTensors:
     reach_index: per player, per level ``d >= 1``, [n_d] int32, the row of the factor the
       player's reach gains on the incoming edge: its strategy's (parent, slot) row if the
       parent is the player's decision, else ``N_p A`` (a row of ones).
-    level_children: per level ``d < D - 1``, [n_d, C_d] int32, children counted from level
-      ``d + 1``'s first node (0 at padding).
-    level_weight: per level ``d < D - 1``, [n_d, C_d] float, the chance probability of each
-      child of a chance node, 1 at decision nodes' children, 0 at padding.
-    value_index: per player, per level ``d < D - 1``, [n_d, C_d] int32, the row of each
-      child's weight in the bottom-up pass: the strategy's row at the player's own
-      decisions, else ``N_p A + j`` for ``weight_values[j]``.
-    level_own: per player, per level ``d < D - 1``, [n_d] bool, the player's decision nodes.
-    weight_values: [K] float, the distinct entries of ``level_weight``.
+    Bottom-up, each level ``d < D - 1`` gathers its decision nodes' children and its
+    chance nodes' children apart (``nD_d`` decision nodes with at most ``A_d`` children,
+    ``nC_d`` chance nodes with at most ``C_d``), so that a chance node's many deals do not
+    pad the decision nodes beside it:
+    decision_children: per level, [nD_d, A_d] int32, children counted from level ``d + 1``'s
+      first node (0 at padding); decision_legal: per level, [nD_d, A_d] bool, not padding.
+    decision_weight: per player, per level, [nD_d, A_d] int32, the row of each child's weight:
+      the strategy's (node, slot) row at the player's own decisions, else ``N_p A + 1`` (a
+      row of ones) or ``N_p A`` (zeros, at padding).
+    decision_own: per player, per level, [nD_d] bool, the player's own decision nodes.
+    chance_children: per level, [nC_d, C_d] int32; chance_weight: per level, [nC_d, C_d]
+      float, each deal's probability (0 at padding).
+    level_gather: per level, [n_d] int32, each node's row in the decision values, then the
+      chance values, then one row of zeros (the terminals').
     terminal_row: [N] int32, each terminal's row among the T terminals, T elsewhere.
     fold_nodes: [F] int32; fold_payoff: [2, F] float, each player's payoff at each fold
       (minus its chips if it folded, else the folder's chips).
@@ -580,11 +504,13 @@ class PublicTreeTensors:
   children: tuple
   level_parent: tuple
   reach_index: tuple
-  level_children: tuple
-  level_weight: tuple
-  value_index: tuple
-  level_own: tuple
-  weight_values: jax.Array
+  decision_children: tuple
+  decision_legal: tuple
+  decision_weight: tuple
+  decision_own: tuple
+  chance_children: tuple
+  chance_weight: tuple
+  level_gather: tuple
   terminal_row: jax.Array
   fold_nodes: jax.Array
   fold_payoff: jax.Array
@@ -634,7 +560,6 @@ def to_device(tree: PublicTree, dtype=None) -> PublicTreeTensors:
     np.where(lg, tree.first_child[n][:, None] + np.arange(width)[None, :], 0) for n, lg in zip(decision_nodes, legal)
   ]
   level_slices = tuple((int(a), int(b)) for a, b in zip(tree.depth_offsets[:-1], tree.depth_offsets[1:]))
-  weight_values = np.unique(np.concatenate([[0.0, 1.0], tree.chance_prob]))
   level_parent, reach_index = [], ([], [])
   for (lo, hi), (prev_lo, _) in zip(level_slices[1:], level_slices[:-1]):
     parent = tree.parent[lo:hi]
@@ -642,20 +567,31 @@ def to_device(tree: PublicTree, dtype=None) -> PublicTreeTensors:
     for p in (0, 1):
       own = row[p, parent] >= 0
       reach_index[p].append(np.where(own, row[p, parent] + slot[lo:hi], len(decision_nodes[p]) * width))
-  level_children, level_weight, value_index, level_own = [], [], ([], []), ([], [])
+  below = dict(decision_children=[], decision_legal=[], chance_children=[], chance_weight=[], level_gather=[])
+  decision_weight, decision_own = ([], []), ([], [])
   for (lo, hi), (next_lo, _) in zip(level_slices[:-1], level_slices[1:]):
-    count = tree.num_children[lo:hi]
-    c = max(int(count.max()), 1)
-    present = np.arange(c)[None, :] < count[:, None]
-    child = np.where(present, tree.first_child[lo:hi, None] + np.arange(c)[None, :], 0)
-    weight = np.where(present, tree.chance_prob[child], 0.0)
-    level_children.append(np.where(present, child - next_lo, 0))
-    level_weight.append(weight)
+    groups = []
+    for kind in (DECISION, CHANCE):
+      nodes = lo + np.flatnonzero(tree.kind[lo:hi] == kind)
+      count = tree.num_children[nodes]
+      c = max(int(count.max(initial=0)), 1)
+      present = np.arange(c)[None, :] < count[:, None]
+      child = np.where(present, tree.first_child[nodes, None] + np.arange(c)[None, :], 0)
+      groups.append((nodes, present, child, np.where(present, child - next_lo, 0)))
+    (nodes, present, _, kids), (chance, chance_present, chance_child, chance_kids) = groups
+    below["decision_children"].append(kids)
+    below["decision_legal"].append(present)
+    below["chance_children"].append(chance_kids)
+    below["chance_weight"].append(np.where(chance_present, tree.chance_prob[chance_child], 0.0))
+    gather = np.full(hi - lo, len(nodes) + len(chance), np.int64)
+    gather[nodes - lo] = np.arange(len(nodes))
+    gather[chance - lo] = len(nodes) + np.arange(len(chance))
+    below["level_gather"].append(gather)
     for p in (0, 1):
-      own = row[p, lo:hi] >= 0
-      constant = len(decision_nodes[p]) * width + np.searchsorted(weight_values, weight)
-      value_index[p].append(np.where(own[:, None] & present, row[p, lo:hi, None] + np.arange(c)[None, :], constant))
-      level_own[p].append(own)
+      own = row[p, nodes] >= 0
+      constant = len(decision_nodes[p]) * width + present
+      decision_weight[p].append(np.where(own[:, None], row[p, nodes, None] + np.arange(present.shape[1]), constant))
+      decision_own[p].append(own)
   fold_nodes = np.flatnonzero(tree.kind == FOLD)
   showdown_nodes = np.flatnonzero(tree.kind == SHOWDOWN)
   terminal_row = np.full(size, len(fold_nodes) + len(showdown_nodes), np.int64)
@@ -678,11 +614,13 @@ def to_device(tree: PublicTree, dtype=None) -> PublicTreeTensors:
     children=indices(children),
     level_parent=indices(level_parent),
     reach_index=tuple(indices(x) for x in reach_index),
-    level_children=indices(level_children),
-    level_weight=tuple(jnp.asarray(x, dtype) for x in level_weight),
-    value_index=tuple(indices(x) for x in value_index),
-    level_own=tuple(tuple(jnp.asarray(x) for x in own) for own in level_own),
-    weight_values=jnp.asarray(weight_values, dtype),
+    decision_children=indices(below["decision_children"]),
+    decision_legal=tuple(jnp.asarray(x) for x in below["decision_legal"]),
+    decision_weight=tuple(indices(x) for x in decision_weight),
+    decision_own=tuple(tuple(jnp.asarray(x) for x in own) for own in decision_own),
+    chance_children=indices(below["chance_children"]),
+    chance_weight=tuple(jnp.asarray(x, dtype) for x in below["chance_weight"]),
+    level_gather=indices(below["level_gather"]),
     terminal_row=index(terminal_row),
     fold_nodes=index(fold_nodes),
     fold_payoff=jnp.asarray(fold_payoff, dtype),
