@@ -12,6 +12,7 @@ card wins, else the higher rank; equal ranks split the pot.
 from __future__ import annotations
 
 from ._base import CHANCE, TERMINAL, GameInfo, State
+from .poker_rules import PokerRules, leduc_rules
 
 FOLD, CALL, RAISE = 0, 1, 2
 _RAISE_SIZE = (2, 4)
@@ -104,3 +105,7 @@ class LeducPoker:
 
   def new_initial_state(self) -> LeducState:
     return LeducState()
+
+  def public_tree_rules(self) -> PokerRules:
+    """The rules of the public tree (jaxcfr.game.public_tree.public_tree_of builds it)."""
+    return leduc_rules()

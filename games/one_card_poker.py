@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._base import CHANCE, CHANCE_NODE, PLAYER_0, PLAYER_1, TERMINAL, TERMINAL_NODE, GameInfo, State, check_int
+from .poker_rules import PokerRules, one_card_poker_rules
 
 PASS, BET = 0, 1
 _TERMINAL_BETS = {"pp": 1, "pbp": 1, "pbb": 2, "bp": 1, "bb": 2}
@@ -72,6 +73,10 @@ class OneCardPoker:
 
   def vectorized(self) -> VectorizedOneCardPoker:
     return VectorizedOneCardPoker(self.num_cards)
+
+  def public_tree_rules(self) -> PokerRules:
+    """The rules of the public tree (jaxcfr.game.public_tree.public_tree_of builds it)."""
+    return one_card_poker_rules(self.num_cards)
 
 
 def kuhn_poker() -> OneCardPoker:
