@@ -49,6 +49,7 @@ __all__ = [
   "PASS_BET",
   "FOLD_ID",
   "CALL_ID",
+  "ALL_IN",
   "rank_groups",
   "hands",
   "PokerRules",
@@ -65,6 +66,7 @@ HOLDEM = "holdem"  # the seven-card hold'em showdown (two private cards and a bo
 FOLD_CALL_RAISE = "fold_call_raise"  # action ids fold 0, call (check) 1, raise 2 (OpenSpiel's Leduc)
 PASS_BET = "pass_bet"  # pass 0 (check, fold), bet 1 (bet, call) (OpenSpiel's Kuhn), for one raise a round
 FOLD_ID, CALL_ID = 0, 1  # no-limit action ids; bets and raises are 2, 3, ... (NoLimitRules.sizes)
+ALL_IN = math.inf  # the bet size (in pots) of the all-in
 _FOLD, _CALL, _RAISE = "f", "c", "r"
 
 
@@ -282,15 +284,18 @@ class NoLimitRules:
   A bet or raise of ``f`` pots raises the largest contribution ``M`` by ``f`` times the pot
   after calling, to ``M + f (pot + owed)`` chips (rounded half up; OpenSpiel's pot-size
   raise). The first bet of a round takes the sizes ``first_bets``, later raises ``raises``.
-  A size below the least raise (``NoLimitState.min_to``) is dropped; one above the stack
-  becomes the all-in; two sizes to the same amount are one action (the lower id). No raise
+  The size ALL_IN (infinitely many pots) is the all-in. A size below the least raise
+  (``NoLimitState.min_to``) is dropped; one above the stack becomes the all-in; two sizes to
+  the same amount are one action (the lower id). No raise
   is allowed facing an all-in, or after ``max_raises`` bets and raises in the round. When
   both players are all-in, the remaining public cards are dealt and the hands shown down.
 
   Action ids: fold 0, check or call 1, then ``2 + j`` for the ``j``-th of ``sizes`` (the
-  sorted union of ``first_bets`` and ``raises``) and ``2 + len(sizes)`` for the all-in. With
-  ``first_bets = raises = (1,)`` these are OpenSpiel's fold, call, pot and all-in (its
-  ``fcpa`` abstraction).
+  sorted union of the finite ``first_bets`` and ``raises``) and ``2 + len(sizes)`` for the
+  all-in. With ``first_bets = raises = (1, ALL_IN)`` these are OpenSpiel's fold, call, pot
+  and all-in (its ``fcpa`` abstraction). The defaults are the Libratus endgames' (Brown and
+  Sandholm, "Solving Imperfect-Information Games via Discounted Regret Minimization", 2019):
+  first bets of half a pot, a pot and all-in, later raises of a pot and all-in.
 
   Attributes:
     ranks, suits: the deck, ``ranks * suits`` cards (hold'em: 13 and 4).
@@ -301,8 +306,8 @@ class NoLimitRules:
     stack: each player's chips at the start of the hand, the pot's share included (a
       contribution never exceeds it).
     big_blind: the least bet.
-    first_bets, raises: pot fractions of the first bet of a round and of later raises.
-    all_in: whether the all-in is an action.
+    first_bets, raises: the sizes (pot fractions, or ALL_IN) of the first bet of a round and
+      of later raises.
     max_raises: bets and raises allowed per round, or None (the stacks bound them).
     ranges: ``((H floats), (H floats))`` each player's weight of each hand (every 2-subset
       of the deck, lexicographic), or None for uniform; ``initial_range`` normalises them.
@@ -317,9 +322,8 @@ class NoLimitRules:
   pot: int = 200
   stack: int = 20_000
   big_blind: int = 100
-  first_bets: tuple = (0.5, 1.0)
-  raises: tuple = (1.0,)
-  all_in: bool = True
+  first_bets: tuple = (0.5, 1.0, ALL_IN)
+  raises: tuple = (1.0, ALL_IN)
   max_raises: int | None = None
   ranges: tuple | None = None
   hand_size: int = 2
@@ -345,8 +349,8 @@ class NoLimitRules:
       raise ValueError(f"a board of {len(self.board)} cards starts no round of board_cards={self.board_cards}")
     for name in ("first_bets", "raises"):
       sizes = tuple(getattr(self, name))
-      if any(isinstance(f, bool) or not isinstance(f, (int, float)) or not 0 < f < 1e6 for f in sizes):
-        raise ValueError(f"{name} must be positive pot fractions, got {sizes!r}")
+      if any(isinstance(f, bool) or not isinstance(f, (int, float)) or not (0 < f < 1e6 or f == ALL_IN) for f in sizes):
+        raise ValueError(f"{name} must be positive pot fractions or ALL_IN, got {sizes!r}")
       object.__setattr__(self, name, tuple(float(f) for f in sizes))
     _check_strength(self)
     if self.ranges is not None:
@@ -376,7 +380,7 @@ class NoLimitRules:
   @property
   def sizes(self) -> tuple:
     """The pot fractions of the action ids ``2, 3, ...`` (the all-in is ``2 + len(sizes)``)."""
-    return tuple(sorted(set(self.first_bets) | set(self.raises)))
+    return tuple(sorted((set(self.first_bets) | set(self.raises)) - {ALL_IN}))
 
   @property
   def all_in_id(self) -> int:
@@ -442,13 +446,12 @@ class NoLimitRules:
     least = min(state.min_to, self.stack)
     amounts = {}
     for fraction in self.first_bets if state.bets == 0 else self.raises:
-      action, to = 2 + self.sizes.index(fraction), _round_half_up(top + fraction * after_call)
-      if to > self.stack:
-        action, to = self.all_in_id, self.stack
+      if fraction == ALL_IN or top + fraction * after_call > self.stack:
+        amounts[self.all_in_id] = self.stack
+        continue
+      to = _round_half_up(top + fraction * after_call)
       if to >= least:
-        amounts[action] = to
-    if self.all_in:
-      amounts.setdefault(self.all_in_id, self.stack)
+        amounts[2 + self.sizes.index(fraction)] = to
     by_amount = {}
     for action in sorted(amounts):  # two sizes to one amount: the lower id
       by_amount.setdefault(amounts[action], action)
