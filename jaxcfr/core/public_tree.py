@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from jaxcfr.core import regret
 from jaxcfr.game.public_tree import PublicTreeTensors, SequenceFormMap
@@ -50,6 +51,9 @@ __all__ = [
   "exploitability",
   "to_sequence_form",
 ]
+
+
+_SHORT_SCAN = 64  # prefix sums over at most this many entries are a matrix product (_scan)
 
 
 def _expand(x: jax.Array, ndim: int) -> jax.Array:
@@ -143,14 +147,29 @@ def _compatible(tree: PublicTreeTensors) -> jax.Array:
 
 def _prefix(x: jax.Array, axis: int) -> jax.Array:
   """Exclusive prefix sums along ``axis``, one longer: ``P[j] = sum_{t < j} x[t]``."""
-  zero = jnp.zeros_like(jax.lax.slice_in_dim(x, 0, 1, axis=axis))
-  return jnp.concatenate([zero, jnp.cumsum(x, axis)], axis)
+  return _scan(x, axis, suffix=False)
 
 
 def _suffix(x: jax.Array, axis: int) -> jax.Array:
   """Suffix sums along ``axis``, one longer: ``Q[j] = sum_{t >= j} x[t]`` (``Q[end] = 0``)."""
-  zero = jnp.zeros_like(jax.lax.slice_in_dim(x, 0, 1, axis=axis))
-  return jnp.concatenate([jnp.flip(jnp.cumsum(jnp.flip(x, axis), axis), axis), zero], axis)
+  return _scan(x, axis, suffix=True)
+
+
+def _scan(x: jax.Array, axis: int, suffix: bool) -> jax.Array:
+  """Prefix or suffix sums along ``axis``, one longer, with exact zeros at ``P[0]`` and
+  ``Q[end]``. A short axis (a card's holders: 51 in hold'em) is one product with a
+  triangular 0/1 matrix, which XLA:CPU runs several times faster than ``cumsum``'s
+  reduce-window (measured: 60 ms against 326 ms for [3120, 52, 51] float32); a long one is
+  ``cumsum``."""
+  n = x.shape[axis]
+  if n > _SHORT_SCAN:
+    zero = jnp.zeros_like(jax.lax.slice_in_dim(x, 0, 1, axis=axis))
+    if suffix:
+      return jnp.concatenate([jnp.flip(jnp.cumsum(jnp.flip(x, axis), axis), axis), zero], axis)
+    return jnp.concatenate([zero, jnp.cumsum(x, axis)], axis)
+  t, j = np.arange(n)[:, None], np.arange(n + 1)[None, :]
+  triangle = jnp.asarray((t >= j) if suffix else (t < j), x.dtype)  # [n, n + 1]
+  return jnp.moveaxis(jnp.tensordot(triangle, jnp.moveaxis(x, axis, 0), axes=(0, 0)), 0, axis)
 
 
 def _weaker_stronger(tree: PublicTreeTensors, table: jax.Array, reach: jax.Array):
@@ -194,7 +213,13 @@ def showdown_values(tree: PublicTreeTensors, player: int, opponent_reach: jax.Ar
     total = jnp.einsum("shg,sg...->sh...", compatible.astype(opponent_reach.dtype), opponent_reach)
   else:
     weaker, stronger = jax.vmap(lambda t, r: _weaker_stronger(tree, t, r))(table, opponent_reach)
-    total = compatible_reach(tree, opponent_reach)
+    # a split pot's term needs the compatible total only where the chips differ (never in
+    # poker, where a showdown follows a call or two all-ins of equal stacks)
+    total = jax.lax.cond(
+      jnp.any(tree.showdown_chips[:, 0] != tree.showdown_chips[:, 1]),
+      lambda: compatible_reach(tree, opponent_reach),
+      lambda: weaker + stronger,
+    )
   ndim = weaker.ndim
   own, other = (_expand(tree.showdown_chips[:, p], ndim) for p in (player, 1 - player))
   values = other * weaker - own * stronger + (other - own) / 2 * (total - weaker - stronger)
