@@ -8,13 +8,13 @@ jaxcfr.games.poker_rules with 13 ranks and 4 suits, and OpenSpiel's ``handReache
 The hands are ordered 2s2h, 2s2d, 2s2c, 2s3s, ..., AdAc (every pair of card ids,
 lexicographic).
 
-**Endgame files** (the Libratus endgames' format: Brown and Sandholm, "Safe and Nested
-Subgame Solving for Imperfect-Information Games", 2017, and "Solving Imperfect-Information
-Games via Discounted Regret Minimization", 2019), one field a line: ``-round R`` (3 = the
-turn, 4 = the river; 2 = the flop), ``-board CARDS`` (spaces between cards allowed),
-``-pot P`` (both players' chips, equal shares) and ``-reach`` followed by 2,652 numbers: the
-first 1,326 the reach of the out-of-position player (player 0, first to act), the next 1,326
-the button's (player 1), in the hand order above. ``read_endgame`` reads and verifies one (plain text, nothing
+**Endgame files** (the format of the Libratus endgames, as published with Steinberger's PokerRL
+and used by Brown and Sandholm, "Solving Imperfect-Information Games via Discounted Regret
+Minimization", 2019), one field a line: ``-round R`` (3 = the turn, 4 = the river; 2 = the
+flop), ``-board CARDS`` (spaces between cards allowed), ``-pot P`` (both players' chips, equal
+shares) and ``-reach`` followed by 2,652 numbers: the first 1,326 the reach of the
+out-of-position player (player 0, first to act), the next 1,326 the button's (player 1), in the
+hand order above. ``read_endgame`` reads and verifies one (plain text, nothing
 unpickled); the four Libratus endgames ship in ``data/libratus_endgames`` (its README
 names their source): ``libratus_endgame(1..4)``.
 
@@ -22,7 +22,7 @@ names their source): ``libratus_endgame(1..4)``.
 (a file of that format; its board, pot and round are the subgame's) or ``board=CARDS`` with
 ``pot=P`` (uniform ranges); and ``stack`` (default 20,000 each, the pot's share included),
 ``big_blind`` (100), the bet sizes in pots ``first_bets`` (default ``0.5;1;allin``) for the
-first bet of a round and ``raises`` (``1;allin``) for later raises, separated by ``;`` (the
+first bet of a round and ``raises`` (``1;allin``) for later raises, separated by ``;`` or ``x`` (the
 game string's parser splits parameters at commas), and ``max_raises`` (bets and raises per
 round; default none, the stacks bound them). Player 0 is out of position and acts first in
 every round; the turn's and the flop's subgames deal the cards below them.

@@ -409,8 +409,8 @@ def test_small_deck_holdem_cfr_plus_steps_equal_openspiels_sequence_form():
   back) to 1e-12 relative, and the exploitability of the average to 1e-9. The two forms are
   not run apart: no-limit hold'em has exact ties (a nut hand's check and bet when the
   opponent always folds) whose regrets come out 0 in one summation order and +-1e-16 in the
-  other, and regret matching tells them apart (a free run diverges from the second iteration
-  on, measured)."""
+  other, and regret matching tells them apart (a free run's current strategies part within
+  the first two iterations, measured)."""
   pytest.importorskip("pyspiel")
   which = "turn"
   game, tree, device, mapping, _ = small_game(which)
