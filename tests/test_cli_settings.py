@@ -9,7 +9,11 @@ import pytest
 from jaxcfr import solvers
 from jaxcfr.run import cli
 
-GAMES = {"sequence_form": "kuhn_poker", "sampled": "limit_holdem(buckets=3,rollouts=4)"}
+GAMES = {
+  "sequence_form": "kuhn_poker",
+  "sampled": "limit_holdem(buckets=3,rollouts=4)",
+  "public_tree": "kuhn_poker",
+}
 # Options that enable a hyperparameter (Smooth UCT's, the tree regressor's threshold).
 ENABLING = {
   ("mcts", "eta"): ["--smooth"],
@@ -45,13 +49,14 @@ def _cases():
 def games():
   import jaxcfr
 
-  return {"sequence_form": jaxcfr.load(GAMES["sequence_form"]), "sampled": jaxcfr.load(GAMES["sampled"])}
+  return {r: jaxcfr.load(name, representation=r) for r, name in GAMES.items()}
 
 
 @pytest.mark.parametrize("declared,param", list(_cases()))
 def test_every_declared_hyperparameter_reaches_the_state(declared, param, games):
   value = _value(param)
   argv = ["solve", GAMES[declared.representation], "--algo", declared.name, param.flag, str(value)]
+  argv += ["--representation", str(declared.representation)]
   argv += ENABLING.get((declared.name, param.name), [])
   args = cli.parser().parse_args(argv)
   representation, _, options, lists = cli.solve_settings(args)

@@ -11,6 +11,13 @@ payoff values ``[P]`` or ``[P, *B]``) and returns results with the same trailing
 axes keep the gathers and segment sums over shared indices contiguous, which is faster
 than ``vmap``'s leading axis (benchmarks/cfr_speed.py); ``vmap`` works as well.
 
+The payoff is an operator: solvers ask it for sequence values only, through
+``sequence_values_for(payoff, player, plan)`` (``A y`` for player 0, ``-A^T x`` for player 1)
+and ``payoff_scale(payoff)`` (the largest ``|A|`` entry); ``SequencePayoff`` (jaxcfr.game.tensors)
+is its one implementation on the sequence form, whose pairs, row tables and sorted segment
+sums stay behind these two functions. The public tree's operator is its terminal values
+(jaxcfr.core.public_tree).
+
 Conventions: values are player 0's unless said otherwise. ``nash_conv`` is the sum of both
 best-response gains (Ponsen et al. 2011 and Lanctot et al. 2009 call it the exploitability epsilon_sigma);
 ``exploitability`` is ``nash_conv / 2``, OpenSpiel's convention.
@@ -42,6 +49,7 @@ __all__ = [
   "action_table",
   "hand_written_reverse",
   "sequence_values_for",
+  "payoff_scale",
   "sequence_values",
   "counterfactual_values",
   "best_response",
@@ -151,6 +159,11 @@ def _gathers(batch: tuple) -> bool:
   version of benchmarks/results/cfr_speed_cpu.json. One run pays for the padding and the
   extra indirection instead (slower than the scatters on liars_dice), so it scatters."""
   return math.prod(batch) >= _GATHER_BATCH
+
+
+def payoff_scale(payoff: SequencePayoff) -> jax.Array:
+  """[] the largest entry of the payoff operator in absolute value, ``max |A|``."""
+  return jnp.max(jnp.abs(payoff.value), axis=0)
 
 
 def sequence_values_for(payoff: SequencePayoff, player: int, opponent_plan: jax.Array) -> jax.Array:

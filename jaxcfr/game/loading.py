@@ -181,8 +181,9 @@ def _cached_build(name: str, fingerprint: str, make, use_cache: bool, key_decode
   host arrays as page cache, not process memory."""
   if not use_cache:
     return make()
-  safe = re.sub(r"[^\w.=,-]+", "_", name)[:120]
-  path = cache_dir() / f"{safe}-{fingerprint}.npz"
+  safe = re.sub(r"[^\w.=,-]+", "_", name)[:100]
+  whole = hashlib.sha256(name.encode()).hexdigest()[:12]  # the whole name: long strings differ past the cut
+  path = cache_dir() / f"{safe}-{whole}-{fingerprint}.npz"
   if path.exists():
     try:
       return _read_cache(path, key_decoders)

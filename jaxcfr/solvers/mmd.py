@@ -70,7 +70,7 @@ class MMDState(NamedTuple):
 
 def automatic_step_size(tensors: GameTensors, temperature: jax.Array) -> jax.Array:
   """OpenSpiel's default step size ``alpha / max |A|^2`` ([*B] like ``temperature``)."""
-  scale = jnp.max(jnp.abs(tensors.payoff.value))
+  scale = evaluation.payoff_scale(tensors.payoff)
   return temperature / jnp.maximum(scale, jnp.finfo(tensors.dtype).tiny) ** 2
 
 
