@@ -24,6 +24,21 @@ import dataclasses
 
 import numpy as np
 
+__all__ = [
+  "CHANCE",
+  "TERMINAL",
+  "PLAYER_0",
+  "PLAYER_1",
+  "CHANCE_NODE",
+  "TERMINAL_NODE",
+  "State",
+  "GameError",
+  "OpenSpielVariant",
+  "GameInfo",
+  "check_int",
+  "strings_from_chars",
+]
+
 CHANCE = -1  # OpenSpiel's kChancePlayerId
 TERMINAL = -4  # OpenSpiel's kTerminalPlayerId
 

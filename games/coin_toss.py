@@ -14,6 +14,8 @@ import math
 
 from ._base import CHANCE, TERMINAL, GameError, State
 
+__all__ = ["CoinTossState", "CoinToss"]
+
 SELL, PLAY = 0, 1
 GUESS_HEADS, GUESS_TAILS, FORFEIT = 0, 1, 2
 

@@ -44,6 +44,8 @@ from ._base import (
   strings_from_chars,
 )
 
+__all__ = ["MAX_CARDS", "GoofspielState", "Goofspiel", "VectorizedGoofspiel"]
+
 _SYMBOLS = "0123456789abcdefghijklmnopqrstuvwxyz"
 _RESULTS = "01="  # player 0 won the point card, player 1 won it, tie
 MAX_CARDS = 11  # infoset codes are exact in int64 up to here

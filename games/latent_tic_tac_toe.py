@@ -28,6 +28,8 @@ import numpy as np
 
 from ._base import PLAYER_0, PLAYER_1, TERMINAL, TERMINAL_NODE, GameError, State, strings_from_chars
 
+__all__ = ["MAX_OWN_MOVES", "LatentTicTacToeState", "LatentTicTacToe", "VectorizedLatentTicTacToe"]
+
 _LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 _LINE_MASKS = np.array([sum(1 << c for c in line) for line in _LINES], np.int16)
 _FULL = (1 << 9) - 1

@@ -14,6 +14,8 @@ from __future__ import annotations
 from ._base import CHANCE, TERMINAL, GameInfo, State
 from .poker_rules import PokerRules, leduc_rules
 
+__all__ = ["LeducState", "LeducPoker"]
+
 FOLD, CALL, RAISE = 0, 1, 2
 _RAISE_SIZE = (2, 4)
 _MAX_RAISES = 2

@@ -20,6 +20,8 @@ import numpy as np
 
 from ._base import CHANCE, CHANCE_NODE, PLAYER_0, PLAYER_1, TERMINAL, TERMINAL_NODE, GameInfo, State, check_int
 
+__all__ = ["MAX_SIDES", "LiarsDiceState", "LiarsDice", "VectorizedLiarsDice"]
+
 MAX_SIDES = 15  # the bids made are a 2N-bit mask in the infoset codes
 
 

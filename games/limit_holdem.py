@@ -32,6 +32,22 @@ import numpy as np
 
 from ._base import GameInfo
 
+__all__ = [
+  "ACTIONS",
+  "NUM_CARDS",
+  "NUM_ROUNDS",
+  "BLINDS",
+  "BET_SIZES",
+  "MAX_BETS",
+  "SMALL_BET",
+  "INFO",
+  "FIRST_PLAYER",
+  "BOARD_CARDS",
+  "BettingTree",
+  "betting_tree",
+  "preflop_class",
+]
+
 FOLD, CALL, RAISE = 0, 1, 2
 ACTIONS = ("fold", "call", "raise")
 NUM_CARDS = 52

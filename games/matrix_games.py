@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from ._base import TERMINAL, State
 
+__all__ = ["RPS_PAYOFF", "RPS_PLUS_PAYOFF", "MatrixState", "MatrixGame", "rps", "rps_plus"]
+
 RPS_PAYOFF = ((0, -1, 1), (1, 0, -1), (-1, 1, 0))  # row player's payoff, Chelarescu 2019 Table 2.1
 RPS_PLUS_PAYOFF = ((0, -1, 2), (1, 0, -2), (-2, 2, 0))  # Chelarescu 2019 Table 2.2
 

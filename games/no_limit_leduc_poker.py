@@ -70,6 +70,16 @@ import numpy as np
 
 from ._base import CHANCE, CHANCE_NODE, TERMINAL, TERMINAL_NODE, GameError, GameInfo, State, check_int
 
+__all__ = [
+  "BETTINGS",
+  "RAISE_RULES",
+  "MAX_STACK",
+  "MAX_VECTORIZED_CHIPS",
+  "NoLimitLeducState",
+  "NoLimitLeducPoker",
+  "VectorizedNoLimitLeduc",
+]
+
 FOLD, CALL, POT, ALL_IN = 0, 1, 2, 3
 BETTINGS = ("full", "fcpa", "deepstack")
 RAISE_RULES = ("double", "increment")

@@ -19,6 +19,8 @@ import numpy as np
 from ._base import CHANCE, CHANCE_NODE, PLAYER_0, PLAYER_1, TERMINAL, TERMINAL_NODE, GameInfo, State, check_int
 from .poker_rules import PokerRules, one_card_poker_rules
 
+__all__ = ["OneCardPokerState", "OneCardPoker", "kuhn_poker", "VectorizedOneCardPoker"]
+
 PASS, BET = 0, 1
 _TERMINAL_BETS = {"pp": 1, "pbp": 1, "pbb": 2, "bp": 1, "bb": 2}
 

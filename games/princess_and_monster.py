@@ -28,6 +28,8 @@ import numpy as np
 
 from ._base import CHANCE, CHANCE_NODE, PLAYER_0, PLAYER_1, TERMINAL, TERMINAL_NODE, GameError, State, check_int
 
+__all__ = ["PrincessAndMonsterState", "PrincessAndMonster", "VectorizedPrincessAndMonster"]
+
 _STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1), (0, 0))  # up, right, down, left, stay
 _LETTERS = "URDLS"
 

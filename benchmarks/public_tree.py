@@ -1,0 +1,152 @@
+"""The public tree (vector-form CFR) against the sequence form, and the Libratus endgames.
+
+    python -m benchmarks public_tree                          # all parts
+    python -m benchmarks public_tree --parts leduc --out /tmp/p.json
+
+Parts:
+- ``leduc``: Leduc CFR+ milliseconds per iteration, float32, one run and a batch of 64 runs,
+  on the public tree (sorted and dense terminals) and on the sequence form, in one process.
+- ``endgames``: the four Libratus endgames (``hunl_subgame(endgame=K)``: stacks 20,000, big
+  blind 100, first bets 0.5 pot, 1 pot and all-in, raises 1 pot and all-in): public nodes,
+  device memory, seconds per iteration; for the river endgames (3 and 4), CFR+, DCFR and
+  PCFR+ to ``--iterations`` with exploitability in mbb/g and percent of the pot on a schedule,
+  and the run time to reach 0.5% of the pot. The turn endgames are timed per iteration only
+  (``--turn-iterations``): a thousand iterations take hours on a 2-core CPU.
+The results file records the hardware and commit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
+from timing import per_iteration  # noqa: E402  pylint: disable=wrong-import-position
+
+PARTS = ("leduc", "endgames")
+
+
+def _solver_timing(game, algorithm: str, batch: int | None = None, **options) -> dict:
+  import jax.numpy as jnp  # pylint: disable=import-outside-toplevel
+
+  from jaxcfr import solvers  # pylint: disable=import-outside-toplevel
+
+  solver = solvers.get(algorithm, game.representation, **options)
+  kwargs = {} if batch is None else {"averaging_delay": jnp.zeros(batch, jnp.int32)}
+  state = solver.init(game.tensors, **kwargs)
+  timing = per_iteration(lambda s, n: solver.run(game.tensors, s, n), state, seconds=2.0)
+  return {"ms_per_iteration": 1000 * timing["iteration_s"], "compile_s": timing["compile_s"]}
+
+
+def leduc() -> dict:
+  import jaxcfr  # pylint: disable=import-outside-toplevel
+
+  sequence = jaxcfr.load("leduc_poker")
+  public = jaxcfr.load("leduc_poker", representation="public_tree")
+  rows = {}
+  for batch in (None, 64):
+    key = "one_run" if batch is None else f"batch_{batch}"
+    rows[key] = {
+      "sequence_form": _solver_timing(sequence, "cfr+", batch),
+      "public_tree_sorted": _solver_timing(public, "cfr+", batch, terminals="sorted"),
+      "public_tree_dense": _solver_timing(public, "cfr+", batch, terminals="dense"),
+    }
+    base = rows[key]["sequence_form"]["ms_per_iteration"]
+    for name in ("public_tree_sorted", "public_tree_dense"):
+      rows[key][name]["over_sequence_form"] = rows[key][name]["ms_per_iteration"] / base
+    print(key, rows[key], flush=True)
+  return rows
+
+
+def _curve(game, algorithm: str, iterations: int, every: int) -> dict:
+  from jaxcfr import solvers  # pylint: disable=import-outside-toplevel
+  from jaxcfr.evaluate import evaluators  # pylint: disable=import-outside-toplevel
+
+  solver = solvers.get(algorithm, game.representation)
+  evaluate = evaluators.for_game(game)
+  state = solver.init(game.tensors)
+  state = solver.run(game.tensors, state, 1)  # compile
+  state = solver.init(game.tensors)
+  points, run_seconds, reached = [], 0.0, None
+  done = 0
+  while done < iterations:
+    start = time.perf_counter()
+    state = solver.run(game.tensors, state, every)
+    state.iteration.block_until_ready()
+    run_seconds += time.perf_counter() - start
+    done += every
+    values = {k: float(v) for k, v in evaluate(solver, game.tensors, state, done).items()}
+    points.append({"iteration": done, "run_seconds": run_seconds, **values})
+    if reached is None and values["exploitability_pot_percent"] <= 0.5:
+      reached = {"iteration": done, "run_seconds": run_seconds}
+  return {"curve": points, "reached_half_percent_of_pot": reached}
+
+
+def endgames(iterations: int, every: int, turn_iterations: int) -> dict:
+  import jaxcfr  # pylint: disable=import-outside-toplevel
+
+  out = {}
+  for k in (1, 2, 3, 4):
+    start = time.perf_counter()
+    game = jaxcfr.load(f"hunl_subgame(endgame={k})")
+    build = time.perf_counter() - start
+    stats = game.statistics()
+    row = {"build_and_load_s": build, "statistics": stats, "pot": game.info.pot}
+    if stats["chance_nodes"] == 0:  # a river endgame
+      row["cfr+"] = _solver_timing(game, "cfr+")
+      for algorithm in ("cfr+", "dcfr", "pcfr+"):
+        row[f"{algorithm}_curve"] = _curve(game, algorithm, iterations, every)
+        last = row[f"{algorithm}_curve"]["curve"][-1]
+        print(k, algorithm, last["exploitability_mbb"], last["exploitability_pot_percent"], flush=True)
+    else:
+      from jaxcfr import solvers  # pylint: disable=import-outside-toplevel
+
+      solver = solvers.get("cfr+", game.representation)
+      state = solver.run(game.tensors, solver.init(game.tensors), 1)
+      state.iteration.block_until_ready()
+      start = time.perf_counter()
+      state = solver.run(game.tensors, state, turn_iterations)
+      state.iteration.block_until_ready()
+      row["cfr+"] = {"ms_per_iteration": 1000 * (time.perf_counter() - start) / turn_iterations}
+    out[f"endgame{k}"] = row
+    print(k, {key: v for key, v in row.items() if not key.endswith("curve")}, flush=True)
+  return out
+
+
+def main(argv: list[str] | None = None) -> dict:
+  parser = argparse.ArgumentParser(prog="python -m benchmarks public_tree", description=__doc__.splitlines()[0])
+  parser.add_argument("--parts", default=",".join(PARTS), help=f"comma-separated parts: {', '.join(PARTS)}")
+  parser.add_argument("--iterations", type=int, default=1000, help="iterations of the river endgames' curves")
+  parser.add_argument("--every", type=int, default=50, help="iterations between evaluations of a curve")
+  parser.add_argument("--turn-iterations", type=int, default=3, help="timed CFR+ iterations on the turn endgames")
+  parser.add_argument(
+    "--out", default=str(Path(__file__).parent / "results" / "public_tree.json"), help="the results file"
+  )
+  args = parser.parse_args(argv)
+  parts = args.parts.split(",")
+  unknown = sorted(set(parts) - set(PARTS))
+  if unknown:
+    parser.error(f"unknown parts {unknown}; choose from {list(PARTS)}")
+  results = {}
+  if "leduc" in parts:
+    results["leduc_cfr_plus_float32"] = leduc()
+  if "endgames" in parts:
+    results["libratus_endgames_float32"] = endgames(args.iterations, args.every, args.turn_iterations)
+  write_record(
+    args.out,
+    benchmark="public_tree",
+    description="CFR on the public tree against the sequence form (Leduc), and the Libratus endgames "
+    "(hunl_subgame, stacks 20,000, big blind 100, bets 0.5/1 pot and all-in first, 1 pot and all-in raises); "
+    "float32 on this CPU.",
+    configuration=vars(args),
+    results=results,
+  )
+  return results
+
+
+if __name__ == "__main__":
+  main()
