@@ -20,7 +20,7 @@ from ._base import (
 )
 from .coin_toss import CoinToss
 from .goofspiel import Goofspiel
-from .hunl_subgame import hunl_subgame
+from . import hunl_subgame as _hunl  # the module keeps its name (jaxcfr.games.hunl_subgame)
 from .latent_tic_tac_toe import LatentTicTacToe
 from .leduc_poker import LeducPoker
 from .liars_dice import LiarsDice
@@ -41,7 +41,7 @@ GAMES = {
   "princess_and_monster": PrincessAndMonster,
   "latent_tic_tac_toe": LatentTicTacToe,
   "no_limit_leduc_poker": NoLimitLeducPoker,
-  "hunl_subgame": hunl_subgame,
+  "hunl_subgame": _hunl.hunl_subgame,
 }
 
 __all__ = [
