@@ -148,7 +148,7 @@ def test_annealed_mmd_approaches_a_nash_equilibrium():
 def test_mmd_rejects_bad_temperatures():
   with pytest.raises(ValueError, match="mmd's temperature must be > 0"):
     solvers.get("mmd").init(kuhn().tensors, temperature=jnp.array([0.1, 0.0]))
-  with pytest.raises(ValueError, match="mmd has no hyperparameter alpha"):
+  with pytest.raises(ValueError, match="solver .mmd. has no hyperparameter alpha"):
     solvers.get("mmd").init(kuhn().tensors, alpha=1.0)
 
 

@@ -27,7 +27,7 @@ def _free_port() -> int:
 )
 def test_two_processes_equal_one(argv, tmp_path):
   env = {**os.environ, "XLA_FLAGS": "--xla_force_host_platform_device_count=1", "JAX_PLATFORMS": "cpu"}
-  command = [sys.executable, "-m", "jaxcfr.run.cli", *argv, "--no-progress"]
+  command = [sys.executable, "-m", "jaxcfr.run.cli", *argv, "--no-progress", "--dtype", "float64"]
   port = _free_port()
   processes = [
     subprocess.Popen(

@@ -35,21 +35,27 @@ def _error_line(capsys) -> str:
   "argv,message",
   [
     (["rnr", "kuhn_poker", "--p", "nan"], "finite"),
-    (["rnr", "kuhn_poker", "--p", "0.5,1.5"], "[0, 1]"),
+    (["rnr", "kuhn_poker", "--p", "0.5,1.5"], "p of solver 'rnr' must be in [0.0, 1.0]"),
     (["rnr", "kuhn_poker", "--value-iters", "-5"], "positive integer"),
     (["solve", "kuhn_poker", "--checkpoint-every", "0"], "positive integer"),
     (["solve", "kuhn_poker", "--checkpoint-every", "-3"], "positive integer"),
     (["solve", "kuhn_poker", "--eval-every", "-10"], "positive integer"),
-    (["solve", "kuhn_poker", "--algo", "mccfr-os", "--epsilon", "2"], "epsilon must lie in [0, 1]"),
+    (
+      ["solve", "kuhn_poker", "--algo", "mccfr-os", "--epsilon", "2"],
+      "epsilon of solver 'mccfr-os' must be in [0.0, 1.0]",
+    ),
     (["solve", "kuhn_poker", "--iters", "30", "--averaging-delay", "50"], "averaging_delay 50"),
     (["solve", "one_card_poker(num_cards=3,num_cards=5)"], "given twice"),
     (["solve", "kuhn_poker", "--resume"], "--resume needs --checkpoint"),
     (["solve", "kuhn_poker", "--json", "/no/such/folder/r.json"], "is not an existing folder"),
     (["solve", "kuhn_poker", "--strategy-out", "/no/such/folder/s.npz"], "is not an existing folder"),
     (["solve", "kuhn_poker", "--checkpoint", "/no/such/folder/c.npz"], "is not an existing folder"),
-    (["solve", "kuhn_poker", "--algo", "cfr+", "--seed", "3"], "apply to stochastic solvers"),
-    (["solve", "kuhn_poker", "--algo", "mccfr-es", "--trajectories", "2"], "options of mccfr-os, not mccfr-es"),
-    (["rnr", "kuhn_poker", "--algo", "rnr", "--trajectories", "2"], "applies to --algo mcrnr"),
+    (["solve", "kuhn_poker", "--algo", "cfr+", "--seed", "3"], "--seed does not apply to --algo cfr+"),
+    (
+      ["solve", "kuhn_poker", "--algo", "mccfr-es", "--trajectories", "2"],
+      "--trajectories does not apply to --algo mccfr-es",
+    ),
+    (["rnr", "kuhn_poker", "--algo", "rnr", "--trajectories", "2"], "(it applies to: mccfr-os, mcrnr)"),
     (["rnr", "kuhn_poker", "--model", "missing.npz"], "neither 'uniform'"),
   ],
 )
@@ -278,6 +284,8 @@ def test_cli_json_describes_itself(tmp_path):
         "--json",
         str(out),
         "--no-progress",
+        "--dtype",
+        "float64",
       ]
     )
     == 0
@@ -296,6 +304,8 @@ def test_cli_json_describes_itself(tmp_path):
     "--json",
     str(out),
     "--no-progress",
+    "--dtype",
+    "float64",
   ]
   assert record["dtype"] == "float64" and record["hyperparameters"]["seed"] == [1, 2]
   assert record["hardware"]["jax"] == jax.__version__ and record["hardware"]["numpy"] == np.__version__
@@ -351,6 +361,8 @@ def test_ctrl_c_saves_a_checkpoint_and_exits_cleanly(tmp_path):
     "--checkpoint",
     str(path),
     "--no-progress",
+    "--dtype",
+    "float64",
   ]
   # The child starts with SIGINT at its default disposition, whatever the test process
   # (or a library it loaded) left it at: a child that inherits "ignored" never sees Ctrl-C.

@@ -481,9 +481,9 @@ def test_driver_runs_seeds_as_a_batch():
   assert result.summary()["exploitability"][1] == pytest.approx(alone.summary()["exploitability"], rel=1e-12)
   assert result.summary()["results"][1]["seed"] == 2
   assert alone.summary()["nodes_touched"] == counts[1][1]
-  with pytest.raises(ValueError, match="mccfr-os has no setting alpha"):
+  with pytest.raises(ValueError, match="solver .mccfr-os. has no setting alpha"):
     driver.solve(kuhn, "mccfr-os", 10, alpha=1.0)
-  with pytest.raises(ValueError, match="mccfr-os has no setting updates"):
+  with pytest.raises(ValueError, match="solver .mccfr-os. has no setting updates"):
     driver.solve(kuhn, "mccfr-os", 10, updates="simultaneous")
 
 
