@@ -70,7 +70,11 @@ def game_info(game_string: str) -> GameInfo:
   """The GameInfo of an OpenSpiel game string (see the module doc): poker-ness and the unit
   from its game type's short name, Kuhn's metrics for two-player kuhn_poker, itself as the
   twin. Nothing else is known of OpenSpiel's games: no RCFR feature set (the generic one)."""
-  game = load_openspiel_game(game_string)
+  pyspiel = _pyspiel()
+  try:
+    game = pyspiel.load_game(game_string)
+  except pyspiel.SpielError as error:
+    raise ValueError(f"OpenSpiel cannot load {game_string!r}: {error}") from error
   short_name = game.get_type().short_name
   poker = short_name in POKER_GAMES
   return GameInfo(
