@@ -364,7 +364,7 @@ def _solve(args) -> int:
   if args.checkpoint_every is not None and not args.checkpoint:
     raise ValueError("--checkpoint-every needs --checkpoint FILE")
   representation, declared, options, lists = solve_settings(args)
-  solver = solvers.get(args.algo, representation, **options)
+  solvers.get(args.algo, representation, **options)  # the options checked and the solver built before loading
   needs_model = "model" in declared.requires
   if needs_model and representation != Representation.SAMPLED:
     raise ValueError(f"--algo {args.algo} needs an opponent model; use 'jaxcfr rnr {args.game} --algo {args.algo}'")
@@ -402,7 +402,7 @@ def _solve(args) -> int:
   if not main_process:
     return 0
   summary = result.summary()
-  _print_summary(summary, result, solver)
+  _print_summary(summary, result)
   if args.json:
     _write_json(args.json, _described(summary, args, started=started))
   if args.strategy_out:
@@ -421,7 +421,7 @@ _NOTES = {
 }
 
 
-def _print_summary(summary: dict, result, solver) -> None:
+def _print_summary(summary: dict, result) -> None:
   options = ", ".join(f"{k}={v}" for k, v in summary["options"].items())
   print(f"{'game':<25}{summary['game']} ({summary['representation']})")
   print(f"{'algorithm':<25}{summary['algo']} ({options + ', ' if options else ''}{summary['dtype']})")
@@ -435,7 +435,6 @@ def _print_summary(summary: dict, result, solver) -> None:
   if "relative_size" in summary:
     print(f"{'':<25}(regressor_size over the full regret table: relative_size)")
   print(f"{'seconds':<25}{summary['seconds']:.3f}   ({summary['compile_seconds']:.3f} compiling)")
-  del solver
 
 
 def _rnr(args) -> int:
