@@ -446,12 +446,8 @@ def _rnr(args) -> int:
   given = {"base": None if args.base == "cfr+" else args.base, "trajectories": args.trajectories}
   for name, value in given.items():
     if value is not None and declared.param(name) is None:
-      owners = ", ".join(
-        n
-        for n in solvers.names()
-        if solvers.registration(n, declared.representation).param(name)
-        if declared.representation in solvers.representations(n)
-      )
+      where = declared.representation
+      owners = ", ".join(n for n in solvers.names(where) if solvers.registration(n, where).param(name))
       raise ValueError(f"--{name} does not apply to --algo {args.algo} (it applies to: {owners})")
   options = {k: v for k, v in given.items() if v is not None}
   solvers.check_settings(args.algo, declared.representation, options, {"p": args.p})
