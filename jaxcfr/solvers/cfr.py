@@ -69,6 +69,7 @@ __all__ = [
   "next_weight_ratio",
   "init",
   "check_hyperparameters",
+  "broadcast_hyperparameters",
   "step",
   "step_with_carry",
   "average_strategy",
@@ -320,14 +321,7 @@ def init(
   """
   check_hyperparameters(alpha=alpha, beta=beta, gamma=gamma, averaging_delay=averaging_delay)
   dtype = tensors.dtype
-  hyper = dict(
-    alpha=jnp.asarray(alpha, dtype),
-    beta=jnp.asarray(beta, dtype),
-    gamma=jnp.asarray(gamma, dtype),
-    averaging_delay=jnp.asarray(averaging_delay, jnp.int32),
-  )
-  batch = jnp.broadcast_shapes(*(h.shape for h in hyper.values()))
-  hyper = {k: jnp.broadcast_to(h, batch) for k, h in hyper.items()}
+  hyper, batch = broadcast_hyperparameters(dtype, alpha, beta, gamma, averaging_delay)
   zeros = tuple(jnp.zeros(tp.legal.shape + batch, dtype) for tp in tensors.players)
   uniform = tuple(
     jnp.broadcast_to(evaluation.expand_to(s, 2 + len(batch)), tp.legal.shape + batch)
@@ -343,6 +337,19 @@ def init(
     weight_ratio=jnp.zeros(batch, dtype),
     **hyper,
   )
+
+
+def broadcast_hyperparameters(dtype, alpha, beta, gamma, averaging_delay) -> tuple[dict, tuple]:
+  """``({alpha, beta, gamma, averaging_delay}: arrays [*B], B)``: the hyperparameters as
+  arrays (floats in ``dtype``, the delay int32) broadcast to their common batch shape ``B``."""
+  hyper = dict(
+    alpha=jnp.asarray(alpha, dtype),
+    beta=jnp.asarray(beta, dtype),
+    gamma=jnp.asarray(gamma, dtype),
+    averaging_delay=jnp.asarray(averaging_delay, jnp.int32),
+  )
+  batch = jnp.broadcast_shapes(*(h.shape for h in hyper.values()))
+  return {k: jnp.broadcast_to(h, batch) for k, h in hyper.items()}, batch
 
 
 def check_hyperparameters(**values) -> None:

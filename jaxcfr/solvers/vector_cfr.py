@@ -100,14 +100,7 @@ def init(
   a batch (cfr.init)."""
   cfr.check_hyperparameters(alpha=alpha, beta=beta, gamma=gamma, averaging_delay=averaging_delay)
   dtype = tree.dtype
-  hyper = dict(
-    alpha=jnp.asarray(alpha, dtype),
-    beta=jnp.asarray(beta, dtype),
-    gamma=jnp.asarray(gamma, dtype),
-    averaging_delay=jnp.asarray(averaging_delay, jnp.int32),
-  )
-  batch = jnp.broadcast_shapes(*(h.shape for h in hyper.values()))
-  hyper = {k: jnp.broadcast_to(h, batch) for k, h in hyper.items()}
+  hyper, batch = cfr.broadcast_hyperparameters(dtype, alpha, beta, gamma, averaging_delay)
   shapes = [tree.legal[p].shape + (tree.num_hands,) + batch for p in (0, 1)]
   zeros = tuple(jnp.zeros(s, dtype) for s in shapes)
   uniform = tuple(
