@@ -171,7 +171,9 @@ def test_algorithms_that_need_the_tree_are_refused(capsys):
   with pytest.raises(ValueError, match="does not run on the sampled representation"):
     solvers.get("cfr+", "sampled")
   assert cli.main(["solve", "limit_holdem(buckets=10)", "--algo", "cfr+", "--iters", "5"]) == 2
-  assert "does not run on the sampled representation (it accepts: sequence_form, public_tree)" in capsys.readouterr().err
+  assert (
+    "does not run on the sampled representation (it accepts: sequence_form, public_tree)" in capsys.readouterr().err
+  )
   assert cli.main(["solve", "limit_holdem(buckets=10)", "--algo", "mccfr-os", "--trajectories", "2"]) == 2
   assert "--trajectories does not apply to --algo mccfr-os on sampled games" in capsys.readouterr().err
 
