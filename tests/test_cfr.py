@@ -225,3 +225,31 @@ def test_last_regret_is_kept_only_by_predictive_solvers():
   assert solvers.get("cfr+").run(g.tensors, plain, 3).last_regret[0].shape == (0, 2, 2)
   predictive = solvers.get("pcfr+").init(g.tensors)
   assert [x.shape for x in predictive.last_regret] == [t.legal.shape for t in g.tensors.players]
+
+
+@pytest.mark.parametrize("dtype", [jnp.float32, jnp.float64])
+def test_discounts_stay_finite_for_any_exponent_and_iteration(dtype):
+  """``t^e / (t^e + 1)`` without forming ``t^e`` (inf / inf = NaN once it overflows: e = 100 at
+  t = 1,203 in float64, at t = 3 in float32); equal to the formula wherever that is finite."""
+  t = np.array([1, 2, 3, 1203, 2**24, 2**31 - 1], float)[:, None]
+  e = np.array([-np.inf, -1e30, -100, -1.5, 0, 0.5, 1, 1.5, 100, 1e30, np.inf])[None, :]
+  factor = np.asarray(cfr.discount(jnp.asarray(t, dtype), jnp.asarray(e, dtype)))
+  assert factor.dtype == dtype and np.all((factor >= 0) & (factor <= 1))
+  with np.errstate(over="ignore", invalid="ignore"):
+    exact = 1 / (1 + np.exp(-np.longdouble(e) * np.log(np.longdouble(t))))
+  exact = np.where(e == np.inf, 1.0, np.where(e == -np.inf, 0.0, exact)).astype(float)
+  np.testing.assert_allclose(factor, exact, rtol=8 * np.finfo(dtype).eps, atol=np.finfo(dtype).tiny)
+  ratio = cfr.next_weight_ratio(  # the averaging weights (t-1/t)^gamma: finite for any gamma
+    cfr.CFRState(*[None] * 5, jnp.asarray(3.0, dtype), None, None, jnp.asarray(e[0, 4:], dtype), jnp.asarray(0)),
+    jnp.asarray(t[1:], dtype),
+  )
+  assert np.all(np.isfinite(np.asarray(ratio)))
+
+
+def test_dcfr_with_a_huge_alpha_converges_like_any_dcfr():
+  """alpha = 1000 overflowed t^alpha at t = 3 (float64) and turned every regret into NaN."""
+  g = game("kuhn_poker")
+  solver = solvers.get("dcfr")
+  state = solver.run(g.tensors, solver.init(g.tensors, alpha=1000.0), 200)
+  assert np.all(np.isfinite(np.asarray(state.regrets[0])))
+  assert average_exploitability(g.tensors, solver, state) < 5e-3
