@@ -68,6 +68,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import poker_rules
 from ._base import CHANCE, CHANCE_NODE, TERMINAL, TERMINAL_NODE, GameError, GameInfo, State, check_int
 
 __all__ = [
@@ -78,6 +79,7 @@ __all__ = [
   "NoLimitLeducState",
   "NoLimitLeducPoker",
   "VectorizedNoLimitLeduc",
+  "PublicNoLimitLeduc",
 ]
 
 FOLD, CALL, POT, ALL_IN = 0, 1, 2, 3
@@ -293,6 +295,82 @@ class NoLimitLeducPoker:
 
   def new_initial_state(self) -> NoLimitLeducState:
     return NoLimitLeducState(self, (), (self.ante, self.ante), self.ante, self.ante, self.ante, 0, 0, -1, False, "")
+
+  def public_tree_rules(self) -> PublicNoLimitLeduc:
+    """The rules of the public tree (jaxcfr.game.public_tree.public_tree_of builds it)."""
+    return PublicNoLimitLeduc(self)
+
+
+_HIDDEN = (-1, -1)  # the private cards of a public state: not known
+
+
+class _PublicState:
+  """A public state: a NoLimitLeducState whose private cards are hidden, with the fields
+  of the public-game protocol (``round``, ``board``, ``chips``)."""
+
+  __slots__ = ("history",)
+
+  def __init__(self, history: NoLimitLeducState):
+    self.history = history
+
+  @property
+  def round(self) -> int:
+    return self.history.round
+
+  @property
+  def board(self) -> tuple:
+    return self.history.cards[2:]
+
+  @property
+  def chips(self) -> tuple:
+    return self.history.spent
+
+
+class PublicNoLimitLeduc:
+  """No-limit Leduc as a public game (the protocol of games/poker_rules.py): the betting of
+  NoLimitLeducState itself, replayed with the private cards hidden, so every variant
+  (``betting``, ``raise_rule``, deck) has its public tree; the showdown is Leduc's (a pair
+  with the public card, then the higher rank: ``poker_rules.rank_groups``)."""
+
+  hand_size = 1
+  strength = staticmethod(poker_rules.rank_groups)
+
+  def __init__(self, game: NoLimitLeducPoker):
+    self.game = game
+    self.ranks, self.suits, self.num_cards = game.num_ranks, game.num_suits, game.num_cards
+
+  def root(self) -> _PublicState:
+    state = self.game.new_initial_state()
+    return _PublicState(state.child(_HIDDEN[0]).child(_HIDDEN[1]))
+
+  def kind_of(self, state: _PublicState) -> tuple:
+    """(kind, player) of a public state."""
+    history = state.history
+    player = history.current_player()
+    if player == CHANCE:
+      return poker_rules.CHANCE, -1
+    if player != TERMINAL:
+      return poker_rules.DECISION, player
+    if history.folded >= 0:
+      return poker_rules.FOLD, history.folded
+    return poker_rules.SHOWDOWN, -1
+
+  def children(self, state: _PublicState) -> list:
+    """[(kind, player, action id, chance prob, child state)]: the public card (one of the
+    cards the board leaves, with probability given both private cards), or the actions."""
+    history = state.history
+    if history.current_player() == CHANCE:
+      remaining = [c for c in range(self.num_cards) if c not in state.board]
+      prob = 1.0 / (self.num_cards - 2 - len(state.board))
+      children = [_PublicState(history.child(card)) for card in remaining]
+      return [(*self.kind_of(child), index, prob, child) for index, child in enumerate(children)]
+    children = [(action, _PublicState(history.child(action))) for action in history.legal_actions()]
+    return [(*self.kind_of(child), action, 1.0, child) for action, child in children]
+
+  def initial_range(self) -> np.ndarray:
+    """[2, H] the private deal: player 0's card ``1 / n``, player 1's ``1 / (n - 1)``."""
+    n = self.num_cards
+    return np.stack([np.full(n, 1 / n), np.full(n, 1 / (n - 1))])
 
 
 def _take(states: dict, index) -> dict:

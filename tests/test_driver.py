@@ -1,5 +1,6 @@
 """The solve driver, checkpoints, strategy files and the command line."""
 
+import dataclasses
 import json
 import os
 import warnings
@@ -163,3 +164,28 @@ def test_check_profile_rejects_mass_on_illegal_actions():
   bad = sigma0.at[illegal].set(jnp.full(3, 1 / 3))
   with pytest.raises(ValueError, match="illegal action"):
     jaxcfr.check_profile(leduc.tensors, (bad, sigma1))
+
+
+def _overflowing(game, scale=1e308):
+  """``game`` with its payoffs scaled so far that the regrets overflow to inf and NaN."""
+  tensors = game.tensors
+  payoff = jaxcfr.game.tensors.SequencePayoff(**{**vars(tensors.payoff), "value": tensors.payoff.value * scale})
+  tensors = jaxcfr.game.tensors.GameTensors(
+    tree=tensors.tree, players=tensors.players, name=tensors.name, payoff=payoff
+  )
+  return dataclasses.replace(game, tensors=tensors)
+
+
+def test_a_state_turning_non_finite_stops_the_run_naming_the_iteration(kuhn, monkeypatch, tmp_path, capsys):
+  """Checked after every chunk: no NaN exploitability is reported, and no NaN checkpoint is written."""
+  with pytest.raises(
+    driver.NonFiniteError,
+    match=r"cfr\+ on kuhn_poker: the solver state's \.regrets\[\d\] became NaN or infinite (at|between) iteration",
+  ):
+    jaxcfr.solve(_overflowing(kuhn), "cfr+", 20, checkpoint=tmp_path / "c.npz")
+  with np.load(tmp_path / "c.npz") as saved:  # the last checkpoint, written before: finite
+    assert all(np.isfinite(saved[k]).all() for k in saved.files if k.startswith((".regrets", ".average")))
+  monkeypatch.setattr(jaxcfr.game.loading, "load", lambda *a, **k: _overflowing(kuhn))
+  assert cli.main(["solve", "kuhn_poker", "--iters", "20", "--no-progress"]) == 2
+  err = capsys.readouterr().err.strip().splitlines()
+  assert len(err) == 1 and err[0].startswith("jaxcfr: error: cfr+ on kuhn_poker: the solver state's")

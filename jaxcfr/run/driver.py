@@ -32,7 +32,7 @@ from jaxcfr.run import checkpoint as checkpoint_lib
 from jaxcfr.run import sharding
 from jaxcfr.run.hardware import git_commit, hardware
 
-__all__ = ["SolveResult", "Interrupted", "solve", "hyperparameter_grid"]
+__all__ = ["SolveResult", "Interrupted", "NonFiniteError", "solve", "hyperparameter_grid"]
 
 
 @dataclasses.dataclass
@@ -150,6 +150,37 @@ class Interrupted(KeyboardInterrupt):
   """A run stopped by Ctrl-C; ``str()`` says where, and whether a checkpoint was saved."""
 
 
+class NonFiniteError(ValueError):
+  """A run whose state turned NaN or infinite: ``str()`` names the state's field and the
+  iterations between which it happened."""
+
+
+@jax.jit
+def _finite_leaves(state) -> jax.Array:
+  """[L] bool: whether each leaf of ``state`` (in ``tree_leaves`` order) is finite
+  everywhere; True for integer and boolean leaves. One reduction over the state."""
+  return jnp.stack(
+    [
+      jnp.all(jnp.isfinite(leaf)) if jnp.issubdtype(leaf.dtype, jnp.inexact) else jnp.asarray(True)
+      for leaf in jax.tree_util.tree_leaves(state)
+    ]
+  )
+
+
+def _check_finite(state, watched: np.ndarray, *, done: int, before: int, what: str) -> None:
+  """Raises NonFiniteError naming the first ``watched`` leaf of ``state`` (those finite at the
+  start: regrets, strategies, averages; not a hyperparameter such as alpha = inf) that is
+  no longer finite after iteration ``done`` (it was after iteration ``before``)."""
+  bad = watched & ~np.asarray(_finite_leaves(state))
+  if bad.any():
+    path = jax.tree_util.tree_flatten_with_path(state)[0][int(np.argmax(bad))][0]
+    where = f"at iteration {done}" if done == before + 1 else f"between iterations {before + 1} and {done}"
+    raise NonFiniteError(
+      f"{what}: the solver state's {jax.tree_util.keystr(path)} became NaN or infinite {where}; "
+      "the run is stopped (results past it would be meaningless)"
+    )
+
+
 def _average(solver, tensors, state, distributed: bool):
   """The average profile; gathered to every process when the batch spans several."""
   average = solver.average_strategy(tensors, state)
@@ -256,8 +287,10 @@ def solve(
       e.g. ``updates`` or ``trajectories``) and hyperparameters for every run (e.g.
       ``alpha``, ``seed``, ``epsilon``, ``model``).
   Raises:
-    ValueError: a bad argument, found before any long work. Interrupted (a
-      KeyboardInterrupt) on Ctrl-C, after saving the checkpoint if one was asked for.
+    ValueError: a bad argument, found before any long work. NonFiniteError (a ValueError):
+      the state turned NaN or infinite (checked after every call of the solver's ``run``).
+      Interrupted (a KeyboardInterrupt) on Ctrl-C, after saving the checkpoint if one was
+      asked for.
   """
   _positive("iterations", iterations)
   _positive("eval_every", eval_every)
@@ -364,6 +397,7 @@ def solve(
   interrupt = _HeldInterrupt()
   if interrupt.active:  # each call computes in place: own buffers, not the caller's or the tensors'
     state = jax.tree_util.tree_map(jnp.copy, state)
+  watched = np.asarray(_finite_leaves(state))  # the leaves that must stay finite
   with clock, bar:
     try:
       while done < iterations or not history:
@@ -375,6 +409,7 @@ def solve(
             state = jax.block_until_ready(solver.run(tensors, state, n, donate=interrupt.active))
             done += n
           bar.update(n)
+          _check_finite(state, watched, done=done, before=done - n, what=f"{algorithm} on {game.name}")
           took = time.perf_counter() - call_start - (clock.seconds - compiled_before)
           chunk = int(np.clip(n * 0.5 / max(took, 1e-6), 1, 1 << 20))
         if done % eval_every == 0 or done == iterations:
