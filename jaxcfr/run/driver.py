@@ -155,23 +155,12 @@ class NonFiniteError(ValueError):
   iterations between which it happened."""
 
 
-@jax.jit
-def _finite_leaves(state) -> jax.Array:
-  """[L] bool: whether each leaf of ``state`` (in ``tree_leaves`` order) is finite
-  everywhere; True for integer and boolean leaves. One reduction over the state."""
-  return jnp.stack(
-    [
-      jnp.all(jnp.isfinite(leaf)) if jnp.issubdtype(leaf.dtype, jnp.inexact) else jnp.asarray(True)
-      for leaf in jax.tree_util.tree_leaves(state)
-    ]
-  )
-
-
-def _check_finite(state, watched: np.ndarray, *, done: int, before: int, what: str) -> None:
+def _check_finite(state, watched: np.ndarray, *, done: int, before: int, what: str) -> int:
   """Raises NonFiniteError naming the first ``watched`` leaf of ``state`` (those finite at the
   start: regrets, strategies, averages; not a hyperparameter such as alpha = inf) that is
-  no longer finite after iteration ``done`` (it was after iteration ``before``)."""
-  bad = watched & ~np.asarray(_finite_leaves(state))
+  no longer finite after iteration ``done`` (it was after iteration ``before``); else
+  returns ``done``. With several processes, a collective."""
+  bad = watched & ~sharding.finite_leaves(state)
   if bad.any():
     path = jax.tree_util.tree_flatten_with_path(state)[0][int(np.argmax(bad))][0]
     where = f"at iteration {done}" if done == before + 1 else f"between iterations {before + 1} and {done}"
@@ -179,6 +168,7 @@ def _check_finite(state, watched: np.ndarray, *, done: int, before: int, what: s
       f"{what}: the solver state's {jax.tree_util.keystr(path)} became NaN or infinite {where}; "
       "the run is stopped (results past it would be meaningless)"
     )
+  return done
 
 
 def _average(solver, tensors, state, distributed: bool):
@@ -288,7 +278,8 @@ def solve(
       ``alpha``, ``seed``, ``epsilon``, ``model``).
   Raises:
     ValueError: a bad argument, found before any long work. NonFiniteError (a ValueError):
-      the state turned NaN or infinite (checked after every call of the solver's ``run``).
+      the state turned NaN or infinite (checked after every call of the solver's ``run``;
+      with several processes, at each evaluation and checkpoint).
       Interrupted (a KeyboardInterrupt) on Ctrl-C, after saving the checkpoint if one was
       asked for.
   """
@@ -397,7 +388,8 @@ def solve(
   interrupt = _HeldInterrupt()
   if interrupt.active:  # each call computes in place: own buffers, not the caller's or the tensors'
     state = jax.tree_util.tree_map(jnp.copy, state)
-  watched = np.asarray(_finite_leaves(state))  # the leaves that must stay finite
+  watched = sharding.finite_leaves(state)  # the leaves that must stay finite
+  checked, what = done, f"{algorithm} on {game.name}"
   with clock, bar:
     try:
       while done < iterations or not history:
@@ -409,9 +401,12 @@ def solve(
             state = jax.block_until_ready(solver.run(tensors, state, n, donate=interrupt.active))
             done += n
           bar.update(n)
-          _check_finite(state, watched, done=done, before=done - n, what=f"{algorithm} on {game.name}")
+          if not distributed:  # every chunk; processes adapt their chunks apart, so they check at stops
+            checked = _check_finite(state, watched, done=done, before=checked, what=what)
           took = time.perf_counter() - call_start - (clock.seconds - compiled_before)
           chunk = int(np.clip(n * 0.5 / max(took, 1e-6), 1, 1 << 20))
+        if distributed:
+          checked = _check_finite(state, watched, done=done, before=checked, what=what)
         if done % eval_every == 0 or done == iterations:
           values = sharding.gather(evaluator(solver, tensors, state, done))
           history.append(

@@ -17,6 +17,7 @@ process with ``gather``.
 from __future__ import annotations
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 from jax.experimental import multihost_utils
 from jax.sharding import Mesh, NamedSharding, PartitionSpec
@@ -28,6 +29,7 @@ __all__ = [
   "is_split",
   "replicate",
   "gather",
+  "finite_leaves",
   "initialize",
   "is_main_process",
 ]
@@ -127,3 +129,25 @@ def gather(tree):
     return np.asarray(jax.device_get(leaf))
 
   return jax.tree_util.tree_map(fetch, tree)
+
+
+@jax.jit
+def _finite(leaves: list) -> jax.Array:
+  """[L] bool: whether each array of ``leaves`` is finite everywhere (True for integers)."""
+  return jnp.stack(
+    [jnp.all(jnp.isfinite(x)) if jnp.issubdtype(x.dtype, jnp.inexact) else jnp.asarray(True) for x in leaves]
+  )
+
+
+def finite_leaves(tree) -> np.ndarray:
+  """[L] bool: whether each leaf of ``tree`` (``tree_leaves`` order) is finite everywhere,
+  over every process. One reduction per device; with several processes each reduces its
+  own shards and the flags are gathered (a collective: every process must call it)."""
+  leaves = jax.tree_util.tree_leaves(tree)
+  if all(not isinstance(x, jax.Array) or x.is_fully_addressable for x in leaves):
+    return np.asarray(_finite(leaves))
+  local = np.ones(len(leaves), bool)
+  for i, leaf in enumerate(leaves):
+    shards = [s.data for s in leaf.addressable_shards] if isinstance(leaf, jax.Array) else [leaf]
+    local[i] = all(bool(_finite([x])[0]) for x in shards)
+  return np.asarray(multihost_utils.process_allgather(local)).reshape(-1, len(leaves)).all(0)
