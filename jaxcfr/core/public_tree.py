@@ -6,7 +6,8 @@ Shapes: ``N`` public nodes, ``H`` hands, ``A`` most actions, ``N_p`` decision no
 player ``p``, ``*B`` trailing batch axes. A player's strategy is ``[N_p, A, H, *B]`` (the
 probability of action slot ``a`` with hand ``h`` at the player's ``n``-th decision node), a
 profile a pair of them. Ranges are ``[N, H, *B]``: the deal probability of each hand
-(``initial_range``) times the player's own reach, zero where the board holds one of the
+(``initial_range``, ``[2, H]``, or ``[2, H, *B]`` for a batch of subgames that differ in
+their ranges: ``with_initial_ranges``) times the player's own reach, zero where the board holds one of the
 hand's cards. Counterfactual values are ``[N, H, *B]``, each player's own (player 1's are
 minus player 0's payoffs): ``v_i(n, h)`` is the sum over the opponent's hands ``h'`` that
 share no card with ``h`` of ``r_{-i}(n, h')`` times player ``i``'s expected payoff below
@@ -25,6 +26,8 @@ Response Calculation in Large Extensive Games" (2011) introduced the sorted show
 
 from __future__ import annotations
 
+import dataclasses
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -37,6 +40,7 @@ __all__ = [
   "uniform_profile",
   "ranges",
   "compatible_reach",
+  "with_initial_ranges",
   "fold_values",
   "showdown_values",
   "fold_values_dense",
@@ -114,6 +118,37 @@ def compatible_reach(tree: PublicTreeTensors, reach: jax.Array) -> jax.Array:
     held = reach if s == tree.hands.shape[1] else reach[:, members].sum(2)  # [T, M_s, *B]
     out = out + (-1) ** s * regret.unrolled_reduce(held[:, subsets], 2, jnp.add, jnp.sum)
   return out
+
+
+def with_initial_ranges(tree: PublicTreeTensors, ranges) -> PublicTreeTensors:
+  """``tree`` with other ranges at the root: ``ranges`` [2, H, *B], each player's weight of
+  each hand, with trailing batch axes ``B`` for a batch of subgames that differ only in the
+  ranges (the solvers then run them as one program, a state's batch axes including ``B``).
+  Normalised as the builder normalises a subgame's given ranges: zero on the hands the root
+  board blocks, player 0's summing to one, player 1's so that ``r0(h0) r1(h1)`` sums to one
+  over the pairs of hands that share no card.
+
+  Raises:
+    ValueError: (concrete ``ranges`` only) a wrong shape, a negative weight, or a subgame
+      whose ranges have no pair of compatible hands.
+  """
+  ranges = jnp.asarray(ranges, tree.dtype)
+  if ranges.ndim < 2 or ranges.shape[:2] != (2, tree.num_hands):
+    raise ValueError(
+      f"ranges must be [2, {tree.num_hands}, *B] (both players' weights of each hand), got {ranges.shape}"
+    )
+  weights = ranges * _expand(tree.valid[tree.board[0]], ranges.ndim - 1).astype(ranges.dtype)
+  first = weights[0] / weights[0].sum(0)
+  joint = (first * compatible_reach(tree, weights[1][None])[0]).sum(0)  # [*B]
+  if not isinstance(ranges, jax.core.Tracer):
+    if bool(jnp.any(ranges < 0)):
+      raise ValueError("ranges must be >= 0")
+    if not bool(jnp.all(joint > 0)):
+      bad = np.argwhere(~np.asarray(joint > 0).reshape(-1))[0, 0]
+      raise ValueError(
+        f"subgame {bad} of the batch: the ranges have no pair of hands that share no card with each other and the board"
+      )
+  return dataclasses.replace(tree, initial_range=jnp.stack([first, weights[1] / joint]))
 
 
 def fold_values(tree: PublicTreeTensors, player: int, opponent_reach: jax.Array, *, dense: bool = False) -> jax.Array:
@@ -295,7 +330,8 @@ def root_value(tree: PublicTreeTensors, player: int, values: jax.Array, initial:
   [N, H, *B] are its counterfactual values (its best-response value if they are a best
   response's)."""
   initial = tree.initial_range[player] if initial is None else initial
-  root = values[0] * _expand(initial * tree.valid[tree.board[0]], values.ndim - 1)
+  valid = _expand(tree.valid[tree.board[0]], initial.ndim)
+  root = values[0] * _expand(initial * valid, values.ndim - 1)
   return root.sum(0)
 
 

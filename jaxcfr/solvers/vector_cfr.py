@@ -97,10 +97,13 @@ def init(
   tree: PublicTreeTensors, *, alpha=INF, beta=INF, gamma=0.0, averaging_delay=0, predictive: bool = False
 ) -> VectorCFRState:
   """A fresh state: zero regrets, uniform strategies. Hyperparameters of shape ``B`` make
-  a batch (cfr.init)."""
+  a batch (cfr.init), and so do the tree's ranges ``[2, H, *B]`` (a batch of subgames:
+  jaxcfr.core.public_tree.with_initial_ranges); the batch is their broadcast."""
   cfr.check_hyperparameters(alpha=alpha, beta=beta, gamma=gamma, averaging_delay=averaging_delay)
   dtype = tree.dtype
   hyper, batch = cfr.broadcast_hyperparameters(dtype, alpha, beta, gamma, averaging_delay)
+  batch = jnp.broadcast_shapes(batch, tree.initial_range.shape[2:])
+  hyper = {k: jnp.broadcast_to(v, batch) for k, v in hyper.items()}
   shapes = [tree.legal[p].shape + (tree.num_hands,) + batch for p in (0, 1)]
   zeros = tuple(jnp.zeros(s, dtype) for s in shapes)
   uniform = tuple(
