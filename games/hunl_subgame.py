@@ -45,6 +45,7 @@ __all__ = [
   "parse_cards",
   "format_cards",
   "hand_names",
+  "hand_grid",
   "Endgame",
   "read_endgame",
   "parse_endgame",
@@ -87,6 +88,42 @@ def format_cards(cards) -> str:
 def hand_names() -> list:
   """The 1,326 hands' names in the files' order: ``["2s2h", "2s2d", ..., "AdAc"]``."""
   return [format_cards(hand) for hand in hands(52, 2).tolist()]
+
+
+def hand_grid(values, weights=None):
+  """The 13 x 13 grid poker players read: ``values`` [1326] (one per hand, the files' order)
+  averaged over each cell's hands, weighted by ``weights`` [1326] (e.g. a range; default
+  equal), NaN where a cell has no weight. Rows and columns run from ace down to deuce; the
+  pairs on the diagonal, the suited hands above it (row ``AK`` column: ``AKs`` at [0, 1]),
+  the offsuit hands below ([1, 0] is ``AKo``).
+
+  Returns:
+    grid: [13, 13] float64; labels: [13, 13] the cells' names (``"AA"``, ``"AKs"``, ``"AKo"``).
+  """
+  values = np.asarray(values, np.float64)
+  weights = np.ones(NUM_HANDS) if weights is None else np.asarray(weights, np.float64)
+  if values.shape != (NUM_HANDS,) or weights.shape != (NUM_HANDS,):
+    raise ValueError(f"hand_grid takes [{NUM_HANDS}] values and weights, got {values.shape} and {weights.shape}")
+  table = hands(52, 2)
+  high = 12 - np.maximum(table[:, 0] // 4, table[:, 1] // 4)  # row/column of the higher rank, ace first
+  low = 12 - np.minimum(table[:, 0] // 4, table[:, 1] // 4)
+  suited = table[:, 0] % 4 == table[:, 1] % 4
+  row = np.where(suited, high, low)
+  col = np.where(suited, low, high)
+  total = np.zeros((13, 13))
+  mass = np.zeros((13, 13))
+  np.add.at(total, (row, col), weights * values)
+  np.add.at(mass, (row, col), weights)
+  with np.errstate(invalid="ignore", divide="ignore"):
+    grid = np.where(mass > 0, total / mass, np.nan)
+  names = RANKS[::-1]
+  labels = np.array(
+    [
+      [names[min(i, j)] + names[max(i, j)] + ("" if i == j else "s" if i < j else "o") for j in range(13)]
+      for i in range(13)
+    ]
+  )
+  return grid, labels
 
 
 class Endgame:

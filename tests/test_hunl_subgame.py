@@ -506,3 +506,25 @@ def test_a_batch_of_ranges_is_one_program_equal_to_each_subgame_alone():
         np.testing.assert_allclose(got[..., b, k], expected, rtol=0, atol=1e-12)
       np.testing.assert_allclose(exploitability[b, k], ops.exploitability(alone, want), rtol=0, atol=1e-12)
   assert float(exploitability.max()) > 0
+
+
+def test_hand_grid_places_pairs_suited_and_offsuit_hands_as_players_read_them():
+  """Aces on the first row and column; AKs above the diagonal (4 hands), AKo below (12),
+  pairs on it (6); a cell averages its hands by weight, NaN where no weight."""
+  names = hs.hand_names()
+  index = {name: i for i, name in enumerate(names)}
+  values = np.zeros(hs.NUM_HANDS)
+  weights = np.ones(hs.NUM_HANDS)
+  values[index["KsAs"]] = 4.0  # one of AKs's four hands
+  values[index["KsAh"]] = 12.0  # one of AKo's twelve
+  weights[index["2s2h"]] = 3.0
+  values[index["2s2h"]] = 1.0  # 22: 3 / (3 + 5 ones)
+  weights[[i for i, n in enumerate(names) if n[0] == "7" and n[2] == "7"]] = 0  # 77 out of the range
+  grid, labels = hs.hand_grid(values, weights)
+  assert labels[0, 0] == "AA" and labels[0, 1] == "AKs" and labels[1, 0] == "AKo" and labels[12, 12] == "22"
+  assert grid[0, 1] == 1.0 and grid[1, 0] == 1.0 and grid[0, 0] == 0.0
+  assert grid[12, 12] == pytest.approx(3 / 8)
+  assert np.isnan(grid[7, 7]) and labels[7, 7] == "77"
+  assert np.isnan(grid).sum() == 1
+  with pytest.raises(ValueError, match=r"hand_grid takes \[1326\] values"):
+    hs.hand_grid(np.zeros(5))
