@@ -2,6 +2,8 @@
 
     python -m benchmarks public_tree                          # all parts
     python -m benchmarks public_tree --parts leduc --out /tmp/p.json
+    python -m benchmarks public_tree --parts range_batch --iterations 200 \
+        --out benchmarks/results/public_tree_range_batch.json
 
 Parts:
 - ``leduc``: Leduc CFR+ milliseconds per iteration, float32, one run and a batch of 64 runs,
@@ -12,6 +14,11 @@ Parts:
   PCFR+ to ``--iterations`` with exploitability in mbb/g and percent of the pot on a schedule,
   and the run time to reach 0.5% of the pot. The turn endgames are timed per iteration only
   (``--turn-iterations``): a thousand iterations take hours on a 2-core CPU.
+- ``range_batch``: Libratus endgame 4 (a river) with ``--batches`` different range pairs (the
+  endgame's ranges times independent log-normal noise, sigma 1, per hand) as one program
+  (``jaxcfr.core.public_tree.with_initial_ranges``): CFR+ milliseconds per iteration and per
+  subgame against one subgame alone, then the largest batch solved for ``--iterations``
+  iterations: the exploitability of every subgame in percent of the pot.
 The results file records the hardware and commit.
 """
 
@@ -27,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
 from timing import per_iteration  # noqa: E402  pylint: disable=wrong-import-position
 
-PARTS = ("leduc", "endgames")
+PARTS = ("leduc", "endgames", "range_batch")
 
 
 def _solver_timing(game, algorithm: str, batch: int | None = None, **options) -> dict:
@@ -117,12 +124,70 @@ def endgames(iterations: int, every: int, turn_iterations: int) -> dict:
   return out
 
 
+def range_batch(batches: list, iterations: int, every: int) -> dict:
+  import jax  # pylint: disable=import-outside-toplevel
+  import jax.numpy as jnp  # pylint: disable=import-outside-toplevel
+  import numpy as np  # pylint: disable=import-outside-toplevel
+
+  import jaxcfr  # pylint: disable=import-outside-toplevel
+  from jaxcfr import solvers  # pylint: disable=import-outside-toplevel
+  from jaxcfr.core import public_tree as ops  # pylint: disable=import-outside-toplevel
+  from jaxcfr.games import hunl_subgame as hs  # pylint: disable=import-outside-toplevel
+
+  game = jaxcfr.load("hunl_subgame(endgame=4)")
+  reach = hs.libratus_endgame(4).reach
+  noise = np.random.default_rng(0).lognormal(0.0, 1.0, (2, reach.shape[1], max(batches)))
+  weights = reach[:, :, None] * noise
+  solver = solvers.get("cfr+", game.representation)
+  rows = {}
+  for batch in batches:
+    tree = ops.with_initial_ranges(game.tensors, weights[..., :batch])
+    timing = per_iteration(lambda s, n, tree=tree: solver.run(tree, s, n), solver.init(tree), seconds=2.0)
+    rows[f"batch_{batch}"] = {
+      "ms_per_iteration": 1000 * timing["iteration_s"],
+      "ms_per_iteration_per_subgame": 1000 * timing["iteration_s"] / batch,
+      "compile_s": timing["compile_s"],
+    }
+    one = rows["batch_1"]["ms_per_iteration"] if "batch_1" in rows else None
+    if one:
+      rows[f"batch_{batch}"]["per_subgame_over_one_alone"] = (
+        rows[f"batch_{batch}"]["ms_per_iteration_per_subgame"] / one
+      )
+    print(batch, rows[f"batch_{batch}"], flush=True)
+  batch = max(batches)
+  tree = ops.with_initial_ranges(game.tensors, weights[..., :batch])
+  state = solver.init(tree)
+  exploitability = jax.jit(ops.exploitability)
+  curve, seconds, done = [], 0.0, 0
+  while done < iterations:
+    start = time.perf_counter()
+    state = solver.run(tree, state, every)
+    state.iteration.block_until_ready()
+    seconds += time.perf_counter() - start
+    done += every
+    percent = np.asarray(exploitability(tree, solver.average_strategy(tree, state))) * 100.0 / game.info.pot
+    curve.append(
+      {
+        "iteration": done,
+        "run_seconds": seconds,
+        "pot_percent_median": float(np.median(percent)),
+        "pot_percent_max": float(percent.max()),
+        "subgames_within_half_percent": int((percent <= 0.5).sum()),
+      }
+    )
+    print(curve[-1], flush=True)
+  return {"batches": rows, "largest_batch": batch, "curve": curve, "dtype": str(jnp.zeros(()).dtype)}
+
+
 def main(argv: list[str] | None = None) -> dict:
   parser = argparse.ArgumentParser(prog="python -m benchmarks public_tree", description=__doc__.splitlines()[0])
   parser.add_argument("--parts", default=",".join(PARTS), help=f"comma-separated parts: {', '.join(PARTS)}")
   parser.add_argument("--iterations", type=int, default=1000, help="iterations of the river endgames' curves")
   parser.add_argument("--every", type=int, default=50, help="iterations between evaluations of a curve")
   parser.add_argument("--turn-iterations", type=int, default=3, help="timed CFR+ iterations on the turn endgames")
+  parser.add_argument(
+    "--batches", default="1,64,1024", help="range_batch: comma-separated batch sizes (1 first: the baseline)"
+  )
   parser.add_argument(
     "--out", default=str(Path(__file__).parent / "results" / "public_tree.json"), help="the results file"
   )
@@ -136,6 +201,11 @@ def main(argv: list[str] | None = None) -> dict:
     results["leduc_cfr_plus_float32"] = leduc()
   if "endgames" in parts:
     results["libratus_endgames_float32"] = endgames(args.iterations, args.every, args.turn_iterations)
+  if "range_batch" in parts:
+    batches = [int(b) for b in args.batches.split(",")]
+    if batches[0] != 1 or min(batches) < 1:
+      parser.error(f"--batches must start with 1 (the baseline) and hold positive sizes, got {args.batches}")
+    results["range_batch_endgame4_float32"] = range_batch(batches, args.iterations, args.every)
   write_record(
     args.out,
     benchmark="public_tree",
