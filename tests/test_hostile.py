@@ -57,6 +57,10 @@ def _error_line(capsys) -> str:
     ),
     (["rnr", "kuhn_poker", "--algo", "rnr", "--trajectories", "2"], "(it applies to: mccfr-os, mcrnr)"),
     (["rnr", "kuhn_poker", "--model", "missing.npz"], "neither 'uniform'"),
+    (["solve", "kuhn_poker", "--json", "o.x", "--strategy-out", "o.x"], "--json and --strategy-out name the same file"),
+    (["solve", "kuhn_poker", "--checkpoint", "o.x", "--strategy-out", "./o.x"], "name the same file"),
+    (["match", "kuhn_poker", "--agents", "uniform,uniform", "--games", "10000000000000"], "[0, 10,000,000]"),
+    (["match", "kuhn_poker", "--agents", "uniform,uniform", "--seed", "99999999999999"], "[0, 4,294,967,295]"),
   ],
 )
 def test_bad_command_lines_give_one_line_errors(argv, message, monkeypatch):
@@ -388,3 +392,28 @@ def test_ctrl_c_saves_a_checkpoint_and_exits_cleanly(tmp_path):
   assert "checkpoint saved to" in err
   state, metadata = checkpoint_lib.load(path, jaxcfr.solvers.get("cfr+").init(helpers.load("leduc_poker").tensors))
   assert 0 < metadata["iterations"] == int(state.iteration) < 100000000
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full, a file whose writes fail")
+def test_failing_writes_name_the_file_and_keep_the_results(tmp_path, capsys):
+  """A full disk after the run: one line naming the file and where the results went instead."""
+  assert cli.main(["solve", "kuhn_poker", "--iters", "10", "--no-progress", "--json", "/dev/full"]) == 2
+  line = _error_line(capsys)
+  assert line.startswith("jaxcfr: error: --json /dev/full could not be written (No space left on device)")
+  fallback = line.rsplit(" ", 1)[-1]
+  with open(fallback) as f:
+    saved = json.load(f)
+  os.remove(fallback)
+  assert saved["iters"] == 10 and saved["history"][-1]["iteration"] == 10
+  out = tmp_path / "s.npz"
+  assert cli.main(["solve", "kuhn_poker", "--iters", "10", "--no-progress", "--strategy-out", "/dev/full"]) == 2
+  line = _error_line(capsys)
+  assert "--strategy-out /dev/full could not be written" in line
+  os.replace(line.rsplit(" ", 1)[-1], out)
+  assert jaxcfr.load_strategy(out, jaxcfr.load("kuhn_poker"))[0].shape[0] == 6
+
+
+def test_a_strategy_file_is_written_at_exactly_the_path_given(tmp_path):
+  """NumPy adds .npz to a name without it; the command line writes the name it was given."""
+  assert cli.main(["solve", "kuhn_poker", "--iters", "5", "--no-progress", "--strategy-out", str(tmp_path / "s")]) == 0
+  assert [p.name for p in tmp_path.iterdir()] == ["s"]

@@ -16,6 +16,13 @@ from jaxcfr.game.representation import Representation
 __all__ = ["save_strategy", "save_public_strategy", "load_strategy", "load_runs"]
 
 
+def _write(path: str | Path, arrays: dict) -> None:
+  """``arrays`` and their checksum as an .npz file at exactly ``path`` (NumPy would add
+  ``.npz`` to a name without it); an OSError (a full disk) propagates."""
+  with open(path, "wb") as f:
+    np.savez(f, **integrity.with_checksum(arrays))
+
+
 def save_strategy(path: str | Path, game: Game, profile) -> None:
   """Writes a profile as .npz: ``player{p}`` [I, A, *B] with ``keys{p}`` [I] and
   ``action_ids{p}`` [I, A], the game's name and a checksum. A game on the public tree is
@@ -28,7 +35,7 @@ def save_strategy(path: str | Path, game: Game, profile) -> None:
     arrays[f"player{p}"] = np.asarray(strategy)
     arrays[f"keys{p}"] = player.keys
     arrays[f"action_ids{p}"] = player.action_ids
-  np.savez(path, **integrity.with_checksum(arrays))
+  _write(path, arrays)
 
 
 def save_public_strategy(path: str | Path, game, profile) -> None:
@@ -45,7 +52,7 @@ def save_public_strategy(path: str | Path, game, profile) -> None:
     arrays[f"nodes{p}"] = nodes
     arrays[f"boards{p}"] = tree.boards[tree.board[nodes]]
     arrays[f"action_ids{p}"] = tree.action_ids[nodes]
-  np.savez(path, **integrity.with_checksum(arrays))
+  _write(path, arrays)
 
 
 def _reorder(path, p: int, strategy: np.ndarray, keys: np.ndarray, action_ids: np.ndarray, player) -> np.ndarray:

@@ -7,7 +7,9 @@ import argparse
 import json
 import math
 import re
+import os
 import sys
+import tempfile
 import time
 
 from jaxcfr import solvers, xla_setup
@@ -35,16 +37,18 @@ def _ints(text: str) -> list[int]:
     raise argparse.ArgumentTypeError(f"expected comma-separated integers, got {text!r}") from None
 
 
-def _integer(minimum: int):
-  """An argparse type: an integer of at least ``minimum``."""
+def _integer(minimum: int, maximum: int | None = None):
+  """An argparse type: an integer of at least ``minimum`` (and at most ``maximum``)."""
   kind = "a positive integer" if minimum == 1 else f"an integer >= {minimum}"
+  if maximum is not None:
+    kind = f"an integer in [{minimum}, {maximum:,}]"
 
   def parse(text: str) -> int:
     try:
       value = int(text)
     except ValueError:
       raise argparse.ArgumentTypeError(f"expected {kind}, got {text!r}") from None
-    if value < minimum:
+    if value < minimum or (maximum is not None and value > maximum):
       raise argparse.ArgumentTypeError(f"expected {kind}, got {value}")
     return value
 
@@ -52,6 +56,7 @@ def _integer(minimum: int):
 
 
 _positive = _integer(1)
+MAX_SAMPLED_GAMES = 10**7  # match --games: the games of a pair are played at once, in memory
 _non_negative = _integer(0)
 
 
@@ -276,11 +281,11 @@ def parser() -> argparse.ArgumentParser:
   )
   match.add_argument(
     "--games",
-    type=_non_negative,
+    type=_integer(0, MAX_SAMPLED_GAMES),
     default=0,
-    help="also play this many sampled games per pair (half in each seat), with 95%% intervals",
+    help="also play this many sampled games per pair (half in each seat, all at once in memory), with 95%% intervals",
   )
-  match.add_argument("--seed", type=int, default=0, help="PRNG seed of the sampled games")
+  match.add_argument("--seed", type=_integer(0, 2**32 - 1), default=0, help="PRNG seed of the sampled games")
   match.add_argument(
     "--dtype", choices=("float32", "float64"), default="float32", help="float precision (float32, as the library)"
   )
@@ -289,16 +294,33 @@ def parser() -> argparse.ArgumentParser:
 
 
 def _check_outputs(*paths_and_names) -> None:
+  """Each given output path is writable, and no two flags name the same file."""
   from jaxcfr.run.checkpoint import check_writable  # pylint: disable=import-outside-toplevel
 
+  seen = {}
   for path, name in paths_and_names:
     if path:
       check_writable(path, name)
+      resolved = os.path.realpath(path)
+      if resolved in seen:
+        raise ValueError(f"{seen[resolved]} and {name} name the same file {path}; give each its own")
+      seen[resolved] = name
 
 
 def _write_json(path: str, record: dict) -> None:
-  with open(path, "w", encoding="utf-8") as f:
-    json.dump(record, f, indent=2)
+  """Writes ``record`` to ``path``; if that fails (a full disk, a removed folder), writes it
+  to a file in the temporary folder instead and raises one line naming both, so that a
+  finished run's results are not lost."""
+  text = json.dumps(record, indent=2)
+  try:
+    with open(path, "w", encoding="utf-8") as f:
+      f.write(text)
+  except OSError as error:
+    with tempfile.NamedTemporaryFile("w", suffix=".json", prefix="jaxcfr-results-", delete=False) as f:
+      f.write(text)
+    raise ValueError(
+      f"--json {path} could not be written ({error.strerror or error}); the results are in {f.name}"
+    ) from None
 
 
 def _described(record: dict, args, *, started: float) -> dict:
@@ -403,10 +425,18 @@ def _solve(args) -> int:
     return 0
   summary = result.summary()
   _print_summary(summary, result)
+  if args.strategy_out:  # before the JSON, so that a failing JSON write loses neither
+    try:
+      save_strategy(args.strategy_out, game, result.average_strategy)
+    except OSError as error:
+      fallback = os.path.join(tempfile.mkdtemp(prefix="jaxcfr-"), os.path.basename(args.strategy_out))
+      save_strategy(fallback, game, result.average_strategy)
+      raise ValueError(
+        f"--strategy-out {args.strategy_out} could not be written ({error.strerror or error}); "
+        f"the strategy is in {fallback}"
+      ) from None
   if args.json:
     _write_json(args.json, _described(summary, args, started=started))
-  if args.strategy_out:
-    save_strategy(args.strategy_out, game, result.average_strategy)
   return 0
 
 
