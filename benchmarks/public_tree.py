@@ -19,6 +19,10 @@ Parts:
   (``jaxcfr.core.public_tree.with_initial_ranges``): CFR+ milliseconds per iteration and per
   subgame against one subgame alone, then the largest batch solved for ``--iterations``
   iterations: the exploitability of every subgame in percent of the pot.
+- ``small_deck_peer``: the small-deck subgames of ``SMALL_DECK`` (universal_poker with 5 ranks,
+  OpenSpiel's ``potSize`` and ``boardCards``): OpenSpiel's C++ CFR+ (``pyspiel.CFRPlusSolver``,
+  timed by ``benchmarks/peers.py`` as for Leduc) against CFR+ on the public tree and on our
+  sequence form of the same OpenSpiel game, milliseconds per iteration and the ratios.
 The results file records the hardware and commit.
 """
 
@@ -34,7 +38,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
 from timing import per_iteration  # noqa: E402  pylint: disable=wrong-import-position
 
-PARTS = ("leduc", "endgames", "range_batch")
+PARTS = ("leduc", "endgames", "range_batch", "small_deck_peer")
+# Small-deck no-limit hold'em subgames both OpenSpiel and the public tree hold (the twins of
+# tests/test_hunl_subgame.py): ranks, suits, board, stack; pot 200, big blind 100, bets of
+# the pot and all-in (OpenSpiel's fcpa).
+SMALL_DECK = {"turn": (5, 2, "2c3d4c5d", 2000), "river": (5, 3, "2c3d4h5c6d", 2000)}
 
 
 def _solver_timing(game, algorithm: str, batch: int | None = None, **options) -> dict:
@@ -179,6 +187,54 @@ def range_batch(batches: list, iterations: int, every: int) -> dict:
   return {"batches": rows, "largest_batch": batch, "curve": curve, "dtype": str(jnp.zeros(()).dtype)}
 
 
+def small_deck_peer() -> dict:
+  import jax.numpy as jnp  # pylint: disable=import-outside-toplevel
+
+  import jaxcfr  # pylint: disable=import-outside-toplevel
+  import peers  # pylint: disable=import-outside-toplevel
+  from jaxcfr import solvers  # pylint: disable=import-outside-toplevel
+  from jaxcfr.game import public_tree as pt  # pylint: disable=import-outside-toplevel
+  from jaxcfr.games.poker_rules import ALL_IN, NoLimitRules  # pylint: disable=import-outside-toplevel
+
+  out = {}
+  for which, (ranks, suits, board, stack) in SMALL_DECK.items():
+    string = (
+      "universal_poker(betting=nolimit,numPlayers=2,numRounds=4,numBoardCards=0 3 1 1,numHoleCards=2,"
+      f"numRanks={ranks},numSuits={suits},stack={stack} {stack},blind=100 50,firstPlayer=2 1 1 1,"
+      f"bettingAbstraction=fcpa,potSize=200,boardCards={board})"
+    )
+    cards = tuple("23456789TJQKA".index(board[i]) * suits + "cdhs".index(board[i + 1]) for i in range(0, len(board), 2))
+    rules = NoLimitRules(
+      ranks=ranks,
+      suits=suits,
+      board=cards,
+      pot=200,
+      stack=stack,
+      big_blind=100,
+      first_bets=(1.0, ALL_IN),
+      raises=(1.0, ALL_IN),
+    )
+    tree = pt.build(rules)
+    solver = solvers.get("cfr+", "public_tree")
+    tensors = pt.to_device(tree, jnp.float32)
+    timing = per_iteration(lambda s, n, t=tensors: solver.run(t, s, n), solver.init(tensors), seconds=2.0)
+    public = {"ms_per_iteration": 1000 * timing["iteration_s"], "public_nodes": int(tree.num_nodes)}
+    sequence = _solver_timing(jaxcfr.load("openspiel:" + string, use_cache=False), "cfr+")
+    peer = peers.time_openspiel_cpp_cfr_plus(string, 20)
+    row = {
+      "game": string,
+      "hands": int(tree.num_hands),
+      "openspiel_cpp_cfr_plus": peer,
+      "public_tree_cfr_plus_float32": public,
+      "sequence_form_cfr_plus_float32": sequence,
+      "openspiel_over_public_tree": peer["ms_per_iteration"] / public["ms_per_iteration"],
+      "openspiel_over_sequence_form": peer["ms_per_iteration"] / sequence["ms_per_iteration"],
+    }
+    out[which] = row
+    print(which, {k: v for k, v in row.items() if k != "openspiel_cpp_cfr_plus"}, peer["ms_per_iteration"], flush=True)
+  return out
+
+
 def main(argv: list[str] | None = None) -> dict:
   parser = argparse.ArgumentParser(prog="python -m benchmarks public_tree", description=__doc__.splitlines()[0])
   parser.add_argument("--parts", default=",".join(PARTS), help=f"comma-separated parts: {', '.join(PARTS)}")
@@ -206,6 +262,8 @@ def main(argv: list[str] | None = None) -> dict:
     if batches[0] != 1 or min(batches) < 1:
       parser.error(f"--batches must start with 1 (the baseline) and hold positive sizes, got {args.batches}")
     results["range_batch_endgame4_float32"] = range_batch(batches, args.iterations, args.every)
+  if "small_deck_peer" in parts:
+    results["small_deck_openspiel_peer"] = small_deck_peer()
   write_record(
     args.out,
     benchmark="public_tree",
