@@ -82,7 +82,7 @@ def test_cli_match_and_mcts_solve(tmp_path, capsys):
           "--json",
           str(out),
           "--strategy-out",
-          str(tmp_path / name),
+          str(tmp_path / f"{name}.npz"),
           "--no-progress",
           "--eval-every",
           "150",
@@ -104,7 +104,14 @@ def test_cli_match_and_mcts_solve(tmp_path, capsys):
   match = json.loads(out.read_text())
   assert match["agents"][1:3] == [files[1] + "[0]", files[1] + "[1]"] and len(match["crosstable"]) == 4
   assert match["unit"] == "milli-chips per hand" and len(match["sampled"]) == 6
-  assert "milli-chips per hand" in capsys.readouterr().out
+  printed = capsys.readouterr().out.splitlines()
+  title = next(i for i, line in enumerate(printed) if "row agent's exact expected value" in line)
+  assert "milli-chips per hand" in printed[title]
+  assert printed[title + 1].split() == ["row", "/", "column", *match["agents"]]  # the columns are named
+  assert cli.main(["match", "kuhn_poker", "--agents", f"{files[1]}#1,uniform", "--json", str(out)]) == 0
+  one = json.loads(out.read_text())  # FILE#K: run K of a batched file, as rnr's --model reads it
+  assert one["agents"] == [f"{files[1]}#1", "uniform"]
+  assert one["crosstable"][0][1] == match["crosstable"][2][3]
   assert cli.main(["match", "kuhn_poker", "--agents", "uniform"]) == 2
   assert cli.main(["solve", "kuhn_poker", "--algo", "cfr+", "--smooth"]) == 2
   assert cli.main(["solve", "kuhn_poker", "--algo", "mcts", "--seed", "0,1", "--batch", "2"]) == 2

@@ -21,7 +21,7 @@ import jax.numpy as jnp
 
 from jaxcfr import solvers
 from jaxcfr.core import evaluation, walk
-from jaxcfr.evaluate.strategy_files import load_strategy
+from jaxcfr.evaluate.strategy_files import load_strategy, split_run
 from jaxcfr.game.tensors import GameTensors, tree_statics
 
 __all__ = ["average_of_run", "fixed_model", "sample_games", "frequency_strategy", "frequentist_model"]
@@ -65,12 +65,7 @@ def fixed_model(game, spec: str) -> tuple:
     if count < 1:
       raise ValueError(f"model {spec!r}: iterations must be >= 1")
     return average_of_run(algorithm, count)(tensors)
-  path, index = spec, None
-  if "#" in spec and not Path(spec).exists():  # FILE#K: run K of a batched strategy file
-    path, _, k = spec.rpartition("#")
-    if not k.isdigit():
-      raise ValueError(f"model {spec!r}: the batch index after '#' must be a non-negative integer")
-    index = int(k)
+  path, index = split_run(spec)  # FILE#K: run K of a batched strategy file
   if not Path(path).exists():
     raise ValueError(f"model {spec!r} is neither 'uniform', 'ALGO:ITERS' nor an existing strategy file")
   profile = load_strategy(path, game, batch_index=index)

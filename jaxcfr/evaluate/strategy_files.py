@@ -13,7 +13,7 @@ from jaxcfr.game import integrity
 from jaxcfr.game.loading import Game
 from jaxcfr.game.representation import Representation
 
-__all__ = ["save_strategy", "save_public_strategy", "load_strategy", "load_runs"]
+__all__ = ["save_strategy", "save_public_strategy", "load_strategy", "load_runs", "split_run"]
 
 
 def _write(path: str | Path, arrays: dict) -> None:
@@ -113,9 +113,23 @@ def load_strategy(path: str | Path, game: Game, *, batch_index: int | None = Non
   return tuple(profile)
 
 
+def split_run(spec: str) -> tuple[str, int | None]:
+  """``(path, K)`` of ``"FILE#K"`` (run ``K`` of a batched strategy file), ``(spec, None)``
+  of a plain path (one that exists is never split)."""
+  if "#" not in spec or Path(spec).exists():
+    return spec, None
+  path, _, k = spec.rpartition("#")
+  if not k.isdigit():
+    raise ValueError(f"{spec!r}: the batch index after '#' must be a non-negative integer")
+  return path, int(k)
+
+
 def load_runs(path: str | Path, game: Game) -> list[tuple]:
   """Every profile of a strategy file: one for a single run, one per run (``[I, A]`` each)
-  for a file from a batched run (one batch axis)."""
+  for a file from a batched run (one batch axis); ``FILE#K`` (``split_run``) only run ``K``."""
+  path, index = split_run(str(path))
+  if index is not None:
+    return [load_strategy(path, game, batch_index=index)]
   data = integrity.read_arrays(path, "strategy file")
   shape = np.shape(data.get("player0", np.zeros((0, 0))))
   if len(shape) > 3:

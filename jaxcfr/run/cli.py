@@ -277,7 +277,7 @@ def parser() -> argparse.ArgumentParser:
     "--agents",
     required=True,
     help="comma-separated strategy files written by 'solve --strategy-out' (a batched file gives "
-    "one agent per run), or 'uniform'",
+    "one agent per run; FILE#K only its run K), or 'uniform'",
   )
   match.add_argument(
     "--games",
@@ -591,9 +591,12 @@ def _match(args) -> int:
   poker = head_to_head.is_poker(game)
   unit, scale = head_to_head.table_unit(game)
   print(f"game {game.name}: row agent's exact expected value against the column agent, seats alternated ({unit})")
-  width = max(len(n) for n in names)
+  corner = "row / column"
+  width = max(len(corner), *(len(n) for n in names))
+  column = max(10, *(len(n) for n in names))
+  print(f"{corner:<{width}} " + " ".join(f"{n:>{column}}" for n in names))
   for i, name in enumerate(names):
-    print(f"{name:<{width}} " + " ".join(f"{scale * v:>10.3f}" for v in table[i]))
+    print(f"{name:<{width}} " + " ".join(f"{scale * v:>{column}.3f}" for v in table[i]))
   record = {"game": game.name, "agents": names, "unit": unit, "crosstable": table.tolist()}
   if poker:  # e.g. crosstable_milli_chips_per_hand
     record[f"crosstable_{unit.replace('-', '_').replace(' ', '_')}"] = (scale * table).tolist()
