@@ -392,3 +392,22 @@ def test_equilibrium_value_gradient_is_the_outer_product_of_the_plans():
   assert float(jnp.abs(grad.tree.utility).max()) == 0.0
   with pytest.raises(ValueError, match="needs a solver without requirements"):
     diff.equilibrium_value(tensors, algo="rnr")
+
+
+def test_qre_of_a_game_whose_payoffs_are_all_zero_is_the_magnet():
+  """The default step size divides by the largest payoff squared; an all-zero game gave NaN."""
+  tensors = helpers.load("kuhn_poker").tensors
+  zero = dataclasses.replace(tensors, payoff=dataclasses.replace(tensors.payoff, value=tensors.payoff.value * 0))
+  rng = np.random.default_rng(0)
+  magnet = []
+  for player in tensors.players:
+    x = rng.random(player.legal.shape) * np.asarray(player.legal) + 1e-3
+    magnet.append(jnp.asarray(x / x.sum(1, keepdims=True)))
+  profile = diff.qre(zero, temperature=jnp.array([0.1, 1.0]), magnet=tuple(magnet))
+  for got, want, player in zip(profile, magnet, tensors.players):
+    want = np.where(np.asarray(player.legal), np.asarray(want), 0)
+    np.testing.assert_allclose(got, np.broadcast_to(want[..., None], got.shape), atol=1e-9)
+  entropy = diff.qre(zero, temperature=0.5)  # the dilated entropy's maximiser: finite, gap 0
+  assert all(bool(jnp.all(jnp.isfinite(x))) for x in entropy)
+  assert abs(float(diff.qre_gap(zero, entropy, temperature=0.5))) < 1e-9
+  assert float(jnp.max(solvers.mmd.automatic_step_size(zero, jnp.float64(0.5)))) == 1.0

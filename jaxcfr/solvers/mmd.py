@@ -69,9 +69,13 @@ class MMDState(NamedTuple):
 
 
 def automatic_step_size(tensors: GameTensors, temperature: jax.Array) -> jax.Array:
-  """OpenSpiel's default step size ``alpha / max |A|^2`` ([*B] like ``temperature``)."""
-  scale = evaluation.payoff_scale(tensors.payoff)
-  return temperature / jnp.maximum(scale, jnp.finfo(tensors.dtype).tiny) ** 2
+  """OpenSpiel's default step size ``alpha / max |A|^2`` ([*B] like ``temperature``); 1 for a
+  game whose payoffs are all zero (any step reaches its fixed point, the magnet), and at most
+  ``finfo.max ** (1/4)`` so that ``eta * alpha`` stays finite for payoffs near underflow."""
+  square = evaluation.payoff_scale(tensors.payoff) ** 2
+  largest = jnp.finfo(tensors.dtype).max ** 0.25
+  step = jnp.minimum(temperature / jnp.where(square > 0, square, 1), largest)
+  return jnp.where(square > 0, step, jnp.ones_like(step))
 
 
 def _log_uniform(tensors: GameTensors) -> tuple:
