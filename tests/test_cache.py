@@ -307,3 +307,20 @@ def test_empty_cache_directory_variable_is_an_error(monkeypatch):
 def test_structural_check_accepts_every_fresh_build():
   for game in ("kuhn_poker", "leduc_poker", "liars_dice(dice_sides=3)", "goofspiel(num_cards=3)", "rps"):
     integrity.check_game_arrays(jaxcfr.load(game, use_cache=False).arrays)
+
+
+def test_ctrl_c_while_writing_an_entry_leaves_no_partial_file(cache, monkeypatch):
+  directory, _ = cache
+  real_savez = np.savez
+
+  def interrupted(file, **arrays):
+    real_savez(file, **arrays)  # the temporary file exists, then Ctrl-C arrives
+    raise KeyboardInterrupt
+
+  monkeypatch.setattr(np, "savez", interrupted)
+  with pytest.raises(KeyboardInterrupt):
+    jaxcfr.load(GAME)
+  assert not list(directory.iterdir())
+  monkeypatch.setattr(np, "savez", real_savez)
+  jaxcfr.load(GAME)
+  assert len(_cache_files(directory)) == 1

@@ -204,6 +204,10 @@ def _cached_build(name: str, fingerprint: str, make, use_cache: bool, key_decode
     if tmp.parent.is_dir():
       tmp.unlink(missing_ok=True)
     return arrays
+  except BaseException:  # Ctrl-C while writing: no partial file is left in the cache
+    if tmp.parent.is_dir():
+      tmp.unlink(missing_ok=True)
+    raise
   del arrays
   return _read_cache(path, key_decoders)
 
