@@ -68,3 +68,16 @@ def test_two_processes_equal_one(argv, tmp_path):
       np.testing.assert_allclose(a[key], b[key], rtol=1e-12, atol=1e-15, err_msg=key)
   assert two["hardware"]["jax_devices"] != single["hardware"]["jax_devices"]  # two devices, one per process
   assert (tmp_path / "two.npz").exists()
+
+
+def test_a_process_whose_peers_never_come_gives_up_with_one_line():
+  """It says what it waits for, and after --join-timeout one error line and exit status 2
+  (JAX alone would abort with a C++ stack trace after 300 s)."""
+  env = {**os.environ, "XLA_FLAGS": "--xla_force_host_platform_device_count=1", "JAX_PLATFORMS": "cpu"}
+  command = [sys.executable, "-m", "jaxcfr.run.cli", "solve", "kuhn_poker", "--iters", "10", "--no-progress"]
+  command += ["--coordinator", f"127.0.0.1:{_free_port()}", "--num-processes", "2", "--process-id", "0"]
+  done = subprocess.run(command + ["--join-timeout", "2"], capture_output=True, text=True, env=env, timeout=120)
+  assert done.returncode == 2
+  lines = done.stderr.strip().splitlines()
+  assert lines[0].startswith("jaxcfr: process 0 of 2 waits for the others at the coordinator 127.0.0.1:")
+  assert len(lines) == 2 and "did not join the coordinator" in lines[1] and "within 2 s (--join-timeout)" in lines[1]

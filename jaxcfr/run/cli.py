@@ -105,6 +105,13 @@ def _common(command: argparse.ArgumentParser, default_game: str) -> None:
   hosts.add_argument("--coordinator", metavar="HOST:PORT", help="the coordinator's address (process 0's host)")
   hosts.add_argument("--num-processes", type=_positive, metavar="N", help="the number of processes")
   hosts.add_argument("--process-id", type=_non_negative, metavar="K", help="this process's id, 0..N-1")
+  hosts.add_argument(
+    "--join-timeout",
+    type=_integer(1, 86_400),
+    default=300,
+    metavar="SECONDS",
+    help="give up, with one line and exit status 2, if the other processes have not joined by then",
+  )
 
 
 def _representation_flag(command) -> None:
@@ -339,7 +346,7 @@ def _join(args) -> bool:
   from jaxcfr.run import sharding  # pylint: disable=import-outside-toplevel
 
   if args.distributed or args.coordinator:
-    sharding.initialize(args.coordinator, args.num_processes, args.process_id)
+    sharding.initialize(args.coordinator, args.num_processes, args.process_id, timeout_s=args.join_timeout)
   else:  # one process: a batch is split over one CPU device per core (unless XLA_FLAGS sets a count)
     xla_setup.expose_cpu_cores()
   return sharding.is_main_process()

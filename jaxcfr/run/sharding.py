@@ -16,6 +16,10 @@ process with ``gather``.
 
 from __future__ import annotations
 
+import os
+import sys
+import threading
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -35,14 +39,50 @@ __all__ = [
 ]
 
 
-def initialize(coordinator: str | None = None, num_processes: int | None = None, process_id: int | None = None) -> None:
+def initialize(
+  coordinator: str | None = None,
+  num_processes: int | None = None,
+  process_id: int | None = None,
+  *,
+  timeout_s: int | None = None,
+) -> None:
   """Joins a multi-process run through ``jax.distributed`` (before any other JAX work).
 
   With no arguments JAX detects the cluster (e.g. SLURM's variables); otherwise give the
   coordinator's ``host:port``, the number of processes and this process's id. On CPUs the
-  processes talk through gloo collectives (used only to gather results)."""
+  processes talk through gloo collectives (used only to gather results).
+
+  ``timeout_s``: say on stderr what the process waits for, and if the others have not all
+  joined within ``timeout_s`` seconds, print one line and exit the process with status 2
+  (JAX itself would abort it with a C++ stack trace, which no Python code can catch). None:
+  JAX's own behaviour (a 300-second limit)."""
   jax.config.update("jax_cpu_collectives_implementation", "gloo")  # CPU processes only; accelerators have their own
-  jax.distributed.initialize(coordinator_address=coordinator, num_processes=num_processes, process_id=process_id)
+  if timeout_s is None:
+    jax.distributed.initialize(coordinator_address=coordinator, num_processes=num_processes, process_id=process_id)
+    return
+  who = f"process {process_id} of {num_processes}" if process_id is not None else "this process"
+  where = f"the coordinator {coordinator}" if coordinator else "the cluster's coordinator"
+  print(f"jaxcfr: {who} waits for the others at {where} (up to {timeout_s} s)", file=sys.stderr, flush=True)
+  joined = threading.Event()
+
+  def give_up():
+    if not joined.wait(timeout_s):
+      print(
+        f"jaxcfr: error: {who}: the other processes did not join {where} within {timeout_s} s "
+        "(--join-timeout); start every process with the same --coordinator and --num-processes",
+        file=sys.stderr,
+        flush=True,
+      )
+      os._exit(2)  # the main thread is blocked inside JAX's C++ client
+
+  threading.Thread(target=give_up, daemon=True, name="jaxcfr-join-timeout").start()
+  jax.distributed.initialize(
+    coordinator_address=coordinator,
+    num_processes=num_processes,
+    process_id=process_id,
+    initialization_timeout=int(timeout_s) + 60,  # ours comes first
+  )
+  joined.set()
 
 
 def is_main_process() -> bool:
