@@ -6,8 +6,8 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import re
 import os
+import re
 import sys
 import tempfile
 import time
@@ -56,8 +56,8 @@ def _integer(minimum: int, maximum: int | None = None):
 
 
 _positive = _integer(1)
-MAX_SAMPLED_GAMES = 10**7  # match --games: the games of a pair are played at once, in memory
 _non_negative = _integer(0)
+MAX_SAMPLED_GAMES = 10**7  # match --games: the games of a pair are played at once, in memory
 
 
 class _Formatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
