@@ -493,18 +493,19 @@ def test_a_batch_of_ranges_is_one_program_equal_to_each_subgame_alone():
   state = vector_cfr.init(batched, **{**vector_cfr.preset_hyperparameters("dcfr"), "alpha": jnp.array([1.5, 3.0])})
   assert state.iteration.shape == (3, 2)
   state = vector_cfr.run(batched, state, 12, step)
-  average = vector_cfr.average_strategy(batched, state)
-  exploitability = ops.exploitability(batched, average)
+  average_of, exploitability_of = jax.jit(vector_cfr.average_strategy), jax.jit(ops.exploitability)
+  average = average_of(batched, state)
+  exploitability = exploitability_of(batched, average)
   assert exploitability.shape == (3, 2)
   for b in range(3):
     alone = pt.to_device(pt.build(rules(ranges=weights[..., b, 0])), jnp.float64)
     for k, alpha in enumerate((1.5, 3.0)):
       single = vector_cfr.init(alone, **{**vector_cfr.preset_hyperparameters("dcfr"), "alpha": alpha})
       single = vector_cfr.run(alone, single, 12, step)
-      want = vector_cfr.average_strategy(alone, single)
+      want = average_of(alone, single)
       for got, expected in zip(average, want):
         np.testing.assert_allclose(got[..., b, k], expected, rtol=0, atol=1e-12)
-      np.testing.assert_allclose(exploitability[b, k], ops.exploitability(alone, want), rtol=0, atol=1e-12)
+      np.testing.assert_allclose(exploitability[b, k], exploitability_of(alone, want), rtol=0, atol=1e-12)
   assert float(exploitability.max()) > 0
 
 
