@@ -35,13 +35,17 @@ SHELL_BLOCKS = re.findall(r"```bash\n(.*?)```", README, re.S)
 
 
 def _small(command: str) -> list[str]:
-  """A README command line made small: fewer iterations, files in the current folder."""
+  """A README command line made small: fewer iterations, evaluated once at the end (limit
+  hold'em's evaluation plays 512 deals per run), files in the current folder."""
   words = shlex.split(command)
   assert words[0] == "jaxcfr", command
   for i, word in enumerate(words[:-1]):
     if word == "--iters":
       words[i + 1] = str(min(int(words[i + 1]), 50))
-  return words[1:] + (["--iters", "50"] if "--iters" not in words and words[1] in ("solve", "rnr") else [])
+  extra = ["--iters", "50"] if "--iters" not in words and words[1] in ("solve", "rnr") else []
+  if words[1] == "solve" and "--eval-every" not in words:
+    extra += ["--eval-every", "50"]
+  return words[1:] + extra
 
 
 def test_readme_shell_commands_run(tmp_path, monkeypatch, capsys):
