@@ -9,6 +9,8 @@ import numpy as np
 import pytest
 
 from jaxcfr import solvers
+from jaxcfr.game import limit_holdem as holdem
+from jaxcfr.run import cli
 from jaxcfr.game import hand_eval
 from jaxcfr.games import limit_holdem as rules
 
@@ -269,3 +271,13 @@ def test_outcome_sampling_regrets_are_unbiased_against_chance_sampling(game):
     mean = jnp.where((hit_rows == row)[..., None], increments, 0).sum((0, 1)) / keys.shape[0]
     np.testing.assert_allclose(np.asarray(mean), np.asarray(regret_exact[position, 0]), atol=0.03)
     assert float(jnp.abs(regret_exact[position, 0]).max()) > 0.05  # not trivially zero
+
+
+def test_table_building_bars_follow_the_progress_setting(monkeypatch, capsys):
+  """Not in redirected logs (no terminal here), not with --no-progress, drawn when asked."""
+  monkeypatch.delenv("JAXCFR_PROGRESS", raising=False)
+  assert not holdem.building_bars()  # pytest's stderr is no terminal
+  monkeypatch.setenv("JAXCFR_PROGRESS", "1")
+  assert holdem.building_bars()
+  assert cli.main(["solve", "kuhn_poker", "--iters", "1", "--no-progress"]) == 0
+  assert not holdem.building_bars()  # --no-progress reaches the game builds

@@ -37,6 +37,7 @@ import functools
 import hashlib
 import inspect
 import os
+import sys
 from pathlib import Path
 from typing import Any, NamedTuple
 from collections.abc import Callable
@@ -287,6 +288,13 @@ def showdown_sign(deals: jax.Array) -> jax.Array:
   return jnp.sign(r0 - r1)
 
 
+def building_bars() -> bool:
+  """Whether the table builds draw progress bars: ``JAXCFR_PROGRESS=1`` or ``0`` (the command
+  line's ``--progress``/``--no-progress`` set it), else only on a terminal."""
+  setting = os.environ.get("JAXCFR_PROGRESS")
+  return setting == "1" if setting in ("0", "1") else sys.stderr.isatty()
+
+
 def _preflop_table(rollouts: int) -> np.ndarray:
   """[169] E[HS] of one representative hand of each preflop class."""
   reps = {}
@@ -297,7 +305,7 @@ def _preflop_table(rollouts: int) -> np.ndarray:
   board = jnp.zeros((169, 5), jnp.int32)
   out = []
   step = max(1, rollouts // 8)
-  for start in tqdm.trange(0, rollouts, step, desc="preflop E[HS]", leave=False):
+  for start in tqdm.trange(0, rollouts, step, desc="preflop E[HS]", leave=False, disable=not building_bars()):
     key = jax.random.PRNGKey(start)
     out.append(np.asarray(expected_strength(hole, board, 0, key, min(step, rollouts - start))))
   return np.mean(out, 0)
@@ -308,7 +316,7 @@ def _cuts(buckets: int, rollouts: int, preflop_strength: np.ndarray, num_deals: 
   strengths = []
   chunk = min(512, num_deals)
   run = jax.jit(lambda d: _strengths(d, jax.random.PRNGKey(_ROLLOUT_SEED), rollouts, jnp.asarray(preflop_strength)))
-  for start in tqdm.trange(0, num_deals, chunk, desc="E[HS] percentiles", leave=False):
+  for start in tqdm.trange(0, num_deals, chunk, desc="E[HS] percentiles", leave=False, disable=not building_bars()):
     deals = sample_deals(jax.random.PRNGKey(1000 + start), chunk)
     strengths.append(np.asarray(run(deals)).transpose(0, 1, 2).reshape(-1, 4))  # [2 chunk, 4]
   values = np.concatenate(strengths)

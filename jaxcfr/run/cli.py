@@ -641,6 +641,8 @@ def main(argv: list[str] | None = None) -> int:
   argv = sys.argv[1:] if argv is None else list(argv)
   args = parser().parse_args(_negative_values(argv))
   args.argv = argv
+  if getattr(args, "progress", None) is not None:  # the game builds' bars too (limit hold'em's tables)
+    os.environ["JAXCFR_PROGRESS"] = "1" if args.progress else "0"
   try:
     return {"info": _info, "solve": _solve, "rnr": _rnr, "match": _match}[args.command](args)
   except (ValueError, ImportError) as error:
