@@ -151,16 +151,13 @@ def range_batch(batches: list, iterations: int, every: int) -> dict:
   for batch in batches:
     tree = ops.with_initial_ranges(game.tensors, weights[..., :batch])
     timing = per_iteration(lambda s, n, tree=tree: solver.run(tree, s, n), solver.init(tree), seconds=2.0)
+    per_subgame = 1000 * timing["iteration_s"] / batch
     rows[f"batch_{batch}"] = {
       "ms_per_iteration": 1000 * timing["iteration_s"],
-      "ms_per_iteration_per_subgame": 1000 * timing["iteration_s"] / batch,
+      "ms_per_iteration_per_subgame": per_subgame,
       "compile_s": timing["compile_s"],
+      "per_subgame_over_one_alone": per_subgame / rows["batch_1"]["ms_per_iteration"] if rows else 1.0,
     }
-    one = rows["batch_1"]["ms_per_iteration"] if "batch_1" in rows else None
-    if one:
-      rows[f"batch_{batch}"]["per_subgame_over_one_alone"] = (
-        rows[f"batch_{batch}"]["ms_per_iteration_per_subgame"] / one
-      )
     print(batch, rows[f"batch_{batch}"], flush=True)
   batch = max(batches)
   tree = ops.with_initial_ranges(game.tensors, weights[..., :batch])

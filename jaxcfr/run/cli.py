@@ -11,6 +11,7 @@ import re
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 from jaxcfr import solvers, xla_setup
 from jaxcfr.game.representation import Representation
@@ -314,20 +315,21 @@ def _check_outputs(*paths_and_names) -> None:
       seen[resolved] = name
 
 
-def _write_json(path: str, record: dict) -> None:
-  """Writes ``record`` to ``path``; if that fails (a full disk, a removed folder), writes it
-  to a file in the temporary folder instead and raises one line naming both, so that a
+def _write_output(path: str, flag: str, write) -> None:
+  """``write(path)``; if that fails (a full disk, a removed folder), ``write`` to a file of
+  the same name in a new temporary folder and raise one line naming both, so that a
   finished run's results are not lost."""
-  text = json.dumps(record, indent=2)
   try:
-    with open(path, "w", encoding="utf-8") as f:
-      f.write(text)
+    write(path)
   except OSError as error:
-    with tempfile.NamedTemporaryFile("w", suffix=".json", prefix="jaxcfr-results-", delete=False) as f:
-      f.write(text)
-    raise ValueError(
-      f"--json {path} could not be written ({error.strerror or error}); the results are in {f.name}"
-    ) from None
+    fallback = os.path.join(tempfile.mkdtemp(prefix="jaxcfr-"), os.path.basename(path) or "output")
+    write(fallback)
+    raise ValueError(f"{flag} {path} could not be written ({error.strerror or error}); it is in {fallback}") from None
+
+
+def _write_json(path: str, record: dict) -> None:
+  text = json.dumps(record, indent=2)
+  _write_output(path, "--json", lambda p: Path(p).write_text(text, encoding="utf-8"))
 
 
 def _described(record: dict, args, *, started: float) -> dict:
@@ -433,15 +435,7 @@ def _solve(args) -> int:
   summary = result.summary()
   _print_summary(summary, result)
   if args.strategy_out:  # before the JSON, so that a failing JSON write loses neither
-    try:
-      save_strategy(args.strategy_out, game, result.average_strategy)
-    except OSError as error:
-      fallback = os.path.join(tempfile.mkdtemp(prefix="jaxcfr-"), os.path.basename(args.strategy_out))
-      save_strategy(fallback, game, result.average_strategy)
-      raise ValueError(
-        f"--strategy-out {args.strategy_out} could not be written ({error.strerror or error}); "
-        f"the strategy is in {fallback}"
-      ) from None
+    _write_output(args.strategy_out, "--strategy-out", lambda p: save_strategy(p, game, result.average_strategy))
   if args.json:
     _write_json(args.json, _described(summary, args, started=started))
   return 0
