@@ -12,7 +12,8 @@ board is the tuple of public cards dealt so far, in the order they were dealt.
 - ``root()``: the public state at the root; a state has ``round``, ``board`` (a tuple of
   cards) and ``chips`` (each player's contribution so far);
 - ``kind_of(state)``: ``(kind, player)``, with kinds DECISION (the acting player), CHANCE,
-  FOLD (the folding player) and SHOWDOWN (player -1 at chance nodes and showdowns);
+  FOLD (the folding player), SHOWDOWN and LEAF (player -1 at chance nodes, showdowns and
+  leaves; a LEAF is where a depth-limited lookahead stops: ``Subgame``);
 - ``children(state)``: ``[(kind, player, action id, chance probability, child state)]`` of a
   decision or chance state, decisions' children in ascending action id. A chance node deals
   ``m`` public cards, each combination once, with probability ``1 / C(n - 2k - |board|, m)``
@@ -27,6 +28,10 @@ board is the tuple of public cards dealt so far, in the order they were dealt.
 Two families implement it: ``PokerRules``, limit poker from the deal on (Kuhn, one-card
 poker, Leduc), and ``NoLimitRules``, no-limit subgames from a given board, pot and ranges
 with a bet-size abstraction (heads-up no-limit hold'em endgames: games/hunl_subgame.py).
+``Subgame`` wraps any of them: the game below one of its public states, with given ranges,
+to the end of the game or depth-limited to a number of betting rounds (DeepStack's
+lookahead: Moravcik et al., "DeepStack: Expert-Level Artificial Intelligence in Heads-Up
+No-Limit Poker", 2017).
 """
 
 from __future__ import annotations
@@ -59,9 +64,12 @@ __all__ = [
   "NoLimitState",
   "NoLimitRules",
   "disjoint_pairs",
+  "LEAF",
+  "normalised_ranges",
+  "Subgame",
 ]
 
-DECISION, CHANCE, FOLD, SHOWDOWN = 0, 1, 2, 3  # public node kinds
+DECISION, CHANCE, FOLD, SHOWDOWN, LEAF = 0, 1, 2, 3, 4  # public node kinds
 HOLDEM = "holdem"  # the seven-card hold'em showdown (two private cards and a board of five)
 FOLD_CALL_RAISE = "fold_call_raise"  # action ids fold 0, call (check) 1, raise 2 (OpenSpiel's Leduc)
 PASS_BET = "pass_bet"  # pass 0 (check, fold), bet 1 (bet, call) (OpenSpiel's Kuhn), for one raise a round
@@ -458,21 +466,32 @@ class NoLimitRules:
     return {action: to for to, action in by_amount.items()}
 
   def initial_range(self) -> np.ndarray:
-    """[2, H] the ranges at the root: ``ranges`` (or ones) zeroed on the hands the board
-    blocks, player 0's scaled to sum to one, player 1's so that ``r0(h0) r1(h1)`` sums to one
-    over the pairs of hands that share no card (the private deal's joint probability)."""
+    """[2, H] the ranges at the root: ``ranges`` (or ones), ``normalised_ranges``."""
     table = hands(self.num_cards, self.hand_size)
     weights = np.ones((2, len(table))) if self.ranges is None else np.array(self.ranges, np.float64)
-    weights = weights * ~np.isin(table, self.board).any(1)
-    for p in (0, 1):
-      if not weights[p].sum() > 0:
-        raise ValueError(f"the range of player {p} has no weight on a hand that the board {self.board} leaves possible")
-    weights[0] /= weights[0].sum()
-    joint = disjoint_pairs(table, weights[0], weights[1])
-    if not joint > 0:
-      raise ValueError("the two ranges have no pair of hands that share no card")
-    weights[1] /= joint
-    return weights
+    return normalised_ranges(table, self.board, weights)
+
+
+def normalised_ranges(table: np.ndarray, board: tuple, weights: np.ndarray) -> np.ndarray:
+  """[2, H] ``weights`` [2, H] zeroed on the hands (rows of ``table``) that ``board`` blocks,
+  player 0's scaled to sum to one, player 1's so that ``r0(h0) r1(h1)`` sums to one over the
+  pairs of hands that share no card (the private deal's joint probability).
+
+  Raises:
+    ValueError: a player's range has no weight left, or no pair of hands is possible.
+  """
+  weights = np.array(weights, np.float64) * ~np.isin(table, board).any(1)
+  if weights.shape != (2, len(table)) or np.any(weights < 0) or not np.all(np.isfinite(weights)):
+    raise ValueError(f"ranges must be [2, {len(table)}] finite weights >= 0, got shape {weights.shape}")
+  for p in (0, 1):
+    if not weights[p].sum() > 0:
+      raise ValueError(f"the range of player {p} has no weight on a hand that the board {board} leaves possible")
+  weights[0] /= weights[0].sum()
+  joint = disjoint_pairs(table, weights[0], weights[1])
+  if not joint > 0:
+    raise ValueError("the two ranges have no pair of hands that share no card")
+  weights[1] /= joint
+  return weights
 
 
 def disjoint_pairs(table: np.ndarray, r0: np.ndarray, r1: np.ndarray) -> float:
@@ -489,3 +508,54 @@ def disjoint_pairs(table: np.ndarray, r0: np.ndarray, r1: np.ndarray) -> float:
     reps = len(keys) // len(table)
     total += (-1) ** s * float(np.dot(np.bincount(inverse, np.tile(r0, reps)), np.bincount(inverse, np.tile(r1, reps))))
   return total
+
+
+# --- subgames and depth-limited lookaheads --------------------------------------------------------
+
+
+class Subgame:
+  """The public game below one public state of ``rules`` (any rules of the protocol), with
+  given ranges there, to the end of the game or depth-limited: with ``rounds`` set, the
+  first decision of a betting round ``rounds`` or more after the root's becomes a LEAF,
+  whose counterfactual values a function supplies (DeepStack's lookahead, which stops at
+  the end of the root's betting round, ``rounds=1``: Moravcik et al. 2017). Chance nodes
+  and showdowns before a leaf stay in the tree, so a leaf follows the deal of its round
+  and knows its board; an all-in runout has no decision and is solved exactly.
+
+  Args:
+    rules: the whole game's rules.
+    root: a public state of ``rules`` (default ``rules.root()``).
+    ranges: [2, H] each player's weight of each hand at ``root`` (``normalised_ranges``);
+      default the rules' own ranges when ``root`` is the game's root, else uniform.
+    rounds: None (to the end of the game) or the betting rounds kept, >= 1.
+  """
+
+  def __init__(self, rules, root=None, ranges=None, rounds: int | None = None):
+    if rounds is not None and (isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1):
+      raise ValueError(f"rounds must be None or an int >= 1, got {rounds!r}")
+    self.rules, self.rounds = rules, rounds
+    self.state = rules.root() if root is None else root
+    table = hands(rules.num_cards, rules.hand_size)
+    if ranges is None:
+      self.ranges = (
+        rules.initial_range() if root is None else normalised_ranges(table, self.state.board, np.ones((2, len(table))))
+      )
+    else:
+      self.ranges = normalised_ranges(table, self.state.board, ranges)
+    self.num_cards, self.hand_size = rules.num_cards, rules.hand_size
+    self.suits, self.strength = rules.suits, rules.strength
+
+  def root(self):
+    return self.state
+
+  def kind_of(self, state) -> tuple:
+    kind, player = self.rules.kind_of(state)
+    if kind == DECISION and self.rounds is not None and state.round >= self.state.round + self.rounds:
+      return LEAF, -1
+    return kind, player
+
+  def children(self, state) -> list:
+    return [(*self.kind_of(child), action, prob, child) for _, _, action, prob, child in self.rules.children(state)]
+
+  def initial_range(self) -> np.ndarray:
+    return self.ranges

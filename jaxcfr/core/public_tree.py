@@ -40,6 +40,7 @@ __all__ = [
   "uniform_profile",
   "ranges",
   "compatible_reach",
+  "normalise_ranges",
   "with_initial_ranges",
   "fold_values",
   "showdown_values",
@@ -120,13 +121,29 @@ def compatible_reach(tree: PublicTreeTensors, reach: jax.Array) -> jax.Array:
   return out
 
 
+def normalise_ranges(tree: PublicTreeTensors, ranges: jax.Array) -> tuple:
+  """([2, H, *B], [2, *B]) ``ranges`` [2, H, *B] (each player's weight of each hand at the
+  root) normalised as the builder normalises a subgame's given ranges, and the factors
+  that undo it: zero on the hands the root board blocks, player 0's summing to one,
+  player 1's so that ``r0(h0) r1(h1)`` sums to one over the pairs of hands that share no
+  card; ``normalised * scale = weights``. A player's counterfactual values scale with the
+  opponent's factor. Where a factor is zero (no weight, or no compatible pair) the
+  normalised ranges are zero and the factor is reported as zero."""
+  weights = ranges * _expand(tree.valid[tree.board[0]], ranges.ndim - 1).astype(ranges.dtype)
+  total = weights[0].sum(0)  # [*B]
+  first = weights[0] / jnp.where(total > 0, total, 1)
+  joint = (first * compatible_reach(tree, weights[1][None])[0]).sum(0)  # [*B]
+  scale = jnp.stack([total, jnp.where(total > 0, joint, 0)])
+  safe = jnp.where(scale > 0, scale, 1)
+  normalised = jnp.stack([first, weights[1] / safe[1]]) * (scale > 0)[:, None]
+  return normalised, scale
+
+
 def with_initial_ranges(tree: PublicTreeTensors, ranges) -> PublicTreeTensors:
   """``tree`` with other ranges at the root: ``ranges`` [2, H, *B], each player's weight of
   each hand, with trailing batch axes ``B`` for a batch of subgames that differ only in the
   ranges (the solvers then run them as one program, a state's batch axes including ``B``).
-  Normalised as the builder normalises a subgame's given ranges: zero on the hands the root
-  board blocks, player 0's summing to one, player 1's so that ``r0(h0) r1(h1)`` sums to one
-  over the pairs of hands that share no card.
+  Normalised as the builder normalises a subgame's given ranges (``normalise_ranges``).
 
   Raises:
     ValueError: (concrete ``ranges`` only) a wrong shape, a negative weight, or a subgame
@@ -137,18 +154,16 @@ def with_initial_ranges(tree: PublicTreeTensors, ranges) -> PublicTreeTensors:
     raise ValueError(
       f"ranges must be [2, {tree.num_hands}, *B] (both players' weights of each hand), got {ranges.shape}"
     )
-  weights = ranges * _expand(tree.valid[tree.board[0]], ranges.ndim - 1).astype(ranges.dtype)
-  first = weights[0] / weights[0].sum(0)
-  joint = (first * compatible_reach(tree, weights[1][None])[0]).sum(0)  # [*B]
+  normalised, scale = normalise_ranges(tree, ranges)
   if not isinstance(ranges, jax.core.Tracer):
     if bool(jnp.any(ranges < 0)):
       raise ValueError("ranges must be >= 0")
-    if not bool(jnp.all(joint > 0)):
-      bad = np.argwhere(~np.asarray(joint > 0).reshape(-1))[0, 0]
+    if not bool(jnp.all(scale > 0)):
+      bad = np.argwhere(~np.asarray(jnp.all(scale > 0, 0)).reshape(-1))[0, 0]
       raise ValueError(
         f"subgame {bad} of the batch: the ranges have no pair of hands that share no card with each other and the board"
       )
-  return dataclasses.replace(tree, initial_range=jnp.stack([first, weights[1] / joint]))
+  return dataclasses.replace(tree, initial_range=normalised)
 
 
 def fold_values(tree: PublicTreeTensors, player: int, opponent_reach: jax.Array, *, dense: bool = False) -> jax.Array:
@@ -266,12 +281,34 @@ def showdown_values_dense(tree: PublicTreeTensors, player: int, opponent_reach: 
   return showdown_values(tree, player, opponent_reach, dense=True)
 
 
-def terminal_values(tree: PublicTreeTensors, player: int, opponent_ranges: jax.Array, *, dense: bool = False):
-  """[T, H, *B] ``player``'s values at the folds, then the showdowns, given the opponent's
-  ranges [N, H, *B] at every node."""
+def terminal_values(
+  tree: PublicTreeTensors, player: int, opponent_ranges: jax.Array, *, dense: bool = False, leaf_values=None
+) -> jax.Array:
+  """[T + L, H, *B] ``player``'s values at the folds, the showdowns and the leaves, given the
+  opponent's ranges [N, H, *B] at every node.
+
+  Args:
+    leaf_values: [L, H, *B] the player's counterfactual values at the leaves of a
+      depth-limited tree (a value function's, given both players' ranges there), masked
+      here by the leaves' boards; required if and only if the tree has leaves.
+
+  Raises:
+    ValueError: ``leaf_values`` missing for a depth-limited tree, or given for a whole one.
+  """
   folds = fold_values(tree, player, opponent_ranges[tree.fold_nodes], dense=dense)
   showdowns = showdown_values(tree, player, opponent_ranges[tree.showdown_nodes], dense=dense)
-  return jnp.concatenate([folds, showdowns])
+  leaves = tree.leaf_nodes.shape[0]
+  if (leaf_values is None) != (leaves == 0):
+    raise ValueError(
+      f"the tree has {leaves} depth-limit leaves: pass leaf_values [{leaves}, H, *B] for them"
+      if leaves
+      else "leaf_values given, but the tree has no depth-limit leaves"
+    )
+  if not leaves:
+    return jnp.concatenate([folds, showdowns])
+  leaf_values = jnp.broadcast_to(leaf_values, (leaves,) + folds.shape[1:]).astype(folds.dtype)
+  mask = _expand(tree.valid[tree.board[tree.leaf_nodes]], folds.ndim)
+  return jnp.concatenate([folds, showdowns, leaf_values * mask])
 
 
 def counterfactual_values(
@@ -281,9 +318,10 @@ def counterfactual_values(
   opponent_ranges: jax.Array,
   *,
   dense: bool = False,
+  leaf_values: jax.Array | None = None,
 ) -> jax.Array:
   """[N, H, *B] ``player``'s counterfactual values at every node, bottom-up: terminal
-  values at the terminals; ``sum_a sigma(a, h) v(child_a, h)`` at the player's decision
+  values at the terminals, ``leaf_values`` [L, H, *B] at a depth-limited tree's leaves; ``sum_a sigma(a, h) v(child_a, h)`` at the player's decision
   nodes (the best action's value, ``max_a``, if ``strategy`` is None: a best response);
   the sum of the children at the opponent's (its strategy is in its ranges); and
   ``sum_c p(c) v(child_c, h)`` at chance nodes.
@@ -292,8 +330,8 @@ def counterfactual_values(
     strategy: [N_p, A, H, *B] the player's strategy, or None for a best response.
     opponent_ranges: [N, H, *B] the opponent's ranges (``ranges``).
   """
-  terminal = terminal_values(tree, player, opponent_ranges, dense=dense)
-  terminal = jnp.concatenate([terminal, jnp.zeros_like(terminal[:1])])  # row T: not a terminal
+  terminal = terminal_values(tree, player, opponent_ranges, dense=dense, leaf_values=leaf_values)
+  terminal = jnp.concatenate([terminal, jnp.zeros_like(terminal[:1])])  # row T + L: not a terminal
   ndim = terminal.ndim
   weights = None if strategy is None else _rows(strategy, jnp.arange(2, dtype=strategy.dtype))
   below, levels = None, []
@@ -335,30 +373,40 @@ def root_value(tree: PublicTreeTensors, player: int, values: jax.Array, initial:
   return root.sum(0)
 
 
-def expected_value(tree: PublicTreeTensors, profile, *, dense: bool = False) -> jax.Array:
-  """[*B] player 0's expected payoff under ``profile``."""
-  values = counterfactual_values(tree, 0, profile[0], ranges(tree, 1, profile[1]), dense=dense)
+def _leaf(leaf_values, player: int):
+  return None if leaf_values is None else leaf_values[player]
+
+
+def expected_value(tree: PublicTreeTensors, profile, *, dense: bool = False, leaf_values=None) -> jax.Array:
+  """[*B] player 0's expected payoff under ``profile`` (``leaf_values``: [2, L, H, *B] both
+  players' values at a depth-limited tree's leaves)."""
+  values = counterfactual_values(
+    tree, 0, profile[0], ranges(tree, 1, profile[1]), dense=dense, leaf_values=_leaf(leaf_values, 0)
+  )
   return root_value(tree, 0, values)
 
 
-def best_response_values(tree: PublicTreeTensors, profile, *, dense: bool = False) -> jax.Array:
+def best_response_values(tree: PublicTreeTensors, profile, *, dense: bool = False, leaf_values=None) -> jax.Array:
   """[2, *B] each player's best-response value against the other's strategy in ``profile``
-  (``jaxcfr.best_response_values`` on the sequence form of the same game)."""
+  (``jaxcfr.best_response_values`` on the sequence form of the same game). On a
+  depth-limited tree the best response stops at the leaves, whose values ``leaf_values``
+  [2, L, H, *B] are given."""
   out = []
   for player in (0, 1):
-    values = counterfactual_values(tree, player, None, ranges(tree, 1 - player, profile[1 - player]), dense=dense)
+    opponent = ranges(tree, 1 - player, profile[1 - player])
+    values = counterfactual_values(tree, player, None, opponent, dense=dense, leaf_values=_leaf(leaf_values, player))
     out.append(root_value(tree, player, values))
   return jnp.stack(out)
 
 
-def nash_conv(tree: PublicTreeTensors, profile, *, dense: bool = False) -> jax.Array:
+def nash_conv(tree: PublicTreeTensors, profile, *, dense: bool = False, leaf_values=None) -> jax.Array:
   """[*B] ``BR0(sigma1) + BR1(sigma0)`` (the game is zero-sum)."""
-  return best_response_values(tree, profile, dense=dense).sum(0)
+  return best_response_values(tree, profile, dense=dense, leaf_values=leaf_values).sum(0)
 
 
-def exploitability(tree: PublicTreeTensors, profile, *, dense: bool = False) -> jax.Array:
+def exploitability(tree: PublicTreeTensors, profile, *, dense: bool = False, leaf_values=None) -> jax.Array:
   """[*B] ``nash_conv / 2``, OpenSpiel's ``exploitability``."""
-  return nash_conv(tree, profile, dense=dense) / 2
+  return nash_conv(tree, profile, dense=dense, leaf_values=leaf_values) / 2
 
 
 def to_sequence_form(mapping: SequenceFormMap, profile) -> tuple:

@@ -47,10 +47,12 @@ from jaxcfr.games.poker_rules import (
   FOLD,
   FOLD_CALL_RAISE,
   HOLDEM,
+  LEAF,
   PASS_BET,
   SHOWDOWN,
   NoLimitRules,
   PokerRules,
+  Subgame,
   disjoint_pairs,
   hands as all_hands,
   kuhn_rules,
@@ -64,11 +66,13 @@ __all__ = [
   "CHANCE",
   "FOLD",
   "SHOWDOWN",
+  "LEAF",
   "HOLDEM",
   "FOLD_CALL_RAISE",
   "PASS_BET",
   "PokerRules",
   "NoLimitRules",
+  "Subgame",
   "kuhn_rules",
   "one_card_poker_rules",
   "leduc_rules",
@@ -76,6 +80,7 @@ __all__ = [
   "PublicTree",
   "build",
   "public_tree_of",
+  "embedding",
   "strengths",
   "check",
   "SequenceFormMap",
@@ -95,7 +100,7 @@ class PublicTree:
 
   Attributes:
     rules: the public game's rules (PokerRules or NoLimitRules; jaxcfr.games.poker_rules).
-    kind: [N] int8, DECISION, CHANCE, FOLD or SHOWDOWN.
+    kind: [N] int8, DECISION, CHANCE, FOLD, SHOWDOWN or LEAF (a depth limit: poker_rules.Subgame).
     player: [N] int8, the acting player at decisions, the folding player at folds, else -1.
     parent: [N] int32, -1 at the root; first_child, num_children: [N] int32.
     action: [N] int32, the incoming edge: the game's action id after a decision, the index
@@ -117,6 +122,7 @@ class PublicTree:
     sub_order: per ``s < k``, [Bs, M_s, W_s] int32, ``members`` sorted by strength.
     sub_lo, sub_hi: per ``s < k``, [Bs, H, C(k, s)] int32, each hand's tie group in the
       sorted members of each of its ``s``-subsets.
+    states: [N] the rules' public state of each node (a subgame's root: ``Subgame``).
   """
 
   rules: PokerRules | NoLimitRules
@@ -146,6 +152,7 @@ class PublicTree:
   sub_order: tuple
   sub_lo: tuple
   sub_hi: tuple
+  states: tuple = dataclasses.field(default=(), repr=False, compare=False)
 
   @property
   def num_nodes(self) -> int:
@@ -168,6 +175,27 @@ class PublicTree:
     """The public cards at ``node``."""
     return tuple(int(c) for c in self.boards[self.board[node]] if c >= 0)
 
+  def path(self, node: int) -> tuple:
+    """The incoming ``action`` of each node from the root's child down to ``node``: the same
+    public history in any tree of the same game rooted above it (``find``)."""
+    out = []
+    while self.parent[node] >= 0:
+      out.append(int(self.action[node]))
+      node = self.parent[node]
+    return tuple(reversed(out))
+
+  def find(self, path, start: int = 0) -> int:
+    """The node that ``path`` (incoming actions, as ``path`` gives them) reaches from
+    ``start``. Raises ValueError if no child of a node on the way has the next action."""
+    node = int(start)
+    for action in path:
+      kids = np.arange(self.first_child[node], self.first_child[node] + self.num_children[node])
+      match = kids[self.action[kids] == action]
+      if not len(match):
+        raise ValueError(f"node {node} has no child by action {action}")
+      node = int(match[0])
+    return node
+
 
 def build(rules) -> PublicTree:
   """The checked public tree of ``rules`` (breadth-first, see PublicTree): a PokerRules, a
@@ -179,7 +207,7 @@ def build(rules) -> PublicTree:
     if index == len(records):
       break
     kind, _, _, _, _, state = records[index]
-    children = rules.children(state) if kind in (DECISION, CHANCE) else []
+    children = rules.children(state) if kind in (DECISION, CHANCE) else []  # none at terminals and leaves
     first_child.append(len(records))
     num_children.append(len(children))
     for child_kind, player, action, prob, child in children:
@@ -224,9 +252,26 @@ def build(rules) -> PublicTree:
     subsets=subsets,
     showdown_boards=showdown_boards,
     **tables,
+    states=tuple(states),
   )
   check(tree)
   return tree
+
+
+def embedding(whole: PublicTree, sub: PublicTree, start: int = 0) -> np.ndarray:
+  """[N_sub] int64, the node of ``whole`` at each node of ``sub``, a subgame of the same game
+  rooted at ``whole``'s node ``start`` (``poker_rules.Subgame``: the same public
+  histories, matched by their incoming actions). A leaf of a depth-limited ``sub`` maps to
+  the decision node it stands for.
+
+  Raises:
+    ValueError: ``sub`` has a history that ``whole`` lacks below ``start``.
+  """
+  out = np.empty(sub.num_nodes, np.int64)
+  out[0] = start
+  for node in range(1, sub.num_nodes):  # breadth-first: the parent is mapped first
+    out[node] = whole.find((int(sub.action[node]),), start=out[sub.parent[node]])
+  return out
 
 
 def public_tree_of(game) -> PublicTree:
@@ -319,7 +364,7 @@ def check(tree: PublicTree) -> None:
     kids = np.arange(tree.first_child[node], tree.first_child[node] + tree.num_children[node])
     if np.any(tree.parent[kids] != node) or np.any(depth[kids] != depth[node] + 1):
       raise ValueError(f"node {node}'s children are not contiguous or not one level down")
-    terminal = tree.kind[node] in (FOLD, SHOWDOWN)
+    terminal = tree.kind[node] in (FOLD, SHOWDOWN, LEAF)
     if terminal != (len(kids) == 0):
       raise ValueError(f"node {node} of kind {tree.kind[node]} has {len(kids)} children")
     if tree.kind[node] == CHANCE:
@@ -482,13 +527,17 @@ class PublicTreeTensors:
       float, each deal's probability (0 at padding).
     level_gather: per level, [n_d] int32, each node's row in the decision values, then the
       chance values, then one row of zeros (the terminals').
-    terminal_row: [N] int32, each terminal's row among the T terminals, T elsewhere.
+    terminal_row: [N] int32, each terminal's row among the ``T + L`` terminals and leaves
+      (the folds, the showdowns, then the leaves), ``T + L`` elsewhere.
     fold_nodes: [F] int32; fold_payoff: [2, F] float, each player's payoff at each fold
       (minus its chips if it folded, else the folder's chips).
     showdown_nodes: [S] int32; showdown_table: [S] int32, its board's row of ``strength``,
       ``order`` and the other sorted tables; showdown_chips: [S, 2] float, the contributions.
     hands: [H, k] int32; members, subsets, strength, order, lo, hi, sub_order, sub_lo,
       sub_hi: PublicTree's card-removal and showdown tables.
+    leaf_nodes: [L] int32, the leaves of a depth-limited tree (poker_rules.Subgame; none
+      otherwise); leaf_chips: [L, 2] float, the contributions there.
+    boards: [Bd, max board] int32, each board's cards (-1 padding).
     initial_range: [2, H] float.
     level_slices: static ((lo, hi), ...) node ranges by depth.
     level_dealt: static, per level, whether any of its nodes follows a deal (its ranges
@@ -527,6 +576,9 @@ class PublicTreeTensors:
   sub_order: tuple
   sub_lo: tuple
   sub_hi: tuple
+  leaf_nodes: jax.Array
+  leaf_chips: jax.Array
+  boards: jax.Array
   initial_range: jax.Array
   level_slices: tuple
   level_dealt: tuple
@@ -594,9 +646,12 @@ def to_device(tree: PublicTree, dtype=None) -> PublicTreeTensors:
       decision_own[p].append(own)
   fold_nodes = np.flatnonzero(tree.kind == FOLD)
   showdown_nodes = np.flatnonzero(tree.kind == SHOWDOWN)
-  terminal_row = np.full(size, len(fold_nodes) + len(showdown_nodes), np.int64)
-  terminal_row[fold_nodes] = np.arange(len(fold_nodes))
-  terminal_row[showdown_nodes] = len(fold_nodes) + np.arange(len(showdown_nodes))
+  leaf_nodes = np.flatnonzero(tree.kind == LEAF)
+  terminal_row = np.full(size, len(fold_nodes) + len(showdown_nodes) + len(leaf_nodes), np.int64)
+  for offset, nodes in zip(
+    np.cumsum([0, len(fold_nodes), len(showdown_nodes)]), (fold_nodes, showdown_nodes, leaf_nodes)
+  ):
+    terminal_row[nodes] = offset + np.arange(len(nodes))
   chips = tree.contribution[fold_nodes].astype(np.float64)
   folder = tree.player[fold_nodes]
   fold_payoff = np.stack([np.where(folder == p, -chips[:, p], chips[:, 1 - p]) for p in (0, 1)])
@@ -637,6 +692,9 @@ def to_device(tree: PublicTree, dtype=None) -> PublicTreeTensors:
     sub_order=indices(tree.sub_order),
     sub_lo=indices(tree.sub_lo),
     sub_hi=indices(tree.sub_hi),
+    leaf_nodes=index(leaf_nodes),
+    leaf_chips=jnp.asarray(tree.contribution[leaf_nodes], dtype).reshape(-1, 2),
+    boards=index(tree.boards),
     initial_range=jnp.asarray(tree.initial_range, dtype),
     level_slices=level_slices,
     level_dealt=(False,) + dealt,

@@ -23,6 +23,13 @@ Registered for the public-tree representation under the presets' names
     state = vector_cfr.run(tree, state, 100, step)
     profile = vector_cfr.average_strategy(tree, state)      # ([N_0, A, H], [N_1, A, H])
     vector_cfr.exploitability(tree, profile)
+
+Two hooks serve depth-limited solving and re-solving (jaxcfr.solvers.resolving): on a
+depth-limited tree (jaxcfr.games.poker_rules.Subgame with ``rounds``) ``step`` asks a
+``LeafValueFn`` for both players' values at the leaves, given both ranges there; and
+``root_ranges`` replaces the tree's ranges at the root for one step (the CFR-D gadget's
+opponent range). The state keeps each player's counterfactual values at the root, or at
+every node (``init(..., keep_values=True)``).
 """
 
 from __future__ import annotations
@@ -45,6 +52,7 @@ __all__ = [
   "ALGORITHMS",
   "PRESETS",
   "VectorCFRState",
+  "LeafValueFn",
   "init",
   "step",
   "preset_step",
@@ -52,6 +60,8 @@ __all__ = [
   "run",
   "average_strategy",
   "current_strategy",
+  "leaf_values",
+  "running_average",
   "best_response_values",
   "nash_conv",
   "exploitability",
@@ -63,6 +73,11 @@ nash_conv = ops.nash_conv
 exploitability = ops.exploitability
 to_sequence_form = ops.to_sequence_form
 
+LeafValueFn = Callable[[PublicTreeTensors, jax.Array], jax.Array]
+"""``leaf_fn(tree, ranges)``: ``ranges`` [2, L, H, *B], both players' ranges at the tree's
+``L`` leaves (``tree.leaf_nodes``) -> [2, L, H, *B] both players' counterfactual values
+there (in the public tree's units: jaxcfr.core.public_tree)."""
+
 
 class VectorCFRState(NamedTuple):
   """State of one run, or of a batch with trailing axes ``B``; the fields of
@@ -73,6 +88,9 @@ class VectorCFRState(NamedTuple):
     last_regret: the same shapes for a predictive solver, else ([0, A, H, *B], ...).
     iteration: [*B] int32; weight_ratio, alpha, beta, gamma: [*B] float;
     averaging_delay: [*B] int32.
+    values: [2, K, H, *B] each player's counterfactual values under the strategies its
+      last update saw (zeros before the first step), at every node (``K = N``: ``init``'s
+      ``keep_values``) or at the root only (``K = 1``).
   """
 
   regrets: tuple
@@ -85,6 +103,7 @@ class VectorCFRState(NamedTuple):
   beta: jax.Array
   gamma: jax.Array
   averaging_delay: jax.Array
+  values: jax.Array
 
 
 def _legal(tree: PublicTreeTensors, player: int, ndim: int) -> jax.Array:
@@ -94,11 +113,20 @@ def _legal(tree: PublicTreeTensors, player: int, ndim: int) -> jax.Array:
 
 
 def init(
-  tree: PublicTreeTensors, *, alpha=INF, beta=INF, gamma=0.0, averaging_delay=0, predictive: bool = False
+  tree: PublicTreeTensors,
+  *,
+  alpha=INF,
+  beta=INF,
+  gamma=0.0,
+  averaging_delay=0,
+  predictive: bool = False,
+  keep_values: bool = False,
 ) -> VectorCFRState:
   """A fresh state: zero regrets, uniform strategies. Hyperparameters of shape ``B`` make
   a batch (cfr.init), and so do the tree's ranges ``[2, H, *B]`` (a batch of subgames:
-  jaxcfr.core.public_tree.with_initial_ranges); the batch is their broadcast."""
+  jaxcfr.core.public_tree.with_initial_ranges); the batch is their broadcast.
+  ``keep_values``: the state keeps both players' values at every node, not only at the
+  root (re-solving averages them: jaxcfr.solvers.resolving)."""
   cfr.check_hyperparameters(alpha=alpha, beta=beta, gamma=gamma, averaging_delay=averaging_delay)
   dtype = tree.dtype
   hyper, batch = cfr.broadcast_hyperparameters(dtype, alpha, beta, gamma, averaging_delay)
@@ -118,12 +146,17 @@ def init(
     iteration=jnp.zeros(batch, jnp.int32),
     weight_ratio=jnp.zeros(batch, dtype),
     **hyper,
+    values=jnp.zeros((2, tree.kind.shape[0] if keep_values else 1, tree.num_hands) + batch, dtype),
   )
 
 
-def _update_player(tree, state, player, strategies, opponent_ranges, own_ranges, t, weight_ratio, predictive, dense):
+def _update_player(
+  tree, state, player, strategies, opponent_ranges, own_ranges, t, weight_ratio, predictive, dense, leaf_values
+):
   """One player's regret, average and strategy update (cfr._update_player on the public tree)."""
-  values = ops.counterfactual_values(tree, player, strategies[player], opponent_ranges, dense=dense)
+  values = ops.counterfactual_values(
+    tree, player, strategies[player], opponent_ranges, dense=dense, leaf_values=leaf_values
+  )
   q = ops.action_values(tree, player, values)  # [N_p, A, H, *B]
   v = values[tree.decision_nodes[player]]  # [N_p, H, *B]
   legal = _legal(tree, player, q.ndim)
@@ -132,34 +165,75 @@ def _update_player(tree, state, player, strategies, opponent_ranges, own_ranges,
   factor = jnp.where(regrets >= 0, cfr.discount(t, state.alpha), cfr.discount(t, state.beta))
   regrets = regrets * factor.astype(regrets.dtype)
   reach = jnp.expand_dims(own_ranges[tree.decision_nodes[player]], 1)
-  mix = jnp.where(weight_ratio > 0, 1.0 / jnp.where(weight_ratio > 0, weight_ratio, 1.0), 0.0)
-  mix = mix.astype(regrets.dtype)
-  average = state.average[player] * (1 - mix) + reach * strategies[player] * mix
+  average = running_average(weight_ratio, state.average[player], reach * strategies[player])
   matched = regrets + instant if predictive else regrets
-  return regrets, average, instant, regret.regret_matching(matched, legal)
+  return regrets, average, instant, regret.regret_matching(matched, legal), values[: state.values.shape[1]]
+
+
+def running_average(weight_ratio: jax.Array, average: jax.Array, current: jax.Array) -> jax.Array:
+  """``average`` [..., *B] updated with this iteration's ``current`` with the average
+  strategy's weights (``weight_ratio`` [*B], the state's after the step: the weights so far
+  over this iteration's), so that values kept beside a run average like its strategies."""
+  mix = jnp.where(weight_ratio > 0, 1.0 / jnp.where(weight_ratio > 0, weight_ratio, 1.0), 0.0).astype(average.dtype)
+  return average * (1 - mix) + current * mix
+
+
+def leaf_values(tree: PublicTreeTensors, leaf_fn: LeafValueFn | None, reach) -> jax.Array | None:
+  """[2, L, H, *B] ``leaf_fn``'s values at the leaves given both players' ranges ``reach``
+  ([N, H, *B] each), or None for a tree without leaves."""
+  if tree.leaf_nodes.shape[0] == 0:
+    return None
+  if leaf_fn is None:
+    raise ValueError(f"the tree has {tree.leaf_nodes.shape[0]} depth-limit leaves: give a leaf_fn for their values")
+  return leaf_fn(tree, jnp.stack([r[tree.leaf_nodes] for r in reach]))
 
 
 def step(
-  tree: PublicTreeTensors, state: VectorCFRState, *, alternating: bool = True, predictive: bool = False, dense=False
+  tree: PublicTreeTensors,
+  state: VectorCFRState,
+  *,
+  alternating: bool = True,
+  predictive: bool = False,
+  dense=False,
+  leaf_fn: LeafValueFn | None = None,
+  root_ranges: jax.Array | None = None,
 ) -> VectorCFRState:
   """One iteration: player 0's update, then player 1's (against player 0's new strategy
   if ``alternating``, else against its old one). ``dense``: terminal values by [H, H]
-  products instead of sorted prefix sums."""
+  products instead of sorted prefix sums. ``leaf_fn``: the values at a depth-limited
+  tree's leaves (asked before each player's update, with the ranges it sees).
+  ``root_ranges``: [2, H, *B] both players' ranges at the root for this step (default the
+  tree's, ``tree.initial_range``)."""
   t = (state.iteration + 1).astype(state.alpha.dtype)
   weight_ratio = cfr.next_weight_ratio(state, t)
   current, new = list(state.strategy), list(state.strategy)
   regrets, average, last = list(state.regrets), list(state.average), list(state.last_regret)
-  reach = [ops.ranges(tree, p, s) for p, s in enumerate(current)]
+  initial = (None, None) if root_ranges is None else root_ranges
+  reach = [ops.ranges(tree, p, s, initial[p]) for p, s in enumerate(current)]
+  values = [None, None]
+  leaves = leaf_values(tree, leaf_fn, reach)
   for player in (0, 1):
-    regrets[player], average[player], instant, new[player] = _update_player(
-      tree, state, player, current, reach[1 - player], reach[player], t, weight_ratio, predictive, dense
+    regrets[player], average[player], instant, new[player], values[player] = _update_player(
+      tree,
+      state,
+      player,
+      current,
+      reach[1 - player],
+      reach[player],
+      t,
+      weight_ratio,
+      predictive,
+      dense,
+      None if leaves is None else leaves[player],
     )
     if predictive:
       last[player] = instant
     if alternating and player == 0:  # player 1 updates against player 0's new strategy
       current[player] = new[player]
-      reach[player] = ops.ranges(tree, player, new[player])
+      reach[player] = ops.ranges(tree, player, new[player], initial[player])
+      leaves = leaf_values(tree, leaf_fn, reach)
   return state._replace(
+    values=jnp.stack(values).astype(state.values.dtype),
     regrets=tuple(regrets),
     strategy=tuple(new),
     average=tuple(average),
@@ -170,16 +244,21 @@ def step(
 
 
 @functools.cache
-def preset_step(algorithm: str, updates: str | None = None, *, dense: bool = False) -> Callable:
+def preset_step(
+  algorithm: str, updates: str | None = None, *, dense: bool = False, leaf_fn: LeafValueFn | None = None
+) -> Callable:
   """``step(tree, state)`` of a preset (cfr.PRESETS) with its update order (default: the
-  preset's); cached, so that ``run`` compiles once per preset."""
+  preset's) and ``leaf_fn`` for depth-limited trees; cached, so that ``run`` compiles once
+  per preset."""
   if algorithm not in PRESETS:
     raise ValueError(f"unknown CFR algorithm {algorithm!r}; choose one of {list(ALGORITHMS)}")
   preset = PRESETS[algorithm]
   updates = updates or preset.updates
   if updates not in ("alternating", "simultaneous"):
     raise ValueError(f"updates must be 'alternating' or 'simultaneous', got {updates!r}")
-  return functools.partial(step, alternating=updates == "alternating", predictive=preset.predictive, dense=dense)
+  return functools.partial(
+    step, alternating=updates == "alternating", predictive=preset.predictive, dense=dense, leaf_fn=leaf_fn
+  )
 
 
 def preset_hyperparameters(algorithm: str) -> dict:

@@ -1,0 +1,173 @@
+"""Depth-limited lookaheads on the public tree and exact values at their leaves.
+
+DeepStack (Moravcik et al., "DeepStack: Expert-Level Artificial Intelligence in Heads-Up
+No-Limit Poker", 2017) never solves the whole game: it solves a *lookahead*, the public tree
+from the current public state to the end of the betting round, and asks a function of
+(pot, board, both ranges) for the counterfactual values at its leaves, the first decisions
+of the next round. Here a lookahead is a public tree built from
+``jaxcfr.games.poker_rules.Subgame`` with ``rounds`` set; its leaves are nodes of kind LEAF
+(after the deal of their round, so each knows its board), and every CFR solver of
+jaxcfr.solvers.vector_cfr runs on it with a ``LeafValueFn`` (``vector_cfr.step``'s hook),
+batched like any public tree.
+
+``exact_leaf_values`` is the reference value function: it solves the rest of the game below
+each leaf from the ranges it is given (CFR+ on the leaf's subgame, every leaf of one shape
+in one ``vmap``) and returns the solution's counterfactual values, so a lookahead with it
+solves the whole game up to the inner solves' accuracy. A counterfactual value network
+stands in for it at play time (jaxcfr.solvers.value_network).
+
+    rules = game.public_tree_rules()
+    tree = lookahead.build(rules)                           # the first round, host
+    leaf_fn = lookahead.exact_leaf_values(tree, iterations=200)
+    solved = lookahead.solve(public_tree.to_device(tree), 300, leaf_fn=leaf_fn)
+    solved.values                                           # [2, N, H] average values
+
+Shapes: ``N`` nodes, ``L`` leaves, ``H`` hands, ``*B`` trailing batch axes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from typing import NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from jaxcfr.core import public_tree as ops
+from jaxcfr.game import public_tree
+from jaxcfr.game.public_tree import PublicTree, PublicTreeTensors, Subgame
+from jaxcfr.solvers import vector_cfr
+from jaxcfr.solvers.vector_cfr import LeafValueFn
+
+__all__ = [
+  "build",
+  "whole_game_rules",
+  "solve_ranges",
+  "exact_leaf_values",
+  "Solved",
+  "run_averaging_values",
+  "solve",
+]
+
+
+def build(rules, root=None, *, ranges=None, rounds: int | None = 1) -> PublicTree:
+  """The public tree of ``rules`` below the public state ``root`` (default the game's root),
+  depth-limited to ``rounds`` betting rounds (None: to the end of the game), with
+  ``ranges`` [2, H] at the root (poker_rules.Subgame)."""
+  return public_tree.build(Subgame(rules, root, ranges, rounds))
+
+
+def whole_game_rules(tree: PublicTree):
+  """The rules of the whole game of which ``tree`` is a subgame (its own if it is none)."""
+  rules = tree.rules
+  while isinstance(rules, Subgame):
+    rules = rules.rules
+  return rules
+
+
+def _stack(trees: list) -> PublicTreeTensors:
+  return jax.tree_util.tree_map(lambda *xs: jnp.stack(xs), *trees)
+
+
+def _signature(tree: PublicTreeTensors) -> tuple:
+  leaves, treedef = jax.tree_util.tree_flatten(tree)
+  return treedef, tuple((x.shape, x.dtype) for x in leaves)
+
+
+def solve_ranges(tree: PublicTreeTensors, ranges: jax.Array, iterations: int, algorithm: str = "cfr+") -> jax.Array:
+  """[2, H, *B] both players' counterfactual values at the root of ``tree`` (a subgame
+  without leaves) after ``iterations`` of ``algorithm`` from the root ``ranges`` [2, H, *B]
+  (each player's weight of each hand; any positive scale): each player's best-response
+  values against the other's average strategy, in the units of those ranges
+  (jaxcfr.core.public_tree: a player's values scale with the opponent's weights). At an
+  equilibrium they are the equilibrium's values on the hands a player holds with positive
+  weight, and on every hand they are what that hand can earn against the opponent's
+  strategy: a supergradient of the subgame's value in the player's range, which is what a
+  lookahead's regrets need (a hand the solution never plays into the subgame keeps an
+  honest value). A player with no weight at all is solved against as if uniform (its
+  opponent's values are then zero: nobody to play against). Zero for a subgame whose ranges
+  have no compatible pair."""
+  valid = tree.valid[tree.board[0]].reshape((tree.num_hands,) + (1,) * (ranges.ndim - 2)).astype(ranges.dtype)
+  reached = (ranges * valid).sum(1) > 0  # [2, *B]
+  # A player who never reaches the subgame still needs its values there (its regrets ask
+  # what reaching it would earn): solve against a uniform range in its place.
+  weights = jnp.where(reached[:, None], ranges, valid)
+  normalised, scale = ops.normalise_ranges(tree, weights)
+  scale = scale * reached
+  tree = dataclasses.replace(tree, initial_range=normalised)
+  state = vector_cfr.init(tree, **vector_cfr.preset_hyperparameters(algorithm))
+  step = vector_cfr.preset_step(algorithm)
+  state = jax.lax.fori_loop(0, iterations, lambda _, s: step(tree, s), state)
+  profile = vector_cfr.average_strategy(tree, state)
+  values = [ops.counterfactual_values(tree, p, None, ops.ranges(tree, 1 - p, profile[1 - p]))[0] for p in (0, 1)]
+  return jnp.stack([values[0] * scale[1], values[1] * scale[0]])
+
+
+def exact_leaf_values(tree: PublicTree, iterations: int = 200, algorithm: str = "cfr+", dtype=None) -> LeafValueFn:
+  """The ``LeafValueFn`` of the depth-limited ``tree`` (host) that solves the rest of the
+  game below each leaf: ``iterations`` of ``algorithm`` on the leaf's subgame from the
+  ranges it is given (``solve_ranges``), the leaves whose subgames have one shape (the same
+  betting on different boards) in one ``vmap``. Exact as ``iterations`` grows."""
+  leaf_nodes = np.flatnonzero(tree.kind == public_tree.LEAF)
+  if not len(leaf_nodes):
+    raise ValueError("the tree has no depth-limit leaves (build it with rounds set)")
+  rules = whole_game_rules(tree)
+  groups: dict = {}
+  for position, node in enumerate(leaf_nodes):
+    subgame = public_tree.to_device(build(rules, tree.states[node], rounds=None), dtype)
+    groups.setdefault(_signature(subgame), []).append((position, subgame))
+  stacked = [(np.array([p for p, _ in group]), _stack([t for _, t in group])) for group in groups.values()]
+  solve_one = functools.partial(solve_ranges, iterations=iterations, algorithm=algorithm)
+
+  def leaf_fn(lookahead: PublicTreeTensors, ranges: jax.Array) -> jax.Array:
+    del lookahead
+    out = jnp.zeros_like(ranges)
+    for positions, subgames in stacked:
+      values = jax.vmap(solve_one, in_axes=(0, 1), out_axes=1)(subgames, ranges[:, positions])
+      out = out.at[:, positions].set(values.astype(out.dtype))
+    return out
+
+  return leaf_fn
+
+
+class Solved(NamedTuple):
+  """A solved (depth-limited) public tree.
+
+  Attributes:
+    profile: ([N_0, A, H, *B], [N_1, A, H, *B]) the average strategies.
+    values: [2, N, H, *B] each player's counterfactual values at every node, averaged over
+      the iterations with the average strategy's weights (DeepStack's average values: on a
+      lookahead, the leaf function is not linear in the ranges, so the values at the
+      average profile's ranges would not bound what the opponent earns, while the average
+      of each iteration's values does, up to its regret).
+  """
+
+  profile: tuple
+  values: jax.Array
+
+
+def run_averaging_values(tree: PublicTreeTensors, state, iterations: int, step, values, root_ranges=None):
+  """(state, values) after ``iterations`` of ``step`` (a ``vector_cfr.step`` with its
+  options; ``state`` initialised with ``keep_values=True``), ``values`` [2, N, H, *B]
+  averaged with the strategies' weights."""
+
+  def body(_, carry):
+    state, average = carry
+    state = step(tree, state) if root_ranges is None else step(tree, state, root_ranges=root_ranges)
+    return state, vector_cfr.running_average(state.weight_ratio, average, state.values)
+
+  return jax.lax.fori_loop(0, iterations, body, (state, values))
+
+
+@functools.partial(jax.jit, static_argnames=("iterations", "algorithm", "leaf_fn"))
+def solve(
+  tree: PublicTreeTensors, iterations: int, algorithm: str = "cfr+", leaf_fn: LeafValueFn | None = None
+) -> Solved:
+  """``iterations`` of ``algorithm`` on ``tree`` (a lookahead with ``leaf_fn`` for its
+  leaves, or a whole subgame), from its own root ranges."""
+  state = vector_cfr.init(tree, **vector_cfr.preset_hyperparameters(algorithm), keep_values=True)
+  step = vector_cfr.preset_step(algorithm, leaf_fn=leaf_fn)
+  state, values = run_averaging_values(tree, state, iterations, step, jnp.zeros_like(state.values))
+  return Solved(vector_cfr.average_strategy(tree, state), values)

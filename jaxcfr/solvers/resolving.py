@@ -1,0 +1,227 @@
+"""Re-solving with the CFR-D gadget, and continual re-solving through a whole game.
+
+**Re-solving** (Burch, Johanson and Bowling, "Solving Imperfect Information Games Using
+Decomposition", 2014). A player who knows only its own range ``r`` at a public state and an
+upper bound ``w`` on each of the opponent's hands' counterfactual values there (what the
+opponent could earn against the player's earlier strategy) solves the subtree below the
+state in a *gadget* game: the opponent first chooses, hand by hand, to *terminate* (and
+receive ``w(h)``) or to *follow* into the subtree. The gadget's regrets make the opponent's
+range at the root: ``follow(h)`` from regret matching+ over the two choices (DeepStack's
+``CFRDGadget``), each of the opponent's possible hands weighted one. Equilibrium strategies
+of the gadget game hold every opponent hand's value in the subtree to at most ``w(h)``, so
+the re-solved strategy is no more exploitable than the one it replaces, up to the solve's
+error. ``resolve`` runs it on a public tree or a depth-limited lookahead
+(jaxcfr.solvers.lookahead): one ``vector_cfr.step`` per iteration with the gadget's range at
+the root (``root_ranges``), the gadget's regrets updated from the opponent's root values
+the step reports.
+
+**Continual re-solving** (Moravcik et al., "DeepStack: Expert-Level Artificial Intelligence
+in Heads-Up No-Limit Poker", 2017, Algorithm 1). The agent keeps its range and the
+opponent's counterfactual values, and re-solves a lookahead at each of its decisions:
+after its own action the range is multiplied by the action's probability and the values are
+the opponent's at the child in that solve; after the opponent's action or a deal, the values
+are the opponent's at that node in the last solve (at a leaf, the value function's), and a
+deal removes the hands its cards block from the range. When the opponent acts first in a
+new round, the last solve ended at the round's start, and its values there are the bounds
+(DeepStack-Leduc does the same). ``agent_strategy`` runs this at every public state a hand
+can reach and returns the agent's whole strategy, which the exact best response of the
+public tree scores.
+
+Shapes: ``N`` nodes of the re-solved tree, ``H`` hands, ``*B`` trailing batch axes.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from jaxcfr.core import regret
+from jaxcfr.game import public_tree
+from jaxcfr.game.public_tree import PublicTree, PublicTreeTensors
+from jaxcfr.solvers import lookahead, vector_cfr
+from jaxcfr.solvers.vector_cfr import LeafValueFn, VectorCFRState
+
+__all__ = ["ResolveState", "Resolved", "resolve_init", "resolve_step", "resolve", "agent_strategy"]
+
+
+class ResolveState(NamedTuple):
+  """The state of a re-solve.
+
+  Attributes:
+    inner_state: the VectorCFRState of the solver on the tree (``keep_values``).
+    gadget_regret: [2, H, *B] the opponent's gadget regrets of following and terminating.
+    follow: [H, *B] the opponent's follow probabilities, averaged over the iterations.
+    opponent_values: [N, H, *B] the opponent's counterfactual values at every node,
+      averaged over the iterations (both with the average strategy's weights).
+  """
+
+  inner_state: VectorCFRState
+  gadget_regret: jax.Array
+  follow: jax.Array
+  opponent_values: jax.Array
+
+
+class Resolved(NamedTuple):
+  """A re-solved public state.
+
+  Attributes:
+    strategy: [N_p, A, H, *B] the re-solving player's average strategy on the tree.
+    opponent_values: [N, H, *B] the opponent's counterfactual values at every node averaged
+      over the iterations, the values to carry to the next re-solve (DeepStack's; at a
+      lookahead's leaves the leaf function's). On a whole subgame they converge to the
+      opponent's best-response values against ``strategy``, and at the root they stay
+      within the bounds given when the re-solve succeeds.
+    follow: [H, *B] the opponent's average follow probability in the gadget.
+  """
+
+  strategy: jax.Array
+  opponent_values: jax.Array
+  follow: jax.Array
+
+
+def _root_ranges(tree: PublicTreeTensors, player: int, own_range: jax.Array, follow: jax.Array) -> jax.Array:
+  """[2, H, *B] both players' root ranges: the player's own, the opponent's ``follow``."""
+  valid = tree.valid[tree.board[0]].reshape((tree.num_hands,) + (1,) * (follow.ndim - 1))
+  opponent = follow * valid.astype(follow.dtype)
+  own = jnp.broadcast_to(own_range, opponent.shape).astype(opponent.dtype)
+  return jnp.stack([own, opponent] if player == 0 else [opponent, own])
+
+
+def resolve_init(tree: PublicTreeTensors, algorithm: str = "cfr+", batch: tuple = ()) -> ResolveState:
+  """A fresh re-solve of ``tree`` with ``algorithm`` (a CFR preset): the gadget starts
+  undecided (follow and terminate equally likely)."""
+  inner = vector_cfr.init(tree, **vector_cfr.preset_hyperparameters(algorithm), keep_values=True)
+  zeros = jnp.zeros((tree.num_hands,) + tuple(batch), tree.dtype)
+  values = jnp.zeros((tree.kind.shape[0], tree.num_hands) + tuple(batch), tree.dtype)
+  return ResolveState(inner, jnp.stack([zeros, zeros]), zeros, values)
+
+
+def resolve_step(
+  tree: PublicTreeTensors,
+  state: ResolveState,
+  own_range: jax.Array,
+  opponent_values: jax.Array,
+  *,
+  player: int,
+  step_fn: Callable,
+) -> ResolveState:
+  """One iteration of the gadget game: the opponent's root range from its gadget regrets,
+  one ``step_fn`` (a ``vector_cfr.preset_step``) with that range, then the gadget's CFR+
+  update from the opponent's root values.
+
+  Args:
+    own_range: [H, *B] the re-solving ``player``'s range at the root.
+    opponent_values: [H, *B] the bounds ``w``: the opponent's counterfactual values at the
+      root, in the units of ``own_range``.
+  """
+  follow = regret.regret_matching(state.gadget_regret, jnp.ones((2, 1), bool), axis=0)[0]
+  inner = step_fn(tree, state.inner_state, root_ranges=_root_ranges(tree, player, own_range, follow))
+  values = inner.values[1 - player]  # [N, H, *B]
+  bound = jnp.broadcast_to(opponent_values, values.shape[1:]).astype(values.dtype)
+  gadget_value = follow * values[0] + (1 - follow) * bound
+  gadget_regret = jnp.maximum(state.gadget_regret + jnp.stack([values[0] - gadget_value, bound - gadget_value]), 0)
+  average = functools.partial(vector_cfr.running_average, inner.weight_ratio)
+  return ResolveState(inner, gadget_regret, average(state.follow, follow), average(state.opponent_values, values))
+
+
+@functools.partial(jax.jit, static_argnames=("player", "iterations", "algorithm", "leaf_fn"))
+def resolve(
+  tree: PublicTreeTensors,
+  own_range: jax.Array,
+  opponent_values: jax.Array,
+  *,
+  player: int,
+  iterations: int,
+  algorithm: str = "cfr+",
+  leaf_fn: LeafValueFn | None = None,
+) -> Resolved:
+  """Re-solves ``tree`` (a subgame or a lookahead with ``leaf_fn``) for ``player`` from its
+  range ``own_range`` [H, *B] and the opponent's value bounds ``opponent_values`` [H, *B]
+  at the root: ``iterations`` of ``resolve_step``."""
+  batch = jnp.broadcast_shapes(own_range.shape[1:], opponent_values.shape[1:])
+  step_fn = vector_cfr.preset_step(algorithm, leaf_fn=leaf_fn)
+  step = functools.partial(resolve_step, player=player, step_fn=step_fn)
+  state = resolve_init(tree, algorithm, batch)
+  state = jax.lax.fori_loop(0, iterations, lambda _, s: step(tree, s, own_range, opponent_values), state)
+  strategy = vector_cfr.average_strategy(tree, state.inner_state)[player]
+  return Resolved(strategy, state.opponent_values, state.follow)
+
+
+LeafValuesOf = Callable[[PublicTree], LeafValueFn]
+"""``leaf_values_of(lookahead)``: the value function of a depth-limited lookahead's leaves
+(``functools.partial(lookahead.exact_leaf_values, iterations=...)``, or a value network's)."""
+
+
+def agent_strategy(
+  rules,
+  player: int,
+  *,
+  iterations: int,
+  leaf_values_of: LeafValuesOf,
+  algorithm: str = "cfr+",
+  rounds: int = 1,
+  dtype=None,
+  progress: Callable[[int], None] | None = None,
+) -> np.ndarray:
+  """[N_p, A, H] the continual re-solving agent's strategy as ``player`` of the whole game
+  ``rules`` (its public tree's decision nodes of ``player``, ``public_tree.build(rules)``):
+  a first solve of the root's lookahead with both players' ranges, then a re-solve of a
+  ``rounds``-round lookahead at each of the agent's decision nodes, ``iterations`` of
+  ``algorithm`` each (module doc).
+
+  Args:
+    leaf_values_of: the leaf value function of each lookahead (``LeafValuesOf``).
+    progress: called with the number of re-solves done.
+  """
+  whole = public_tree.build(rules)
+  slots = whole.action_ids.shape[1]
+  strategy = np.zeros((len(whole.decision_nodes(player)), slots, whole.num_hands))
+  row_of = {int(n): i for i, n in enumerate(whole.decision_nodes(player))}
+
+  def device(tree: PublicTree):
+    leaf_fn = leaf_values_of(tree) if np.any(tree.kind == public_tree.LEAF) else None
+    return public_tree.to_device(tree, dtype), leaf_fn
+
+  first = lookahead.build(rules, rounds=rounds)
+  tensors, leaf_fn = device(first)
+  solved = lookahead.solve(tensors, iterations, algorithm, leaf_fn)
+  opponent = 1 - player
+  values = np.asarray(solved.values[opponent])
+  done = 0
+  # (node of the whole game, the agent's range, the last solve's tree, its opponent values, node there)
+  stack = [(0, np.asarray(whole.initial_range[player]), first, values, 0)]
+  while stack:
+    node, own, tree, values, at = stack.pop()
+    kind = whole.kind[node]
+    kids = range(whole.first_child[node], whole.first_child[node] + whole.num_children[node])
+    if kind == public_tree.DECISION and whole.player[node] == player:
+      sub = lookahead.build(rules, whole.states[node], rounds=rounds)
+      tensors, leaf_fn = device(sub)
+      out = resolve(
+        tensors,
+        jnp.asarray(own, tensors.dtype),
+        jnp.asarray(values[at], tensors.dtype),
+        player=player,
+        iterations=iterations,
+        algorithm=algorithm,
+        leaf_fn=leaf_fn,
+      )
+      here = np.asarray(out.strategy[0])  # the root is the agent's first decision node
+      strategy[row_of[node], : here.shape[0]] = here
+      done += 1
+      if progress is not None:
+        progress(done)
+      for slot, kid in enumerate(kids):
+        stack.append((kid, own * here[slot], sub, np.asarray(out.opponent_values), sub.find((int(whole.action[kid]),))))
+    elif kind in (public_tree.DECISION, public_tree.CHANCE):
+      for kid in kids:
+        follow = tree.kind[at] != public_tree.LEAF
+        child = tree.find((int(whole.action[kid]),), start=at) if follow else at
+        mask = whole.valid[whole.board[kid]]
+        stack.append((kid, own * mask, tree, values, child))
+  return strategy

@@ -1,0 +1,366 @@
+"""Counterfactual value networks (DeepStack's) and the batched generation of their data.
+
+Moravcik et al., "DeepStack: Expert-Level Artificial Intelligence in Heads-Up No-Limit
+Poker" (2017) replace the game below a lookahead's leaves by a network: inputs the pot
+(here as a fraction of both stacks), the public cards and both players' ranges (each
+normalised to sum to one), outputs both players' counterfactual values of every hand per
+chip of the pot, against the opponent's normalised range. A *zero-sum correction* makes the
+outputs consistent: with ``s = p0 . v0 + p1 . v1`` (zero in a zero-sum game), ``s / 2`` is
+subtracted from every value of both players. DeepStack trains on random situations at the
+start of a round, each solved to the end of the game, with a Huber loss; here they are
+solved by ``jaxcfr.solvers.lookahead.solve_ranges`` (CFR+ on the public tree), thousands at a
+time in one ``vmap``, and the ranges are drawn as DeepStack's range generator draws them:
+the possible hands sorted by strength on the board, the probability mass split at a uniform
+random point between the two halves, recursively (DeepStack-Leduc's ``RangeGenerator``).
+
+    data = value_network.generate(rules, 10_000, iterations=500, seed=0)
+    net = value_network.init(rules, seed=0)
+    net, losses = value_network.train(net, data, steps=5_000)
+    leaf_fn = value_network.leaf_fn(net)            # for jaxcfr.solvers.lookahead/resolving
+
+Shapes: ``H`` hands, ``C`` cards, ``S`` situations (trailing, like every batch axis here).
+Networks and data files are ``.npz`` with a checksum (``save``, ``load``, ``save_data``,
+``load_data``), read without pickles.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from pathlib import Path
+from typing import NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import optax
+
+from jaxcfr.game import integrity, public_tree
+from jaxcfr.game.public_tree import PublicTreeTensors
+from jaxcfr.games import poker_rules
+from jaxcfr.solvers import lookahead
+from jaxcfr.solvers.vector_cfr import LeafValueFn
+
+__all__ = [
+  "Situations",
+  "ValueNetwork",
+  "random_ranges",
+  "round_starts",
+  "generate",
+  "init",
+  "predict",
+  "possible",
+  "train",
+  "leaf_fn",
+  "save",
+  "load",
+  "save_data",
+  "load_data",
+]
+
+
+class Situations(NamedTuple):
+  """Solved random situations.
+
+  Attributes:
+    pot: [S] chips in the pot (both contributions).
+    board: [C, S] bool, the public cards.
+    ranges: [2, H, S] each player's range, summing to one (zero on blocked hands).
+    values: [2, H, S] each player's counterfactual values per chip of the pot against the
+      opponent's range.
+  """
+
+  pot: np.ndarray
+  board: np.ndarray
+  ranges: np.ndarray
+  values: np.ndarray
+
+
+@dataclasses.dataclass(frozen=True)
+class ValueNetwork:
+  """A counterfactual value network of one game.
+
+  Attributes:
+    weights: list of ([F_in, F_out], [F_out]) layers, ``F = 1 + C + 2 H`` inputs, PReLU
+      hidden layers, ``2 H`` outputs.
+    slopes: per hidden layer, [F_out] the PReLU slopes.
+    num_cards, num_hands, stack: the game's deck, hands and stack (the pot's scale).
+  """
+
+  weights: tuple
+  slopes: tuple
+  num_cards: int
+  num_hands: int
+  stack: int
+
+
+jax.tree_util.register_dataclass(
+  ValueNetwork, data_fields=["weights", "slopes"], meta_fields=["num_cards", "num_hands", "stack"]
+)
+
+
+def random_ranges(order: np.ndarray, valid: np.ndarray, count: int, rng: np.random.Generator) -> np.ndarray:
+  """[H, count] random ranges summing to one, zero where ``valid`` [H] is False: the valid
+  hands in ``order`` (weakest first, [H]), the mass split at a uniform point between the two
+  halves recursively, an odd middle hand going to either half at random (DeepStack-Leduc)."""
+  hands = [int(h) for h in order if valid[h]]
+  out = np.zeros((len(valid), count))
+
+  def split(lo: int, hi: int, mass: np.ndarray):
+    if hi - lo == 1:
+      out[hands[lo]] = mass
+      return
+    cut = rng.random(count)
+    half = (hi - lo) // 2
+    if (hi - lo) % 2:  # each sample sends the middle hand one way at random: two cases
+      odd = rng.random(count) < 0.5
+      for middle, which in ((lo + half, odd), (lo + half + 1, ~odd)):
+        split(lo, middle, np.where(which, mass * cut, 0))
+        split(middle, hi, np.where(which, mass * (1 - cut), 0))
+      return
+    split(lo, lo + half, mass * cut)
+    split(lo + half, hi, mass * (1 - cut))
+
+  split(0, len(hands), np.ones(count))
+  return out
+
+
+def round_starts(rules, round_: int = 1) -> list:
+  """The distinct public states at the first decision of round ``round_`` (one per pot and
+  board) that the whole game ``rules`` can reach: the states a value network of that round
+  is asked about."""
+  tree = lookahead.build(rules, rounds=round_)
+  states = {}
+  for node in np.flatnonzero(tree.kind == poker_rules.LEAF):
+    state = tree.states[node]
+    states.setdefault((tuple(state.chips), tuple(state.board)), state)
+  return [states[key] for key in sorted(states)]
+
+
+_solve = jax.jit(lookahead.solve_ranges, static_argnames=("iterations", "algorithm"))
+
+
+def generate(
+  rules, count: int, *, iterations: int = 500, seed: int = 0, batch: int = 1024, dtype=None, progress=None
+) -> Situations:
+  """``count`` random situations at the start of the second round of ``rules`` (a pot and a
+  board that the game reaches, uniformly; ranges from ``random_ranges``), each solved to
+  the end of the game by ``iterations`` of CFR+, ``batch`` at a time in one program (the
+  situations of one pot and board are a batch of ranges on one public tree).
+  ``progress`` is called with the number solved."""
+  if count < 1 or batch < 1 or iterations < 1:
+    raise ValueError(f"count, batch and iterations must be >= 1, got {count}, {batch}, {iterations}")
+  rng = np.random.default_rng(seed)
+  starts = round_starts(rules)
+  which = rng.integers(len(starts), size=count)
+  hands = len(poker_rules.hands(rules.num_cards, rules.hand_size))
+  pot, board = np.zeros(count), np.zeros((rules.num_cards, count), bool)
+  ranges, values = np.zeros((2, hands, count)), np.zeros((2, hands, count))
+  done = 0
+  for index, start in enumerate(starts):
+    picked = np.flatnonzero(which == index)
+    tree = public_tree.build(poker_rules.Subgame(rules, start))
+    tensors = public_tree.to_device(tree, dtype)
+    pot[picked] = sum(start.chips)
+    board[list(start.board), picked[:, None]] = True
+    valid = tree.valid[tree.board[0]]
+    on_board = np.flatnonzero(tree.showdown_boards == tree.board[0])
+    order = np.argsort(tree.strength[on_board[0]], kind="stable") if len(on_board) else np.arange(hands)
+    for p in (0, 1):
+      ranges[p][:, picked] = random_ranges(order, valid, len(picked), rng)
+    for lo in range(0, len(picked), batch):
+      chunk = picked[lo : lo + batch]
+      solved = _solve(tensors, jnp.asarray(ranges[:, :, chunk], tensors.dtype), iterations=iterations)
+      values[:, :, chunk] = np.asarray(solved) / pot[chunk]
+      done += len(chunk)
+      if progress is not None:
+        progress(done)
+  return Situations(pot, board, ranges, values)
+
+
+def _features(network: ValueNetwork, pot: jax.Array, board: jax.Array, ranges: jax.Array) -> jax.Array:
+  """[S, 1 + C + 2H] inputs from pot [S], board [C, S] and normalised ranges [2, H, S]."""
+  scale = jnp.asarray(2 * network.stack, ranges.dtype)
+  return jnp.concatenate([(pot / scale)[None], board.astype(ranges.dtype), ranges.reshape(-1, ranges.shape[-1])]).T
+
+
+def init(rules, *, hidden: tuple = (64, 64, 64), seed: int = 0, dtype=None) -> ValueNetwork:
+  """A fresh network for the game ``rules`` (Glorot-uniform weights, PReLU slopes 0.25)."""
+  if not hidden or min(hidden) < 1:
+    raise ValueError(f"hidden widths must be >= 1, got {hidden}")
+  dtype = jnp.zeros((), dtype or float).dtype
+  hands = len(poker_rules.hands(rules.num_cards, rules.hand_size))
+  widths = (1 + rules.num_cards + 2 * hands,) + tuple(hidden) + (2 * hands,)
+  key = jax.random.PRNGKey(seed)
+  weights = []
+  for n_in, n_out in zip(widths[:-1], widths[1:]):
+    key, sub = jax.random.split(key)
+    bound = np.sqrt(6.0 / (n_in + n_out))
+    weights.append((jax.random.uniform(sub, (n_in, n_out), dtype, -bound, bound), jnp.zeros(n_out, dtype)))
+  slopes = tuple(jnp.full(n, 0.25, dtype) for n in hidden)
+  return ValueNetwork(tuple(weights), slopes, rules.num_cards, hands, int(_stack_of(rules)))
+
+
+def _stack_of(rules) -> int:
+  """The stack of a rules object (a Subgame's whole game's), the pot's scale."""
+  while isinstance(rules, poker_rules.Subgame):
+    rules = rules.rules
+  stack = getattr(rules, "stack", None) or getattr(getattr(rules, "game", None), "stack", None)
+  if stack is None:
+    raise ValueError("the rules declare no stack (the value network scales the pot by it)")
+  return stack
+
+
+def predict(network: ValueNetwork, pot: jax.Array, board: jax.Array, ranges: jax.Array) -> jax.Array:
+  """[2, H, S] both players' values per chip of the pot against the opponent's range, with
+  the zero-sum correction, from pot [S], board [C, S] and ranges [2, H, S] (each summing to
+  one; zero on the hands the board blocks, where the values are zero too)."""
+  x = _features(network, pot, board, ranges)
+  for (w, b), slope in zip(network.weights[:-1], network.slopes):
+    x = x @ w + b
+    x = jnp.where(x >= 0, x, slope * x)
+  w, b = network.weights[-1]
+  values = (x @ w + b).T.reshape(ranges.shape)
+  error = (ranges * values).sum((0, 1))  # [S]
+  return (values - error / 2) * possible(network, board)[None].astype(values.dtype)
+
+
+def train(
+  network: ValueNetwork,
+  data: Situations,
+  *,
+  steps: int = 2000,
+  batch_size: int = 256,
+  learning_rate: float = 1e-3,
+  seed: int = 0,
+  validation: Situations | None = None,
+) -> tuple:
+  """(network, losses) after ``steps`` of Adam (optax) on minibatches of ``data`` with
+  DeepStack's Huber loss on the values of the hands the board leaves possible; ``losses``
+  [steps] the minibatch losses (and the validation loss every 100 steps if given:
+  ``(train [steps], validation [steps // 100])``)."""
+  if steps < 1 or batch_size < 1:
+    raise ValueError(f"steps and batch_size must be >= 1, got {steps} and {batch_size}")
+  dtype = network.weights[0][0].dtype
+  arrays = [jnp.asarray(x, dtype if x.dtype != bool else bool) for x in data]
+  count = arrays[0].shape[0]
+  optimizer = optax.adam(learning_rate)
+  params = (network.weights, network.slopes)
+
+  def loss_of(params, pot, board, ranges, values):
+    net = dataclasses.replace(network, weights=params[0], slopes=params[1])
+    mask = possible(network, board)[None]
+    error = predict(net, pot, board, ranges) - values
+    return (optax.huber_loss(error) * mask).sum() / jnp.maximum(mask.sum(), 1)
+
+  @jax.jit
+  def one(carry, key):
+    params, state = carry
+    pick = jax.random.randint(key, (batch_size,), 0, count)
+    batch = [x[..., pick] for x in arrays]
+    loss, grads = jax.value_and_grad(loss_of)(params, *batch)
+    updates, state = optimizer.update(grads, state, params)
+    return (optax.apply_updates(params, updates), state), loss
+
+  keys = jax.random.split(jax.random.PRNGKey(seed), steps)
+  carry = (params, optimizer.init(params))
+  losses, checks = [], []
+  check = None
+  if validation is not None:
+    held = [jnp.asarray(x, dtype if x.dtype != bool else bool) for x in validation]
+    check = jax.jit(lambda params: loss_of(params, *held))
+  for lo in range(0, steps, 100):
+    carry, chunk = jax.lax.scan(one, carry, keys[lo : lo + 100])
+    losses.append(np.asarray(chunk))
+    if check is not None:
+      checks.append(float(check(carry[0])))
+  trained = dataclasses.replace(network, weights=carry[0][0], slopes=carry[0][1])
+  losses = np.concatenate(losses)
+  return trained, (losses if validation is None else (losses, np.array(checks)))
+
+
+def possible(network: ValueNetwork, board: jax.Array) -> jax.Array:
+  """[H, S] bool, the hands that hold no card of the board [C, S]."""
+  size = next(k for k in range(1, network.num_cards + 1) if math.comb(network.num_cards, k) == network.num_hands)
+  hands = jnp.asarray(poker_rules.hands(network.num_cards, size))  # [H, k]
+  return ~board[hands].any(1)
+
+
+def leaf_fn(network: ValueNetwork) -> LeafValueFn:
+  """The LeafValueFn of lookaheads of the network's game: at each leaf, the pot and board of
+  the leaf and both players' ranges there (normalised) into the network, its values scaled
+  back by the pot and the opponent's total weight (the public tree's units)."""
+
+  def values(tree: PublicTreeTensors, ranges: jax.Array) -> jax.Array:
+    leaves = ranges.shape[1]
+    batch = ranges.shape[3:]
+    pot = jnp.broadcast_to(tree.leaf_chips.sum(1).reshape((leaves,) + (1,) * len(batch)), (leaves,) + batch)
+    cards = tree.boards[tree.board[tree.leaf_nodes]]  # [L, b]
+    board = (jnp.arange(network.num_cards)[:, None, None] == cards[None]).any(-1)  # [C, L]
+    board = jnp.broadcast_to(board.reshape(board.shape + (1,) * len(batch)), (network.num_cards, leaves) + batch)
+    valid = tree.valid[tree.board[tree.leaf_nodes]].T.reshape((1, ranges.shape[2], leaves) + (1,) * len(batch))
+    mine = jnp.moveaxis(ranges, 1, 2) * valid  # [2, H, L, *B]
+    total = mine.sum(1)  # [2, L, *B]
+    normalised = jnp.where(total[:, None] > 0, mine / jnp.where(total > 0, total, 1)[:, None], 0)
+    flat = lambda x, lead: x.reshape(lead + (-1,))
+    out = predict(network, flat(pot, ()), flat(board, (network.num_cards,)), flat(normalised, (2, ranges.shape[2])))
+    out = out.reshape((2, ranges.shape[2], leaves) + batch) * pot * total[::-1][:, None] * valid
+    return jnp.moveaxis(out, 2, 1)
+
+  return values
+
+
+def save(path, network: ValueNetwork) -> None:
+  """Writes ``network`` to ``path`` (.npz with a checksum)."""
+  arrays = {f"w{i}": np.asarray(w) for i, (w, _) in enumerate(network.weights)}
+  arrays |= {f"b{i}": np.asarray(b) for i, (_, b) in enumerate(network.weights)}
+  arrays |= {f"slope{i}": np.asarray(s) for i, s in enumerate(network.slopes)}
+  meta = dict(num_cards=network.num_cards, num_hands=network.num_hands, stack=network.stack)
+  arrays["meta"] = np.array(json.dumps(meta))
+  _write(path, arrays)
+
+
+def load(path) -> ValueNetwork:
+  """The network saved at ``path``. Raises DamagedFileError if it is not one, or damaged."""
+  arrays = integrity.read_arrays(path, "value network")
+  try:
+    meta = json.loads(str(arrays["meta"]))
+    layers = sum(1 for name in arrays if name.startswith("w"))
+    weights = tuple((jnp.asarray(arrays[f"w{i}"]), jnp.asarray(arrays[f"b{i}"])) for i in range(layers))
+    slopes = tuple(jnp.asarray(arrays[f"slope{i}"]) for i in range(layers - 1))
+    network = ValueNetwork(weights, slopes, int(meta["num_cards"]), int(meta["num_hands"]), int(meta["stack"]))
+  except (KeyError, ValueError, TypeError) as error:
+    raise integrity.DamagedFileError(f"{path} is not a value network: {error}") from None
+  widths = [w.shape for w, _ in weights]
+  if widths[0][0] != 1 + network.num_cards + 2 * network.num_hands or widths[-1][1] != 2 * network.num_hands:
+    raise integrity.DamagedFileError(f"{path}: the layers' widths {widths} do not fit its game")
+  return network
+
+
+def save_data(path, data: Situations) -> None:
+  """Writes solved situations to ``path`` (.npz with a checksum)."""
+  _write(path, data._asdict())
+
+
+def load_data(path) -> Situations:
+  """The situations saved at ``path``, checked. Raises DamagedFileError if damaged."""
+  arrays = integrity.read_arrays(path, "value network data")
+  try:
+    data = Situations(*(np.asarray(arrays[name]) for name in Situations._fields))
+  except KeyError as error:
+    raise integrity.DamagedFileError(f"{path} lacks {error}: not value network data") from None
+  count = data.pot.shape[0]
+  if data.board.shape[1:] != (count,) or data.ranges.shape != data.values.shape or data.ranges.shape[2:] != (count,):
+    raise integrity.DamagedFileError(f"{path}: its arrays' shapes do not agree")
+  if not all(np.all(np.isfinite(x)) for x in (data.pot, data.ranges, data.values)):
+    raise integrity.DamagedFileError(f"{path}: non-finite values")
+  return data
+
+
+def _write(path, arrays: dict) -> None:
+  path = Path(path)
+  tmp = path.with_name(path.name + ".tmp")
+  with open(tmp, "wb") as handle:
+    np.savez(handle, **integrity.with_checksum(arrays))
+  tmp.replace(path)
