@@ -109,7 +109,7 @@ def random_ranges(order: np.ndarray, valid: np.ndarray, count: int, rng: np.rand
 
   def split(lo: int, hi: int, mass: np.ndarray):
     if hi - lo == 1:
-      out[hands[lo]] = mass
+      out[hands[lo]] += mass
       return
     cut = rng.random(count)
     half = (hi - lo) // 2
