@@ -548,14 +548,20 @@ class Subgame:
   def root(self):
     return self.state
 
-  def kind_of(self, state) -> tuple:
-    kind, player = self.rules.kind_of(state)
+  def _cut(self, kind: int, player: int, state) -> tuple:
     if kind == DECISION and self.rounds is not None and state.round >= self.state.round + self.rounds:
       return LEAF, -1
     return kind, player
 
+  def kind_of(self, state) -> tuple:
+    return self._cut(*self.rules.kind_of(state), state)
+
   def children(self, state) -> list:
-    return [(*self.kind_of(child), action, prob, child) for _, _, action, prob, child in self.rules.children(state)]
+    # the kinds the rules give their children (a rules' kind_of may not know its terminals)
+    return [
+      (*self._cut(kind, player, child), action, prob, child)
+      for kind, player, action, prob, child in self.rules.children(state)
+    ]
 
   def initial_range(self) -> np.ndarray:
     return self.ranges

@@ -4,6 +4,7 @@ no-limit Leduc in DeepStack-Leduc's betting (ante 100, pot-sized raises and all-
 stacks of 300 (89 public nodes) or 500 chips (317)."""
 
 import functools
+import json
 
 import jax
 import jax.numpy as jnp
@@ -57,6 +58,9 @@ def test_lookahead_stops_at_the_next_round():
   assert public_tree.build(poker_rules.Subgame(rules, rounds=2)).num_nodes == whole.num_nodes
   with pytest.raises(ValueError, match="rounds must be"):
     poker_rules.Subgame(rules, rounds=0)
+  deepstack = _game(1200)[0]  # DeepStack-Leduc's game (docs/resolving.md)
+  first = lookahead.build(deepstack)
+  assert (first.num_nodes, int(np.sum(first.kind == poker_rules.LEAF))) == (101, 30)
 
 
 def test_leaf_values_are_required_exactly_on_depth_limited_trees():
@@ -191,3 +195,32 @@ def test_continual_resolving_with_exact_values_approaches_an_equilibrium():
     exploitability.append(float(ops.exploitability(whole, profile)))
   uniform = float(ops.exploitability(whole, ops.uniform_profile(whole)))
   assert exploitability[1] < exploitability[0] / 2 and exploitability[1] < uniform / 20, (exploitability, uniform)
+
+
+def test_command_line_generates_trains_and_scores(tmp_path, capsys):
+  from jaxcfr.game import integrity
+  from jaxcfr.run import cli
+
+  game = "no_limit_leduc_poker(betting=deepstack,stack=300,ante=100)"
+  data, net, strategy = (str(tmp_path / name) for name in ("data.npz", "net.npz", "agent.npz"))
+  assert cli.main(["value-data", game, "--count", "64", "--iters", "50", "--out", data]) == 0
+  assert (
+    cli.main(["value-train", data, "--game", game, "--steps", "100", "--out", net, "--json", str(tmp_path / "t.json")])
+    == 0
+  )
+  report = str(tmp_path / "r.json")
+  argv = ["resolve", game, "--leaf", net, "--iters", "20", "--strategy-out", strategy, "--json", report]
+  assert cli.main(argv) == 0
+  record = json.loads(open(report, encoding="utf-8").read())
+  assert record["exploitability_chips"] > 0 and {"git_commit", "hardware", "timestamp", "command"} <= set(record)
+  assert "player0" in integrity.read_arrays(strategy, "strategy file")
+  capsys.readouterr()
+  for argv, message in [
+    (["resolve", game, "--leaf", data, "--iters", "2"], "not a value network"),
+    (["resolve", "kuhn_poker", "--iters", "2"], "two betting rounds"),
+    (["resolve", game, "--iters", "2", "--json", report, "--strategy-out", report], "name the same file"),
+    (["value-train", net, "--game", game, "--out", net + "2"], "not value network data"),
+  ]:
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and len(err.splitlines()) == 1, err

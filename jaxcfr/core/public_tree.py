@@ -254,6 +254,8 @@ def showdown_values(tree: PublicTreeTensors, player: int, opponent_reach: jax.Ar
     dense: the sums as [H, H] products instead of sorted prefix sums.
   """
   table = tree.showdown_table
+  if table.shape[0] == 0:  # e.g. a lookahead of a round that no all-in can end
+    return jnp.zeros_like(opponent_reach)
   if dense:
     strength = tree.strength[table]  # [S, H]
     compatible = _compatible(tree)[None] & (strength[:, :, None] >= 0) & (strength[:, None, :] >= 0)

@@ -1,5 +1,6 @@
 """The jaxcfr command line: game statistics, solving with any registered solver, restricted
-Nash responses to an opponent model, and head-to-head matches of strategy files."""
+Nash responses to an opponent model, head-to-head matches of strategy files, and
+depth-limited solving with value networks (jaxcfr.run.resolving_cli)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from pathlib import Path
 
 from jaxcfr import solvers, xla_setup
 from jaxcfr.game.representation import Representation
+from jaxcfr.run import resolving_cli
 
 __all__ = ["main", "parser", "solve_settings"]
 
@@ -298,6 +300,7 @@ def parser() -> argparse.ArgumentParser:
     "--dtype", choices=("float32", "float64"), default="float32", help="float precision (float32, as the library)"
   )
   match.add_argument("--json", metavar="FILE", help="write the crosstable as JSON")
+  resolving_cli.add_commands(commands, formatter, positive=_positive, ints=_ints, game_help=_GAME_HELP)
   return top
 
 
@@ -619,6 +622,19 @@ def _match(args) -> int:
   return 0
 
 
+def _resolving_command(args) -> int:
+  """One of jaxcfr.run.resolving_cli's commands: its outputs checked first, its record
+  written as --json."""
+  started = time.perf_counter()
+  _check_outputs(
+    *((getattr(args, name), f"--{name.replace('_', '-')}") for name in resolving_cli.OUTPUTS[args.command])
+  )
+  record = resolving_cli.COMMANDS[args.command](args, _write_output)
+  if args.json:
+    _write_json(args.json, _described(record, args, started=started))
+  return 0
+
+
 def _negative_values(argv: list[str]) -> list[str]:
   """``--flag -1,0`` as ``--flag=-1,0``: argparse takes a value that starts with a dash
   for an option unless it is one plain negative number."""
@@ -638,6 +654,8 @@ def main(argv: list[str] | None = None) -> int:
   if getattr(args, "progress", None) is not None:  # the game builds' bars too (limit hold'em's tables)
     os.environ["JAXCFR_PROGRESS"] = "1" if args.progress else "0"
   try:
+    if args.command in resolving_cli.COMMANDS:
+      return _resolving_command(args)
     return {"info": _info, "solve": _solve, "rnr": _rnr, "match": _match}[args.command](args)
   except (ValueError, ImportError) as error:
     print(f"jaxcfr: error: {error}", file=sys.stderr)

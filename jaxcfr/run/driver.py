@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import datetime
 import itertools
 import signal
 import sys
@@ -30,7 +29,7 @@ from jaxcfr.game import integrity
 from jaxcfr.game.loading import Game, load
 from jaxcfr.run import checkpoint as checkpoint_lib
 from jaxcfr.run import sharding
-from jaxcfr.run.hardware import git_commit, hardware
+from jaxcfr.run.hardware import provenance
 
 __all__ = ["SolveResult", "Interrupted", "NonFiniteError", "solve", "hyperparameter_grid"]
 
@@ -446,9 +445,5 @@ def solve(
     compile_seconds=compile_before + clock.seconds,
     representation=str(game.representation),
     evaluation=evaluator.describe(solver),
-    provenance={
-      "timestamp": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-      "git_commit": git_commit(),
-      "hardware": hardware(),
-    },
+    provenance=provenance(),
   )

@@ -8,7 +8,7 @@ import platform
 
 from jaxcfr import xla_setup
 
-__all__ = ["package_version", "git_commit", "hardware"]
+__all__ = ["package_version", "git_commit", "hardware", "provenance"]
 
 
 def _read_field(path: str, field: str) -> str | None:
@@ -76,4 +76,16 @@ def hardware() -> dict:
     "jax_devices": [str(d) for d in jax.devices()],
     "xla_flags": os.environ.get("XLA_FLAGS"),  # jaxcfr.xla_setup adds its own
     **{name: package_version(name) for name in ("jaxcfr", "jax", "jaxlib", "numpy", "open_spiel", "liteefg")},
+  }
+
+
+def provenance() -> dict:
+  """When, on what and from which commit a result was made: ``timestamp`` (UTC, ISO 8601),
+  ``git_commit`` and ``hardware``: the fields every JSON record of the command line carries."""
+  import datetime  # pylint: disable=import-outside-toplevel
+
+  return {
+    "timestamp": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+    "git_commit": git_commit(),
+    "hardware": hardware(),
   }

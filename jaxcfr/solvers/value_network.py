@@ -51,6 +51,7 @@ __all__ = [
   "init",
   "predict",
   "possible",
+  "stack_of",
   "train",
   "leaf_fn",
   "save",
@@ -199,10 +200,10 @@ def init(rules, *, hidden: tuple = (64, 64, 64), seed: int = 0, dtype=None) -> V
     bound = np.sqrt(6.0 / (n_in + n_out))
     weights.append((jax.random.uniform(sub, (n_in, n_out), dtype, -bound, bound), jnp.zeros(n_out, dtype)))
   slopes = tuple(jnp.full(n, 0.25, dtype) for n in hidden)
-  return ValueNetwork(tuple(weights), slopes, rules.num_cards, hands, int(_stack_of(rules)))
+  return ValueNetwork(tuple(weights), slopes, rules.num_cards, hands, int(stack_of(rules)))
 
 
-def _stack_of(rules) -> int:
+def stack_of(rules) -> int:
   """The stack of a rules object (a Subgame's whole game's), the pot's scale."""
   while isinstance(rules, poker_rules.Subgame):
     rules = rules.rules
