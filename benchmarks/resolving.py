@@ -98,7 +98,7 @@ def one_stack(stack: int, args, out_dir: Path) -> dict:
       "train_loss_last_100": float(losses[-100:].mean()),
       "validation_loss": float(validation[-1]),
     }
-    agents[f"network_{size}"] = lambda tree, net=net: value_network.leaf_fn(net)
+    agents[f"network_{size}"] = lambda tree, fn=value_network.leaf_fn(net): fn  # one function: shared programs
   for agent, leaf_values_of in agents.items():
     start = time.perf_counter()
     profile = _profile(agent, rules, args.iterations, leaf_values_of)

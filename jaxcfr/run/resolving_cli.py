@@ -136,7 +136,8 @@ def _resolve(args, write_output) -> dict:
       raise ValueError(
         f"--leaf {args.leaf} is a network of another game (hands {network.num_hands}, stack {network.stack})"
       )
-    leaf_values_of = lambda tree: value_network.leaf_fn(network)  # noqa: E731
+    leaf_fn = value_network.leaf_fn(network)  # one function: re-solves of one shape share a compiled program
+    leaf_values_of = lambda tree: leaf_fn  # noqa: E731
   started = time.perf_counter()
   profile = tuple(
     jax.numpy.asarray(resolving.agent_strategy(rules, p, iterations=args.iters, leaf_values_of=leaf_values_of))

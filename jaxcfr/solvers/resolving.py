@@ -154,7 +154,9 @@ def resolve(
 
 LeafValuesOf = Callable[[PublicTree], LeafValueFn]
 """``leaf_values_of(lookahead)``: the value function of a depth-limited lookahead's leaves
-(``functools.partial(lookahead.exact_leaf_values, iterations=...)``, or a value network's)."""
+(``functools.partial(lookahead.exact_leaf_values, iterations=...)``, or a value network's:
+``lambda tree: fn`` with ``fn = value_network.leaf_fn(network)`` made once, so that the
+re-solves of lookaheads of one shape share one compiled program)."""
 
 
 def agent_strategy(

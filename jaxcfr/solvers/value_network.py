@@ -158,6 +158,8 @@ def generate(
   hands = len(poker_rules.hands(rules.num_cards, rules.hand_size))
   pot, board = np.zeros(count), np.zeros((rules.num_cards, count), bool)
   ranges, values = np.zeros((2, hands, count)), np.zeros((2, hands, count))
+  # every chunk padded to one size, so that each shape of tree compiles once
+  width = min(batch, 1 << int(np.ceil(np.log2(max(np.bincount(which, minlength=len(starts)).max(), 1)))))
   done = 0
   for index, start in enumerate(starts):
     picked = np.flatnonzero(which == index)
@@ -170,10 +172,11 @@ def generate(
     order = np.argsort(tree.strength[on_board[0]], kind="stable") if len(on_board) else np.arange(hands)
     for p in (0, 1):
       ranges[p][:, picked] = random_ranges(order, valid, len(picked), rng)
-    for lo in range(0, len(picked), batch):
-      chunk = picked[lo : lo + batch]
-      solved = _solve(tensors, jnp.asarray(ranges[:, :, chunk], tensors.dtype), iterations=iterations)
-      values[:, :, chunk] = np.asarray(solved) / pot[chunk]
+    for lo in range(0, len(picked), width):
+      chunk = picked[lo : lo + width]
+      padded = np.pad(ranges[:, :, chunk], ((0, 0), (0, 0), (0, width - len(chunk))), constant_values=1.0)
+      solved = _solve(tensors, jnp.asarray(padded, tensors.dtype), iterations=iterations)
+      values[:, :, chunk] = np.asarray(solved)[:, :, : len(chunk)] / pot[chunk]
       done += len(chunk)
       if progress is not None:
         progress(done)
@@ -186,8 +189,9 @@ def _features(network: ValueNetwork, pot: jax.Array, board: jax.Array, ranges: j
   return jnp.concatenate([(pot / scale)[None], board.astype(ranges.dtype), ranges.reshape(-1, ranges.shape[-1])]).T
 
 
-def init(rules, *, hidden: tuple = (64, 64, 64), seed: int = 0, dtype=None) -> ValueNetwork:
-  """A fresh network for the game ``rules`` (Glorot-uniform weights, PReLU slopes 0.25)."""
+def init(rules, *, hidden: tuple = (50, 50, 50, 50, 50), seed: int = 0, dtype=None) -> ValueNetwork:
+  """A fresh network for the game ``rules`` (Glorot-uniform weights, PReLU slopes 0.25; the
+  default widths are DeepStack-Leduc's shipped network's)."""
   if not hidden or min(hidden) < 1:
     raise ValueError(f"hidden widths must be >= 1, got {hidden}")
   dtype = jnp.zeros((), dtype or float).dtype
