@@ -98,7 +98,8 @@ def one_stack(stack: int, args, out_dir: Path) -> dict:
       "train_loss_last_100": float(losses[-100:].mean()),
       "validation_loss": float(validation[-1]),
     }
-    agents[f"network_{size}"] = lambda tree, fn=value_network.leaf_fn(net): fn  # one function: shared programs
+    leaf_fn = value_network.leaf_fn(net)  # one function: re-solves of one shape share a program
+    agents[f"network_{size}"] = lambda tree, fn=leaf_fn: fn
   for agent, leaf_values_of in agents.items():
     start = time.perf_counter()
     profile = _profile(agent, rules, args.iterations, leaf_values_of)
