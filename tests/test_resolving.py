@@ -214,6 +214,13 @@ def test_command_line_generates_trains_and_scores(tmp_path, capsys):
   record = json.loads(open(report, encoding="utf-8").read())
   assert record["exploitability_chips"] > 0 and {"git_commit", "hardware", "timestamp", "command"} <= set(record)
   assert "player0" in integrity.read_arrays(strategy, "strategy file")
+  import jaxcfr
+
+  loaded = jaxcfr.load(game, representation="public_tree", dtype="float64")
+  agent = jaxcfr.load_strategy(strategy, loaded)
+  assert abs(float(ops.exploitability(loaded.tensors, agent)) - record["exploitability_chips"]) < 1e-5
+  with pytest.raises(ValueError, match="representation='public_tree'"):
+    jaxcfr.load_strategy(strategy, jaxcfr.load(game, representation="sequence_form"))
   capsys.readouterr()
   for argv, message in [
     (["resolve", game, "--leaf", data, "--iters", "2"], "not a value network"),

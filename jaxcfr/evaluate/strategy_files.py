@@ -77,7 +77,9 @@ def _reorder(path, p: int, strategy: np.ndarray, keys: np.ndarray, action_ids: n
 
 def load_strategy(path: str | Path, game: Game, *, batch_index: int | None = None) -> tuple:
   """Reads a profile written by ``save_strategy``, verifies it, and returns it ([I, A] per
-  player, rows in the game's infoset order) after ``evaluation.check_profile``.
+  player, rows in the game's infoset order) after ``evaluation.check_profile``; or one
+  written by ``save_public_strategy`` ([N_p, A, H] per player, checked against the game's
+  public tree).
 
   Args:
     batch_index: a file from a batched run holds [I, A, B] strategies; choose run
@@ -85,6 +87,8 @@ def load_strategy(path: str | Path, game: Game, *, batch_index: int | None = Non
       strategy per run).
   """
   data = integrity.read_arrays(path, "strategy file")
+  if "representation" in data and str(data["representation"]) == "public_tree":
+    return _load_public(path, data, game, batch_index)
   try:
     name = str(data["game"])
     stored = [
@@ -110,6 +114,43 @@ def load_strategy(path: str | Path, game: Game, *, batch_index: int | None = Non
       raise ValueError(f"{path} holds one strategy, not a batch: batch index {batch_index} does not exist")
     profile.append(_reorder(path, p, strategy, keys, action_ids, game.arrays.players[p]))
   evaluation.check_profile(game.tensors, profile)
+  return tuple(profile)
+
+
+def _load_public(path, data: dict, game, batch_index: int | None) -> tuple:
+  """A profile written by ``save_public_strategy`` ([N_p, A, H] per player), checked against
+  the game's public tree: its name, hands, decision nodes, boards and action ids."""
+  if str(data.get("game")) != game.name:
+    raise ValueError(f"{path} holds a strategy for {data.get('game')}, not {game.name}")
+  tree = getattr(game, "tree", None)
+  if tree is None or not hasattr(tree, "decision_nodes"):
+    raise ValueError(f"{path} is a public-tree strategy: load {game.name} with representation='public_tree'")
+  profile = []
+  for p in range(2):
+    nodes = tree.decision_nodes(p)
+    try:
+      same = (
+        np.array_equal(data["hands"], tree.hands)
+        and np.array_equal(data[f"nodes{p}"], nodes)
+        and np.array_equal(data[f"boards{p}"], tree.boards[tree.board[nodes]])
+        and np.array_equal(data[f"action_ids{p}"], tree.action_ids[nodes])
+      )
+      strategy = np.asarray(data[f"player{p}"], np.float64)
+    except KeyError as error:
+      raise ValueError(f"{path} is not a public-tree strategy file (no {error.args[0]})") from None
+    if not same:
+      raise ValueError(f"{path}: player {p}'s public nodes, boards, hands or actions differ from {game.name}'s tree")
+    if strategy.ndim > 3:
+      if batch_index is None or strategy.ndim != 4 or not 0 <= batch_index < strategy.shape[3]:
+        raise ValueError(f"{path} holds a batch of {strategy.shape[3:]} strategies; choose one (batch_index)")
+      strategy = strategy[..., batch_index]
+    legal = tree.action_ids[nodes] >= 0
+    if strategy.shape != legal.shape + (tree.num_hands,) or not np.all(np.isfinite(strategy)) or np.any(strategy < 0):
+      raise ValueError(f"{path}: player {p}'s strategy is not [N, A, H] of finite probabilities")
+    total = strategy.sum(1)
+    if np.any(np.where(legal[:, :, None], 0, strategy) != 0) or not np.allclose(total, 1, atol=1e-6):
+      raise ValueError(f"{path}: player {p}'s strategy does not sum to one over the legal actions")
+    profile.append(np.asarray(strategy, game.tensors.dtype))
   return tuple(profile)
 
 

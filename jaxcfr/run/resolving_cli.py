@@ -59,11 +59,11 @@ def add_commands(commands, formatter, *, positive, ints, game_help: str) -> None
   resolve.add_argument("--json", metavar="FILE", help="write the results as JSON")
 
 
-def _public_game(name: str):
+def _public_game(name: str, dtype=None):
   from jaxcfr.game.loading import load  # pylint: disable=import-outside-toplevel
   from jaxcfr.solvers import value_network  # pylint: disable=import-outside-toplevel
 
-  game = load(name, representation="public_tree")
+  game = load(name, representation="public_tree", dtype=dtype)
   rounds = int(game.tree.round.max()) + 1
   if rounds != 2:
     raise ValueError(f"{name}: re-solving here needs a game of two betting rounds (no-limit Leduc), it has {rounds}")
@@ -125,8 +125,9 @@ def _resolve(args, write_output) -> dict:
   from jaxcfr.evaluate import strategy_files  # pylint: disable=import-outside-toplevel
   from jaxcfr.solvers import lookahead, resolving, value_network  # pylint: disable=import-outside-toplevel
 
-  jax.config.update("jax_enable_x64", args.dtype == "float64")
-  game = _public_game(args.game)
+  if args.dtype == "float64":
+    jax.config.update("jax_enable_x64", True)
+  game = _public_game(args.game, args.dtype)
   rules = game.tree.rules
   if args.leaf == "exact":
     leaf_values_of = functools.partial(lookahead.exact_leaf_values, iterations=args.leaf_iters)
@@ -140,7 +141,9 @@ def _resolve(args, write_output) -> dict:
     leaf_values_of = lambda tree: leaf_fn  # noqa: E731
   started = time.perf_counter()
   profile = tuple(
-    jax.numpy.asarray(resolving.agent_strategy(rules, p, iterations=args.iters, leaf_values_of=leaf_values_of))
+    jax.numpy.asarray(
+      resolving.agent_strategy(rules, p, iterations=args.iters, leaf_values_of=leaf_values_of, dtype=args.dtype)
+    )
     for p in (0, 1)
   )
   chips = float(ops.exploitability(game.tensors, profile))
