@@ -218,8 +218,9 @@ def agent_strategy(
       done += 1
       if progress is not None:
         progress(done)
+      carried = np.asarray(out.opponent_values)
       for slot, kid in enumerate(kids):
-        stack.append((kid, own * here[slot], sub, np.asarray(out.opponent_values), sub.find((int(whole.action[kid]),))))
+        stack.append((kid, own * here[slot], sub, carried, sub.find((int(whole.action[kid]),))))
     elif kind in (public_tree.DECISION, public_tree.CHANCE):
       for kid in kids:
         follow = tree.kind[at] != public_tree.LEAF
