@@ -117,7 +117,9 @@ def one_stack(stack: int, args, out_dir: Path) -> dict:
 def main(argv: list[str] | None = None) -> dict:
   parser = argparse.ArgumentParser(prog="python -m benchmarks resolving", description=__doc__.splitlines()[0])
   ints = lambda text: [int(x) for x in text.split(",") if x]
-  parser.add_argument("--stacks", type=ints, default=[1200, 2400], help="comma-separated stacks (ante 100)")
+  parser.add_argument(
+    "--stacks", type=ints, default=[1200, 3600], help="comma-separated stacks (ante 100; 2,400 has 1,200's tree)"
+  )
   parser.add_argument("--iterations", type=int, default=1000, help="CFR+ iterations of every solve and re-solve")
   parser.add_argument("--leaf-iterations", type=int, default=200, help="CFR+ iterations of each exact leaf solve")
   parser.add_argument("--train-sizes", type=ints, default=[1000, 10000, 100000], help="situations per network")
