@@ -522,6 +522,9 @@ class Subgame:
   and showdowns before a leaf stay in the tree, so a leaf follows the deal of its round
   and knows its board; an all-in runout has no decision and is solved exactly.
 
+  Attributes:
+    whole: the rules of the whole game (``rules``, or its ``whole`` if it is a Subgame).
+
   Args:
     rules: the whole game's rules.
     root: a public state of ``rules`` (default ``rules.root()``).
@@ -534,6 +537,7 @@ class Subgame:
     if rounds is not None and (isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1):
       raise ValueError(f"rounds must be None or an int >= 1, got {rounds!r}")
     self.rules, self.rounds = rules, rounds
+    self.whole = getattr(rules, "whole", rules)  # the whole game's rules (a Subgame of a Subgame's too)
     self.state = rules.root() if root is None else root
     table = hands(rules.num_cards, rules.hand_size)
     if ranges is None:

@@ -67,7 +67,7 @@ def _public_game(name: str, dtype=None):
   rounds = int(game.tree.round.max()) + 1
   if rounds != 2:
     raise ValueError(f"{name}: re-solving here needs a game of two betting rounds (no-limit Leduc), it has {rounds}")
-  value_network.round_starts(game.tree.rules)  # the stack and the second round exist
+  value_network.round_starts(game.tree.rules)  # the second round is reachable
   return game
 
 

@@ -47,7 +47,6 @@ __all__ = [
   "solve_ranges",
   "exact_leaf_values",
   "Solved",
-  "run_averaging_values",
   "solve",
 ]
 
@@ -61,10 +60,7 @@ def build(rules, root=None, *, ranges=None, rounds: int | None = 1) -> PublicTre
 
 def whole_game_rules(tree: PublicTree):
   """The rules of the whole game of which ``tree`` is a subgame (its own if it is none)."""
-  rules = tree.rules
-  while isinstance(rules, Subgame):
-    rules = rules.rules
-  return rules
+  return getattr(tree.rules, "whole", tree.rules)
 
 
 def _stack(trees: list) -> PublicTreeTensors:
@@ -148,26 +144,19 @@ class Solved(NamedTuple):
   values: jax.Array
 
 
-def run_averaging_values(tree: PublicTreeTensors, state, iterations: int, step, values, root_ranges=None):
-  """(state, values) after ``iterations`` of ``step`` (a ``vector_cfr.step`` with its
-  options; ``state`` initialised with ``keep_values=True``), ``values`` [2, N, H, *B]
-  averaged with the strategies' weights."""
-
-  def body(_, carry):
-    state, average = carry
-    state = step(tree, state) if root_ranges is None else step(tree, state, root_ranges=root_ranges)
-    return state, vector_cfr.running_average(state.weight_ratio, average, state.values)
-
-  return jax.lax.fori_loop(0, iterations, body, (state, values))
-
-
 @functools.partial(jax.jit, static_argnames=("iterations", "algorithm", "leaf_fn"))
 def solve(
   tree: PublicTreeTensors, iterations: int, algorithm: str = "cfr+", leaf_fn: LeafValueFn | None = None
 ) -> Solved:
   """``iterations`` of ``algorithm`` on ``tree`` (a lookahead with ``leaf_fn`` for its
   leaves, or a whole subgame), from its own root ranges."""
-  state = vector_cfr.init(tree, **vector_cfr.preset_hyperparameters(algorithm), keep_values=True)
   step = vector_cfr.preset_step(algorithm, leaf_fn=leaf_fn)
-  state, values = run_averaging_values(tree, state, iterations, step, jnp.zeros_like(state.values))
+
+  def body(_, carry):
+    state, average = carry
+    state = step(tree, state)
+    return state, vector_cfr.running_average(state.weight_ratio, average, state.values)
+
+  state = vector_cfr.init(tree, **vector_cfr.preset_hyperparameters(algorithm), keep_values=True)
+  state, values = jax.lax.fori_loop(0, iterations, body, (state, jnp.zeros_like(state.values)))
   return Solved(vector_cfr.average_strategy(tree, state), values)

@@ -209,8 +209,7 @@ def init(rules, *, hidden: tuple = (50, 50, 50, 50, 50), seed: int = 0, dtype=No
 
 def stack_of(rules) -> int:
   """The stack of a rules object (a Subgame's whole game's), the pot's scale."""
-  while isinstance(rules, poker_rules.Subgame):
-    rules = rules.rules
+  rules = getattr(rules, "whole", rules)
   stack = getattr(rules, "stack", None) or getattr(getattr(rules, "game", None), "stack", None)
   if stack is None:
     raise ValueError("the rules declare no stack (the value network scales the pot by it)")
@@ -248,7 +247,8 @@ def train(
   if steps < 1 or batch_size < 1:
     raise ValueError(f"steps and batch_size must be >= 1, got {steps} and {batch_size}")
   dtype = network.weights[0][0].dtype
-  arrays = [jnp.asarray(x, dtype if x.dtype != bool else bool) for x in data]
+  on_device = lambda situations: [jnp.asarray(x, bool if x.dtype == bool else dtype) for x in situations]  # noqa: E731
+  arrays = on_device(data)
   count = arrays[0].shape[0]
   optimizer = optax.adam(learning_rate)
   params = (network.weights, network.slopes)
@@ -259,7 +259,6 @@ def train(
     error = predict(net, pot, board, ranges) - values
     return (optax.huber_loss(error) * mask).sum() / jnp.maximum(mask.sum(), 1)
 
-  @jax.jit
   def one(carry, key):
     params, state = carry
     pick = jax.random.randint(key, (batch_size,), 0, count)
@@ -268,15 +267,17 @@ def train(
     updates, state = optimizer.update(grads, state, params)
     return (optax.apply_updates(params, updates), state), loss
 
+  chunk_of = jax.jit(lambda carry, keys: jax.lax.scan(one, carry, keys))  # compiled once per chunk length
+
   keys = jax.random.split(jax.random.PRNGKey(seed), steps)
   carry = (params, optimizer.init(params))
   losses, checks = [], []
   check = None
   if validation is not None:
-    held = [jnp.asarray(x, dtype if x.dtype != bool else bool) for x in validation]
+    held = on_device(validation)
     check = jax.jit(lambda params: loss_of(params, *held))
   for lo in range(0, steps, 100):
-    carry, chunk = jax.lax.scan(one, carry, keys[lo : lo + 100])
+    carry, chunk = chunk_of(carry, keys[lo : lo + 100])
     losses.append(np.asarray(chunk))
     if check is not None:
       checks.append(float(check(carry[0])))
