@@ -14,11 +14,14 @@ import math
 
 import numpy as np
 
+from jaxcfr.game import memory
 from jaxcfr.game.arrays import CHANCE_NODE, NUM_PLAYERS, TERMINAL_NODE, GameArrays, PlayerArrays
 
 __all__ = ["GameBuildError", "build_from_protocol", "TemporaryTreeplex", "number_treeplex", "assemble_game_arrays"]
 
 _CHANCE, _TERMINAL = -1, -4  # the protocol's (OpenSpiel's) player ids
+_METER_EVERY = 1 << 12  # histories between two readings of the walk's memory (memory.Meter)
+_ARRAY_BYTES_PER_HISTORY = 128  # the arrays made from the walk's lists at its end (vectorized.BYTES_PER_HISTORY)
 
 
 class GameBuildError(ValueError):
@@ -91,7 +94,12 @@ def build_from_protocol(root, name: str, *, tolerance: float = 1e-9, max_histori
     name: the canonical game string, stored with the arrays.
     tolerance: for chance probabilities summing to one and returns summing to zero.
     max_histories: stop with an error beyond this many histories.
+  Raises:
+    memory.GameTooLargeError: the walk's memory grew past the limit (memory.Meter, read every
+      4,096 histories: the walk holds about 0.7-1.7 KB per history, most of it the
+      protocol's states waiting at the next depth).
   """
+  meter = memory.Meter(name)
   tables = [_InfosetTable(p) for p in range(NUM_PLAYERS)]
   parent, kind, infoset, action_index, action_id = [], [], [], [], []
   chance_prob, utility, num_children, seq0, seq1 = [], [], [], [], []
@@ -102,6 +110,11 @@ def build_from_protocol(root, name: str, *, tolerance: float = 1e-9, max_histori
     next_level = []
     for state, par, a_index, a_id, prob, seqs in level:
       history = len(parent)
+      if not history % _METER_EVERY:
+        meter.check(
+          f"{history:,} histories walked, {len(next_level):,} states waiting at depth {len(depth_offsets)}",
+          more=history * _ARRAY_BYTES_PER_HISTORY,
+        )
       parent.append(par)
       action_index.append(a_index)
       action_id.append(a_id)

@@ -25,11 +25,11 @@ import numpy as np
 
 from jaxcfr.games import GAMES, GameError, GameInfo, OpenSpielVariant
 from jaxcfr.game import arrays as arrays_module
-from jaxcfr.game import build, integrity, openspiel, vectorized
+from jaxcfr.game import build, integrity, memory, openspiel, vectorized
 from jaxcfr.game.arrays import GameArrays
 from jaxcfr.game.representation import Representation
 from jaxcfr.game.statistics import statistics
-from jaxcfr.game.tensors import GameTensors, to_tensors
+from jaxcfr.game.tensors import GameTensors, device_bytes, to_tensors
 
 __all__ = [
   "UnknownGameError",
@@ -173,12 +173,23 @@ def _read_cache(path: Path, key_decoders) -> GameArrays:
   return arrays
 
 
+def _guarded(make, name: str):
+  """``make`` within the memory limit (memory.guarded: an allocation failure is one line)."""
+
+  def guarded_make():
+    with memory.guarded(name):
+      return make()
+
+  return guarded_make
+
+
 def _cached_build(name: str, fingerprint: str, make, use_cache: bool, key_decoders=(None, None)) -> GameArrays:
   """The arrays from the cache file if it is intact, else built by ``make()``. A damaged
   entry is rebuilt (with a warning); an unusable cache directory (read-only, a file, ...)
   gives a warning and a build without the cache. With the cache on, a fresh build is
   written and read back memory-mapped (arrays.read_npz), so that the loaded game holds its
   host arrays as page cache, not process memory."""
+  make = _guarded(make, name)
   if not use_cache:
     return make()
   safe = re.sub(r"[^\w.=,-]+", "_", name)[:100]
@@ -281,6 +292,7 @@ def load(game_string: str, *, dtype=None, use_cache: bool = True, representation
   if chosen == Representation.PUBLIC_TREE:
     return _public_tree_game(game_string, dtype)
   arrays, _ = build_arrays(game_string, use_cache=use_cache)
+  memory.check(device_bytes(arrays, dtype), arrays.name, f"the device tensors of {arrays.num_histories:,} histories")
   return Game(name=arrays.name, arrays=arrays, tensors=to_tensors(arrays, dtype))
 
 
@@ -343,9 +355,11 @@ def _public_tree_game(game_string: str, dtype):
 
   name, params = parse_game_string(game_string)
   rules = _native_rules(name, params)
-  tree = public_tree.public_tree_of(rules)
+  canonical = canonical_name(rules.name, rules.params)
+  with memory.guarded(canonical):
+    tree = public_tree.public_tree_of(rules)
   return PublicTreeGame(
-    name=canonical_name(rules.name, rules.params),
+    name=canonical,
     info=rules.info,
     tree=tree,
     tensors=public_tree.to_device(tree, dtype),
@@ -369,4 +383,5 @@ def _sampled_game(game_string: str, use_cache: bool):
   unknown = sorted(set(params) - set(allowed))
   if unknown:
     raise GameError(f"unknown parameter for {name}: {unknown}; its parameters are {allowed}")
-  return limit_holdem.make(**params, cache=str(cache_dir()) if use_cache else None)
+  with memory.guarded(canonical_name(name, params)):  # parameters bounded by make; the tables are small
+    return limit_holdem.make(**params, cache=str(cache_dir()) if use_cache else None)

@@ -39,7 +39,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcfr.game import hand_eval
+from jaxcfr.game import hand_eval, memory
 from jaxcfr.game.arrays import CHANCE_NODE, GameArrays
 from jaxcfr.games.poker_rules import (
   CHANCE,
@@ -197,15 +197,28 @@ class PublicTree:
     return node
 
 
+# A run's memory per public node and private hand: about eight [N, H] float64 arrays of the
+# solver's state and passes (regrets and average strategies over actions, ranges and values).
+BYTES_PER_NODE_HAND = 64
+
+
 def build(rules) -> PublicTree:
   """The checked public tree of ``rules`` (breadth-first, see PublicTree): a PokerRules, a
   NoLimitRules, or any rules of the public-game protocol (jaxcfr.games.poker_rules)."""
   root = rules.root()
   records = [(*rules.kind_of(root), -1, -1, 1.0, root)]  # (kind, player, parent, action, prob, state)
   depth, first_child, num_children = [0], [], []
+  room, num_hands = memory.limit(), math.comb(rules.num_cards, rules.hand_size)
   for index in itertools.count():
     if index == len(records):
       break
+    if not index % 4096:  # the solver's arrays over nodes and hands, priced as the tree grows
+      memory.check(
+        len(records) * num_hands * BYTES_PER_NODE_HAND,
+        "the public tree",
+        f"{len(records):,} public nodes so far, {num_hands:,} hands each",
+        room,
+      )
     kind, _, _, _, _, state = records[index]
     children = rules.children(state) if kind in (DECISION, CHANCE) else []  # none at terminals and leaves
     first_child.append(len(records))

@@ -31,6 +31,7 @@ __all__ = [
   "padded_sequence_ids",
   "payoff_pairs",
   "terminal_values",
+  "device_bytes",
   "to_tensors",
   "path_product",
   "chance_reach",
@@ -411,6 +412,15 @@ def _device(values: np.ndarray, dtype) -> jax.Array:
   """One copy to the device, converted on the host first (``jnp.asarray`` of a NumPy array
   can hold two device copies at once)."""
   return jax.device_put(np.asarray(values, dtype))
+
+
+def device_bytes(arrays: GameArrays, dtype=None) -> int:
+  """An upper estimate of the device memory of ``to_tensors(arrays, dtype)``, in bytes: 21
+  bytes of indices and four floats per history, and at most 28 bytes per sequence-form pair
+  (a pair per terminal at most)."""
+  itemsize = (jnp.dtype(dtype) if dtype is not None else jnp.zeros(()).dtype).itemsize
+  terminals = int(np.count_nonzero(arrays.kind == TERMINAL_NODE))
+  return arrays.num_histories * (21 + 4 * itemsize) + terminals * 28
 
 
 def to_tensors(arrays: GameArrays, dtype=None) -> GameTensors:

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from jaxcfr import solvers, xla_setup
+from jaxcfr.game import memory
 from jaxcfr.game.representation import Representation
 from jaxcfr.run import resolving_cli
 
@@ -301,7 +302,22 @@ def parser() -> argparse.ArgumentParser:
   )
   match.add_argument("--json", metavar="FILE", help="write the crosstable as JSON")
   resolving_cli.add_commands(commands, formatter, positive=_positive, ints=_ints, game_help=_GAME_HELP)
+  for command in commands.choices.values():
+    command.add_argument(
+      "--max-memory",
+      type=_size,
+      metavar="SIZE",
+      help=f"the memory builds and runs may use, e.g. 8G or 512M (default: what is available now; ${memory.ENV})",
+    )
   return top
+
+
+def _size(text: str) -> str:
+  try:
+    memory.parse_size(text, "--max-memory")
+  except ValueError as error:
+    raise argparse.ArgumentTypeError(str(error)) from None
+  return text
 
 
 def _check_outputs(*paths_and_names) -> None:
@@ -651,8 +667,23 @@ def main(argv: list[str] | None = None) -> int:
   argv = sys.argv[1:] if argv is None else list(argv)
   args = parser().parse_args(_negative_values(argv))
   args.argv = argv
-  if getattr(args, "progress", None) is not None:  # the game builds' bars too (limit hold'em's tables)
-    os.environ["JAXCFR_PROGRESS"] = "1" if args.progress else "0"
+  settings = {  # read by the builds (jaxcfr.game.memory.limit; limit hold'em's table bars), for this command only
+    memory.ENV: args.max_memory,
+    "JAXCFR_PROGRESS": None if getattr(args, "progress", None) is None else str(int(args.progress)),
+  }
+  before = {name: os.environ.get(name) for name in settings}
+  os.environ.update({name: value for name, value in settings.items() if value is not None})
+  try:
+    return _run(args)
+  finally:
+    for name, value in before.items():
+      if value is None:
+        os.environ.pop(name, None)
+      else:
+        os.environ[name] = value
+
+
+def _run(args) -> int:
   try:
     if args.command in resolving_cli.COMMANDS:
       return _resolving_command(args)

@@ -25,7 +25,7 @@ import tqdm
 
 from jaxcfr import solvers
 from jaxcfr.evaluate import evaluators
-from jaxcfr.game import integrity
+from jaxcfr.game import integrity, memory
 from jaxcfr.game.loading import Game, load
 from jaxcfr.run import checkpoint as checkpoint_lib
 from jaxcfr.run import sharding
@@ -236,6 +236,23 @@ def warn_if_float32_saturates(dtype, iterations: int) -> None:
     )
 
 
+# A run holds its state, the state its next step makes, and temporaries of about the same size.
+_STATE_COPIES = 3
+
+
+def _check_state_memory(init, name: str, algorithm: str, batch_size: int | None) -> None:
+  """Prices the solver's state from the shapes of ``init()`` (``jax.eval_shape``: nothing is
+  allocated) and stops with memory.GameTooLargeError if the run would not fit."""
+  leaves = jax.tree_util.tree_leaves(jax.eval_shape(init))
+  state_bytes = sum(leaf.size * np.dtype(leaf.dtype).itemsize for leaf in leaves)
+  runs = f" for {batch_size} runs" if batch_size else ""
+  memory.check(
+    _STATE_COPIES * state_bytes,
+    name,
+    f"{algorithm}'s state of {memory.format_size(state_bytes)}{runs}, held {_STATE_COPIES} times while it steps",
+  )
+
+
 def _to_python(value):
   value = np.asarray(value)
   return value.item() if value.ndim == 0 else value.tolist()
@@ -317,9 +334,9 @@ def solve(
     if len(sizes) != 1:
       raise ValueError(f"batch arrays must have one length, got {sorted(sizes)}")
     batch_size = sizes.pop()
-    state = solver.init(tensors, **hyperparameters, **{k: jnp.asarray(v).reshape(-1) for k, v in batch.items()})
-  else:
-    state = solver.init(tensors, **hyperparameters)
+  batched = {k: jnp.asarray(v).reshape(-1) for k, v in (batch or {}).items()}
+  _check_state_memory(lambda: solver.init(tensors, **hyperparameters, **batched), game.name, algorithm, batch_size)
+  state = solver.init(tensors, **hyperparameters, **batched)
   recorded = {  # every hyperparameter of the runs, defaults included
     **{k: v for k, v in solver.hyperparameters.items() if v is not None},
     **{k: _to_python(v) for k, v in hyperparameters.items() if k in solver.hyperparameters},

@@ -1,0 +1,131 @@
+"""The size guard (jaxcfr.game.memory): games and runs too large for memory end in one line
+that names the estimate, the limit and the way out, before the allocation, from every loader
+(the vectorised builder, the tree walk of native and OpenSpiel games, the public tree) and
+from the driver; allocation failures the estimates miss become the same line. The
+subprocess tests run under an address-space limit, as a small machine or a container would."""
+
+import os
+import resource
+import shlex
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import jaxcfr
+from jaxcfr.game import memory
+from jaxcfr.run import cli
+
+
+@pytest.mark.parametrize(
+  "text,size", [("8G", 8 * 2**30), ("512M", 512 * 2**20), ("1.5T", int(1.5 * 2**40)), ("100", 100), ("4 GiB", 4 << 30)]
+)
+def test_sizes_parse(text, size):
+  assert memory.parse_size(text) == size
+
+
+@pytest.mark.parametrize("text", ["0", "-1G", "8X", "", "lots", "1e9"])
+def test_bad_sizes_are_one_line_errors(text):
+  with pytest.raises(memory.GameError, match="must be a positive size such as 8G"):
+    memory.parse_size(text)
+
+
+def test_the_limit_is_the_setting_or_what_is_available(monkeypatch):
+  monkeypatch.delenv(memory.ENV, raising=False)
+  room = memory.limit()
+  assert room.source == "available" and 0 < room.size <= memory.available() * 1.5 + 2**30
+  monkeypatch.setenv(memory.ENV, "3G")
+  assert memory.limit() == (3 * 2**30, f"set by --max-memory ({memory.ENV})")
+
+
+def test_an_allocation_failure_inside_a_build_is_one_line(monkeypatch):
+  """The address space is capped for the build and restored after it."""
+  monkeypatch.setenv(memory.ENV, "256M")
+  before = resource.getrlimit(resource.RLIMIT_AS)
+  with pytest.raises(memory.GameTooLargeError, match=r"^big\(\) ran out of memory while building \(the limit: 256"):
+    with memory.guarded("big()"):
+      np.ones(2**28)  # 2 GiB
+  assert resource.getrlimit(resource.RLIMIT_AS) == before
+
+
+def _error(capsys, argv) -> str:
+  assert cli.main(argv) == 2
+  err = capsys.readouterr().err.strip().splitlines()
+  assert len(err) == 1 and "Traceback" not in err[0], err
+  return err[0]
+
+
+@pytest.mark.parametrize(
+  "argv,message",
+  [
+    (  # the vectorised builder: a level priced from a sample of its states, before it is made
+      ["info", "goofspiel(num_cards=7)", "--max-memory", "100M"],
+      "goofspiel(num_cards=7) needs about 133.2 MiB (231,435 histories to depth 7 and about 705,600 at depth 8), "
+      "more than the 100.0 MiB set by --max-memory",
+    ),
+    (  # one chance node with 10^10 children: priced before it is expanded
+      ["info", "one_card_poker(num_cards=100000)"],
+      "about 9,999,900,000 at depth 2), more than the",
+    ),
+    (  # the tree walk (OpenSpiel's game, 1,000 moves deep): the process measured as it goes
+      ["info", "openspiel:oshi_zumo(coins=4,size=1)", "--max-memory", "30M"],
+      "histories walked,",
+    ),
+    (  # the public tree: nodes times hands
+      [
+        "info",
+        "hunl_subgame(endgame=1,first_bets=0.1;0.2;0.3;0.5;0.7;1;2;allin,raises=0.1;0.2;0.3;0.5;1;2;allin)",
+        "--representation",
+        "public_tree",
+        "--max-memory",
+        "500M",
+      ],
+      "the public tree needs about",
+    ),
+    (  # the driver: the solver's state from the shapes of its init, nothing allocated
+      ["solve", "leduc_poker", "--algo", "mccfr-os", "--batch", "100000", "--iters", "10", "--max-memory", "50M"],
+      "leduc_poker needs about 7.3 GiB (mccfr-os's state of 2.4 GiB for 100000 runs, held 3 times while it steps)",
+    ),
+  ],
+)
+def test_too_large_is_one_line_before_the_allocation(argv, message, capsys):
+  line = _error(capsys, argv)
+  assert line.startswith("jaxcfr: error: ") and message in line, line
+  assert "choose smaller parameters" in line
+
+
+def test_a_cached_game_is_priced_before_its_tensors_are_made(capsys):
+  jaxcfr.load("kuhn_poker")  # in the cache: no build to price
+  line = _error(capsys, ["info", "kuhn_poker", "--max-memory", "1K"])
+  assert "kuhn_poker needs about " in line and " KiB (the device tensors of 58 histories)" in line
+
+
+def _run_limited(argv, address_space_kib: int, timeout: int = 120) -> subprocess.CompletedProcess:
+  """``jaxcfr argv`` in a child whose address space is capped by the shell (``ulimit -v``)."""
+  command = " ".join(shlex.quote(a) for a in [sys.executable, "-m", "jaxcfr.run.cli", *argv])
+  return subprocess.run(
+    ["bash", "-c", f"ulimit -v {address_space_kib} && exec {command}"],
+    capture_output=True,
+    text=True,
+    timeout=timeout,
+    env={k: v for k, v in os.environ.items() if k != memory.ENV},
+  )
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads the process's size from /proc")
+@pytest.mark.parametrize(
+  "game,message",
+  [
+    ("goofspiel(num_cards=8)", "histories to depth"),  # vectorised
+    ("openspiel:oshi_zumo(coins=4,size=1)", "histories walked"),  # OpenSpiel's walk, 1,000 moves deep
+  ],
+)
+def test_under_an_address_space_limit_the_limit_is_found_and_kept(game, message):
+  """No flag: the limit is read from the process (its address-space limit less its size);
+  the build stops with one line, not a segfault, a MemoryError or the out-of-memory killer."""
+  done = _run_limited(["info", game], 5 * 2**19)  # 2.5 GiB, of which JAX's import takes about 1.5
+  err = done.stderr.strip().splitlines()
+  assert done.returncode == 2 and len(err) == 1, done.stderr[-3000:]
+  assert err[0].startswith(f"jaxcfr: error: {game} needs about") and message in err[0]
+  assert "GiB available; choose smaller parameters, or set --max-memory" in err[0]
