@@ -2,12 +2,14 @@
 
 Each player antes one chip and is dealt one private card from a deck of N cards (player 0
 first, then player 1, without replacement, uniformly). Actions: pass = 0, bet = 1; one
-chip can be bet. Player 0 acts first:
+chip can be bet. Player 0 acts first::
+
   pass, pass        -> showdown for 1
   pass, bet, pass   -> player 1 wins 1
   pass, bet, bet    -> showdown for 2
   bet, pass         -> player 0 wins 1
   bet, bet          -> showdown for 2
+
 The higher card wins the showdown. Chance outcomes and actions use OpenSpiel's ids, so that
 OCP(3) has the statistics of OpenSpiel's ``kuhn_poker``.
 """

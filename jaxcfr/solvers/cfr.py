@@ -467,6 +467,7 @@ def solver(name: str, *, updates: str | None = None) -> registry.Solver:
 
   Options:
     updates: "alternating" or "simultaneous" (default: the preset's).
+
   Hyperparameters of ``init`` (batchable): alpha, beta, gamma (discount exponents, default
   the preset's; see the module doc) and averaging_delay (iterations left out of the average).
   """

@@ -3,8 +3,10 @@
 Three samplers of Lanctot et al. 2009 (Lanctot, Waugh, Zinkevich & Bowling 2009), each an unbiased
 estimate of the counterfactual regret ``r(I, a) = q(I, a) - v(I)`` of CFR (Lanctot et al. 2009, Lemma 1):
 
-``mccfr-os``  outcome sampling: see jaxcfr.solvers.outcome_sampling.
-``mccfr-es``  external sampling (Lanctot et al. 2009, eq. 11). Per update of player ``i``, one traversal
+``mccfr-os``
+    outcome sampling: see jaxcfr.solvers.outcome_sampling.
+``mccfr-es``
+    external sampling (Lanctot et al. 2009, eq. 11). Per update of player ``i``, one traversal
     expands every action of ``i`` and follows one sampled child elsewhere: an action drawn
     from ``sigma_-i`` at every visited opponent history (per visited history, as OpenSpiel
     does; the paper's one action per opponent infoset is equally unbiased, but costs a draw
@@ -12,7 +14,8 @@ estimate of the counterfactual regret ``r(I, a) = q(I, a) - v(I)`` of CFR (Lanct
     cancels, so the sampled value of a history is ``u_i`` at terminals, ``sum_a sigma(a)
     v(ha)`` at own nodes and the sampled child's value elsewhere, and each visited own
     history adds ``v(ha) - v(h)`` to its infoset's regrets: together ``q~(I, a) - v~(I)``.
-``cfr-cs``    chance sampling (Lanctot et al. 2009, section 3, Zinkevich et al.'s chance-sampled CFR). One
+``cfr-cs``
+    chance sampling (Lanctot et al. 2009, section 3, Zinkevich et al.'s chance-sampled CFR). One
     outcome per visited chance node is drawn; both players' actions are expanded (the
     opponent's by ``sigma_-i``), and an own history's regret row is weighted by the
     opponent's reach ``pi_-i(h)`` (chance probabilities cancel).
@@ -29,6 +32,7 @@ Updates alternate like OpenSpiel's C++ ``OutcomeSamplingMCCFRSolver`` and
 which sees player 0's new regrets); one ``step`` is one of their iterations.
 
 Average strategy:
+
   * ``mccfr-os``: see jaxcfr.solvers.outcome_sampling.
   * ``mccfr-es``: OpenSpiel's default "simple" averaging: while player ``i`` traverses,
     every visited history of the opponent adds the opponent's current ``sigma_-i(J, .)``

@@ -200,6 +200,7 @@ def solver(*, anneal: bool = False) -> registry.Solver:
   Options:
     anneal: False for the logit QRE of the temperature (use the current strategy); True for
       the temperature ``alpha / sqrt(t)`` and step ``eta / sqrt(t)``, towards a Nash equilibrium.
+
   Hyperparameters of ``init`` (batchable): temperature (alpha, default 0.1), step_size (eta,
   default 0: OpenSpiel's ``alpha / max |A|^2``); ``magnet`` (a profile) is a further keyword.
   """

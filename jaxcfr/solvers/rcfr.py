@@ -131,7 +131,7 @@ def solver(
 ) -> registry.Solver:
   """The registered ``rcfr`` solver (``jaxcfr.solvers.get("rcfr", regressor="tree:0.01")``).
 
-  Options (static):
+  Options:
     regressor: "table", "abstraction:<name>", "mlp" (default), "tree" or "tree:<threshold>".
     features: "auto" (the set the game declares, GameInfo.features: Leduc's eight on
       leduc_poker; else generic), "leduc" or "generic".
@@ -145,6 +145,7 @@ def solver(
     reservoir: None (all data: targets R^t / t) or K >= 1, the points (instantaneous regrets)
       each player's reservoir keeps; the regressor is fit on their per-row means, weighted
       by their counts. Not with plus or bootstrap (they change the cumulative targets).
+
   Hyperparameters of ``init`` (batchable): seed (mlp, or a reservoir), learning_rate (mlp),
   threshold (tree).
   """

@@ -1,6 +1,6 @@
 """The one solver protocol and the registry of every algorithm.
 
-A solver is a set of pure functions in the style of optax's ``GradientTransformation``:
+A solver is a set of pure functions in the style of optax's ``GradientTransformation``::
 
     init(tensors, **hyperparameters) -> state
     step(tensors, state) -> state                    (one iteration)

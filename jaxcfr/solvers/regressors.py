@@ -142,7 +142,7 @@ def mlp(
   normalise: bool = True,
   learning_rate: float = 1e-2,
 ) -> Regressor:
-  """A multilayer perceptron ``F -> hidden... -> 1`` trained by optax.
+  """A multilayer perceptron ``F -> hidden layers -> 1`` trained by optax.
 
   Args:
     hidden: widths of the tanh hidden layers.
