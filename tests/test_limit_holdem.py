@@ -279,5 +279,9 @@ def test_table_building_bars_follow_the_progress_setting(monkeypatch, capsys):
   assert not holdem.building_bars()  # pytest's stderr is no terminal
   monkeypatch.setenv("JAXCFR_PROGRESS", "1")
   assert holdem.building_bars()
+  during = []
+  run = cli._run
+  monkeypatch.setattr(cli, "_run", lambda args: during.append(holdem.building_bars()) or run(args))
   assert cli.main(["solve", "kuhn_poker", "--iters", "1", "--no-progress"]) == 0
-  assert not holdem.building_bars()  # --no-progress reaches the game builds
+  assert during == [False]  # --no-progress reaches the game builds
+  assert holdem.building_bars()  # for that command only

@@ -383,5 +383,6 @@ def _sampled_game(game_string: str, use_cache: bool):
   unknown = sorted(set(params) - set(allowed))
   if unknown:
     raise GameError(f"unknown parameter for {name}: {unknown}; its parameters are {allowed}")
-  with memory.guarded(canonical_name(name, params)):  # parameters bounded by make; the tables are small
-    return limit_holdem.make(**params, cache=str(cache_dir()) if use_cache else None)
+  # Not under memory.guarded: the tables are computed by JAX, whose runtime must not meet an
+  # address-space cap; make bounds every parameter, and the tables are small.
+  return limit_holdem.make(**params, cache=str(cache_dir()) if use_cache else None)

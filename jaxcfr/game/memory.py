@@ -163,7 +163,8 @@ class Meter:
 @contextlib.contextmanager
 def guarded(name: str):
   """Runs a build with the address space capped at the limit (where the system allows it);
-  a MemoryError inside becomes GameTooLargeError naming ``name`` and the limit."""
+  a MemoryError inside becomes GameTooLargeError naming ``name`` and the limit. For NumPy and
+  OpenSpiel builds only: JAX's runtime is not written to survive a failed allocation."""
   room = limit()
   soft, hard = resource.getrlimit(resource.RLIMIT_AS)
   cap = _address_space() + room.size

@@ -8,6 +8,10 @@ apply to two-player ``kuhn_poker``; its twin is itself.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import sys
+
 import numpy as np
 
 from jaxcfr.games import GameInfo
@@ -48,12 +52,28 @@ def registered_names() -> set[str]:
   return set(_pyspiel().registered_names()) if available() else set()
 
 
+@contextlib.contextmanager
+def _native_stderr_silenced():
+  """OpenSpiel's C++ prints a SpielError to the process's stderr before raising it; its text
+  is in the exception too, which becomes the one line of the error."""
+  sys.stderr.flush()
+  saved = os.dup(2)
+  try:
+    with open(os.devnull, "wb") as null:
+      os.dup2(null.fileno(), 2)
+    yield
+  finally:
+    os.dup2(saved, 2)
+    os.close(saved)
+
+
 def load_openspiel_game(game_string: str):
   """Loads an OpenSpiel game, made turn-based if simultaneous, checked for two players and
   zero-sum utilities."""
   pyspiel = _pyspiel()
   try:
-    game = pyspiel.load_game(game_string)
+    with _native_stderr_silenced():
+      game = pyspiel.load_game(game_string)
   except pyspiel.SpielError as error:
     raise ValueError(f"OpenSpiel cannot load {game_string!r}: {error}") from error
   game_type = game.get_type()
@@ -72,7 +92,8 @@ def game_info(game_string: str) -> GameInfo:
   twin. Nothing else is known of OpenSpiel's games: no RCFR feature set (the generic one)."""
   pyspiel = _pyspiel()
   try:
-    game = pyspiel.load_game(game_string)
+    with _native_stderr_silenced():
+      game = pyspiel.load_game(game_string)
   except pyspiel.SpielError as error:
     raise ValueError(f"OpenSpiel cannot load {game_string!r}: {error}") from error
   short_name = game.get_type().short_name
