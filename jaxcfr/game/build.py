@@ -21,7 +21,6 @@ __all__ = ["GameBuildError", "build_from_protocol", "TemporaryTreeplex", "number
 
 _CHANCE, _TERMINAL = -1, -4  # the protocol's (OpenSpiel's) player ids
 _METER_EVERY = 1 << 12  # histories between two readings of the walk's memory (memory.Meter)
-_ARRAY_BYTES_PER_HISTORY = 128  # the arrays made from the walk's lists at its end (vectorized.BYTES_PER_HISTORY)
 
 
 class GameBuildError(ValueError):
@@ -113,7 +112,7 @@ def build_from_protocol(root, name: str, *, tolerance: float = 1e-9, max_histori
       if not history % _METER_EVERY:
         meter.check(
           f"{history:,} histories walked, {len(next_level):,} states waiting at depth {len(depth_offsets)}",
-          more=history * _ARRAY_BYTES_PER_HISTORY,
+          more=history * memory.BYTES_PER_HISTORY,  # the arrays made from the lists at the end
         )
       parent.append(par)
       action_index.append(a_index)

@@ -355,11 +355,9 @@ def _public_tree_game(game_string: str, dtype):
 
   name, params = parse_game_string(game_string)
   rules = _native_rules(name, params)
-  canonical = canonical_name(rules.name, rules.params)
-  with memory.guarded(canonical):
-    tree = public_tree.public_tree_of(rules)
+  tree = public_tree.public_tree_of(rules)  # priced as it grows; not under memory.guarded (it ranks hands in JAX)
   return PublicTreeGame(
-    name=canonical,
+    name=canonical_name(rules.name, rules.params),
     info=rules.info,
     tree=tree,
     tensors=public_tree.to_device(tree, dtype),
@@ -383,6 +381,5 @@ def _sampled_game(game_string: str, use_cache: bool):
   unknown = sorted(set(params) - set(allowed))
   if unknown:
     raise GameError(f"unknown parameter for {name}: {unknown}; its parameters are {allowed}")
-  # Not under memory.guarded: the tables are computed by JAX, whose runtime must not meet an
-  # address-space cap; make bounds every parameter, and the tables are small.
+  # Not under memory.guarded (the tables are computed in JAX); make bounds every parameter.
   return limit_holdem.make(**params, cache=str(cache_dir()) if use_cache else None)

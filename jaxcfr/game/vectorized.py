@@ -201,10 +201,6 @@ def _check_level(kind, utility, chance_parent, chance_prob, is_chance_parent, na
     raise GameBuildError(f"{name}: chance probabilities at depth {depth} sum to {worst!r}, not 1")
 
 
-# Peak bytes per history of a build (the per-level chunks, then the assembled arrays beside
-# them; measured 80-115 on Goofspiel, no-limit Leduc and liar's dice) and of the device
-# tensors made from them (37-60), rounded up.
-BYTES_PER_HISTORY = 128
 _PROBE = 256  # states of a level expanded first, to price the whole level
 
 
@@ -219,7 +215,7 @@ def _check_growth(rules, states, expanding, histories: int, name: str, depth: in
   next_level = len(parent_local) * scale
   state_bytes = sum(np.asarray(v).nbytes for v in children.values()) * scale
   memory.check(
-    (histories + next_level) * BYTES_PER_HISTORY + state_bytes,
+    (histories + next_level) * memory.BYTES_PER_HISTORY + state_bytes,
     name,
     f"{histories:,} histories to depth {depth} and about {next_level:,.0f} at depth {depth + 1}",
     room,
