@@ -6,8 +6,9 @@ upper bound ``w`` on each of the opponent's hands' counterfactual values there (
 opponent could earn against the player's earlier strategy) solves the subtree below the
 state in a *gadget* game: the opponent first chooses, hand by hand, to *terminate* (and
 receive ``w(h)``) or to *follow* into the subtree. The gadget's regrets make the opponent's
-range at the root: ``follow(h)`` from regret matching+ over the two choices (DeepStack's
-``CFRDGadget``), each of the opponent's possible hands weighted one. Equilibrium strategies
+range at the root: ``follow(h)`` from regret matching over the two choices (regret matching+,
+as DeepStack-Leduc's ``CFRDGadget``, with ``gadget="rm+"``; see GADGETS), each of the
+opponent's possible hands weighted one. Equilibrium strategies
 of the gadget game hold every opponent hand's value in the subtree to at most ``w(h)``, so
 the re-solved strategy is no more exploitable than the one it replaces, up to the solve's
 error. ``resolve`` runs it on a public tree or a depth-limited lookahead
@@ -40,13 +41,23 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from jaxcfr.core import public_tree as ops
 from jaxcfr.core import regret
 from jaxcfr.game import public_tree
 from jaxcfr.game.public_tree import PublicTree, PublicTreeTensors
 from jaxcfr.solvers import lookahead, vector_cfr
 from jaxcfr.solvers.vector_cfr import LeafValueFn, VectorCFRState
 
-__all__ = ["ResolveState", "Resolved", "resolve_init", "resolve_step", "resolve", "agent_strategy"]
+__all__ = [
+  "ResolveState",
+  "Resolved",
+  "CARRIES",
+  "GADGETS",
+  "resolve_init",
+  "resolve_step",
+  "resolve",
+  "agent_strategy",
+]
 
 
 class ResolveState(NamedTuple):
@@ -109,27 +120,43 @@ def resolve_step(
   *,
   player: int,
   step_fn: Callable,
+  gadget: str = "rm",
 ) -> ResolveState:
   """One iteration of the gadget game: the opponent's root range from its gadget regrets,
-  one ``step_fn`` (a ``vector_cfr.preset_step``) with that range, then the gadget's CFR+
+  one ``step_fn`` (a ``vector_cfr.preset_step``) with that range, then the gadget's regret
   update from the opponent's root values.
 
   Args:
     own_range: [H, *B] the re-solving ``player``'s range at the root.
     opponent_values: [H, *B] the bounds ``w``: the opponent's counterfactual values at the
       root, in the units of ``own_range``.
+    gadget: the opponent's regrets of following and terminating: "rm", regret matching
+      (regrets summed), or "rm+", regret matching+ (floored at zero each iteration, as
+      DeepStack-Leduc's gadget). See GADGETS.
   """
   follow = regret.regret_matching(state.gadget_regret, jnp.ones((2, 1), bool), axis=0)[0]
   inner = step_fn(tree, state.inner_state, root_ranges=_root_ranges(tree, player, own_range, follow))
   values = inner.values[1 - player]  # [N, H, *B]
   bound = jnp.broadcast_to(opponent_values, values.shape[1:]).astype(values.dtype)
   gadget_value = follow * values[0] + (1 - follow) * bound
-  gadget_regret = jnp.maximum(state.gadget_regret + jnp.stack([values[0] - gadget_value, bound - gadget_value]), 0)
+  gadget_regret = state.gadget_regret + jnp.stack([values[0] - gadget_value, bound - gadget_value])
+  if gadget == "rm+":
+    gadget_regret = jnp.maximum(gadget_regret, 0)
   average = functools.partial(vector_cfr.running_average, inner.weight_ratio)
   return ResolveState(inner, gadget_regret, average(state.follow, follow), average(state.opponent_values, values))
 
 
-@functools.partial(jax.jit, static_argnames=("player", "iterations", "algorithm", "leaf_fn"))
+CARRIES = ("averaged", "best_response")
+GADGETS = ("rm", "rm+")
+"""How the gadget's follow probabilities learn. With regret matching+ the follow range of a hand
+flips as soon as its regrets are floored, and the re-solving player trains against a range that
+keeps jumping: one re-solve of no-limit Leduc (stack 1,200) at the opponent's first decision,
+1,000 CFR+ iterations from exact bounds, left the opponent 0.70 chips above its equilibrium
+value with "rm+" and 0.10 with "rm", where plain CFR+ on the whole game leaves 0.05
+(``benchmarks/results/resolving_errors.json``)."""
+
+
+@functools.partial(jax.jit, static_argnames=("player", "iterations", "algorithm", "leaf_fn", "carry", "gadget"))
 def resolve(
   tree: PublicTreeTensors,
   own_range: jax.Array,
@@ -139,17 +166,36 @@ def resolve(
   iterations: int,
   algorithm: str = "cfr+",
   leaf_fn: LeafValueFn | None = None,
+  carry: str = "averaged",
+  gadget: str = "rm",
 ) -> Resolved:
   """Re-solves ``tree`` (a subgame or a lookahead with ``leaf_fn``) for ``player`` from its
   range ``own_range`` [H, *B] and the opponent's value bounds ``opponent_values`` [H, *B]
-  at the root: ``iterations`` of ``resolve_step``."""
+  at the root: ``iterations`` of ``resolve_step``.
+
+  Args:
+    carry: the opponent values returned: "averaged" over the iterations (DeepStack's), or
+      "best_response", the opponent's exact best-response values against the re-solved
+      strategy (the safe bounds of Burch, Johanson and Bowling 2014; a tree without leaves only).
+    gadget: how the gadget's follow probabilities learn (GADGETS; ``resolve_step``).
+  """
+  if carry not in CARRIES:
+    raise ValueError(f"carry must be one of {', '.join(CARRIES)}, got {carry!r}")
+  if gadget not in GADGETS:
+    raise ValueError(f"gadget must be one of {', '.join(GADGETS)}, got {gadget!r}")
+  if carry == "best_response" and leaf_fn is not None:
+    raise ValueError("carry='best_response' needs a tree without leaves (its values below the leaves are unknown)")
   batch = jnp.broadcast_shapes(own_range.shape[1:], opponent_values.shape[1:])
   step_fn = vector_cfr.preset_step(algorithm, leaf_fn=leaf_fn)
-  step = functools.partial(resolve_step, player=player, step_fn=step_fn)
+  step = functools.partial(resolve_step, player=player, step_fn=step_fn, gadget=gadget)
   state = resolve_init(tree, algorithm, batch)
   state = jax.lax.fori_loop(0, iterations, lambda _, s: step(tree, s, own_range, opponent_values), state)
   strategy = vector_cfr.average_strategy(tree, state.inner_state)[player]
-  return Resolved(strategy, state.opponent_values, state.follow)
+  values = state.opponent_values
+  if carry == "best_response":
+    reach = ops.ranges(tree, player, strategy, initial=own_range)
+    values = ops.counterfactual_values(tree, 1 - player, None, reach)
+  return Resolved(strategy, values, state.follow)
 
 
 LeafValuesOf = Callable[[PublicTree], LeafValueFn]
@@ -167,6 +213,8 @@ def agent_strategy(
   leaf_values_of: LeafValuesOf,
   algorithm: str = "cfr+",
   rounds: int = 1,
+  carry: str = "averaged",
+  gadget: str = "rm",
   dtype=None,
   progress: Callable[[int], None] | None = None,
 ) -> np.ndarray:
@@ -178,6 +226,7 @@ def agent_strategy(
 
   Args:
     leaf_values_of: the leaf value function of each lookahead (``LeafValuesOf``).
+    carry, gadget: ``resolve``'s, for every re-solve.
     progress: called with the number of re-solves done.
   """
   whole = public_tree.build(rules)
@@ -212,6 +261,8 @@ def agent_strategy(
         iterations=iterations,
         algorithm=algorithm,
         leaf_fn=leaf_fn,
+        carry=carry,
+        gadget=gadget,
       )
       here = np.asarray(out.strategy[0])  # the root is the agent's first decision node
       strategy[row_of[node], : here.shape[0]] = here
