@@ -23,18 +23,15 @@ myst_heading_anchors = 3
 autosummary_generate = True
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
-autodoc_default_options = {
-  "members": True,
-  "show-inheritance": True,
-  "ignore-module-all": True,
-}  # each object on its home page
+# Each object on its home page: a package's re-exports are not described twice.
+autodoc_default_options = {"members": True, "show-inheritance": True, "ignore-module-all": True}
 napoleon_google_docstring = True
 napoleon_numpy_docstring = False
-napoleon_custom_sections = [("Options", "params_style")]
+napoleon_custom_sections = [("Options", "params_style")]  # the solvers' static options
+napoleon_use_ivar = True  # a class's Attributes: section as fields, not a second description of each
 html_theme = "alabaster"
 html_title = f"jaxcfr {release}"
 suppress_warnings = ["myst.header"]
-napoleon_use_ivar = True  # a class's Attributes: section as fields, not a second description of each
 
 
 def _plain(app, what, name, obj, options, lines):

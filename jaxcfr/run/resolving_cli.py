@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 
 from jaxcfr.run import hardware
+from jaxcfr.solvers.resolving import GADGETS
 
 __all__ = ["add_commands", "COMMANDS", "OUTPUTS"]
 
@@ -54,6 +55,12 @@ def add_commands(commands, formatter, *, positive, ints, game_help: str) -> None
   resolve.add_argument("--leaf", default="exact", help="the leaves' values: 'exact' (solved) or a network file")
   resolve.add_argument("--iters", type=positive, default=1000, help="CFR+ iterations of every re-solve")
   resolve.add_argument("--leaf-iters", type=positive, default=200, help="CFR+ iterations of each exact leaf solve")
+  resolve.add_argument(
+    "--gadget",
+    choices=GADGETS,
+    default=GADGETS[0],
+    help="the gadget's follow regrets: regret matching+ as DeepStack-Leduc, or regret matching (docs/resolving.md)",
+  )
   resolve.add_argument("--dtype", choices=("float32", "float64"), default="float32", help="float precision")
   resolve.add_argument("--strategy-out", metavar="FILE", help="write the agent's strategy as .npz")
   resolve.add_argument("--json", metavar="FILE", help="write the results as JSON")
@@ -142,7 +149,9 @@ def _resolve(args, write_output) -> dict:
   started = time.perf_counter()
   profile = tuple(
     jax.numpy.asarray(
-      resolving.agent_strategy(rules, p, iterations=args.iters, leaf_values_of=leaf_values_of, dtype=args.dtype)
+      resolving.agent_strategy(
+        rules, p, iterations=args.iters, leaf_values_of=leaf_values_of, gadget=args.gadget, dtype=args.dtype
+      )
     )
     for p in (0, 1)
   )
@@ -158,6 +167,7 @@ def _resolve(args, write_output) -> dict:
   if args.strategy_out:  # before the JSON, so that a failing JSON write loses neither
     write_output(args.strategy_out, "--strategy-out", lambda p: strategy_files.save_public_strategy(p, game, profile))
   record = {"game": game.name, "leaf": args.leaf, "iters": args.iters, "leaf_iters": args.leaf_iters}
+  record["gadget"] = args.gadget
   record |= {"dtype": args.dtype, "exploitability_chips": chips, "exploitability_mbb_per_game": mbb}
   record |= {"seconds": seconds, **hardware.provenance()}
   return record

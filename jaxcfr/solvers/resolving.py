@@ -6,8 +6,8 @@ upper bound ``w`` on each of the opponent's hands' counterfactual values there (
 opponent could earn against the player's earlier strategy) solves the subtree below the
 state in a *gadget* game: the opponent first chooses, hand by hand, to *terminate* (and
 receive ``w(h)``) or to *follow* into the subtree. The gadget's regrets make the opponent's
-range at the root: ``follow(h)`` from regret matching over the two choices (regret matching+,
-as DeepStack-Leduc's ``CFRDGadget``, with ``gadget="rm+"``; see GADGETS), each of the
+range at the root: ``follow(h)`` from regret matching+ over the two choices (DeepStack's
+``CFRDGadget``; plain regret matching with ``gadget="rm"``, see GADGETS), each of the
 opponent's possible hands weighted one. Equilibrium strategies
 of the gadget game hold every opponent hand's value in the subtree to at most ``w(h)``, so
 the re-solved strategy is no more exploitable than the one it replaces, up to the solve's
@@ -120,7 +120,7 @@ def resolve_step(
   *,
   player: int,
   step_fn: Callable,
-  gadget: str = "rm",
+  gadget: str = "rm+",
 ) -> ResolveState:
   """One iteration of the gadget game: the opponent's root range from its gadget regrets,
   one ``step_fn`` (a ``vector_cfr.preset_step``) with that range, then the gadget's regret
@@ -130,9 +130,9 @@ def resolve_step(
     own_range: [H, *B] the re-solving ``player``'s range at the root.
     opponent_values: [H, *B] the bounds ``w``: the opponent's counterfactual values at the
       root, in the units of ``own_range``.
-    gadget: the opponent's regrets of following and terminating: "rm", regret matching
-      (regrets summed), or "rm+", regret matching+ (floored at zero each iteration, as
-      DeepStack-Leduc's gadget). See GADGETS.
+    gadget: the opponent's regrets of following and terminating: "rm+", regret matching+
+      (floored at zero each iteration, as DeepStack-Leduc's gadget), or "rm", regret
+      matching (regrets summed). See GADGETS.
   """
   follow = regret.regret_matching(state.gadget_regret, jnp.ones((2, 1), bool), axis=0)[0]
   inner = step_fn(tree, state.inner_state, root_ranges=_root_ranges(tree, player, own_range, follow))
@@ -147,12 +147,15 @@ def resolve_step(
 
 
 CARRIES = ("averaged", "best_response")
-GADGETS = ("rm", "rm+")
-"""How the gadget's follow probabilities learn. With regret matching+ the follow range of a hand
-flips as soon as its regrets are floored, and the re-solving player trains against a range that
-keeps jumping: one re-solve of no-limit Leduc (stack 1,200) at the opponent's first decision,
-1,000 CFR+ iterations from exact bounds, left the opponent 0.70 chips above its equilibrium
-value with "rm+" and 0.10 with "rm", where plain CFR+ on the whole game leaves 0.05
+GADGETS = ("rm+", "rm")
+"""How the gadget's follow probabilities learn, the default first. With regret matching+ a
+hand's follow probability jumps whenever its floored regrets cross, and a re-solve rooted at an
+opponent's decision converges slowly: once at the opponent's first decision of no-limit Leduc
+(stack 1,200), 1,000 CFR+ iterations from exact bounds left the opponent 0.70 chips above its
+equilibrium value with "rm+" and 0.10 with "rm" (plain CFR+ on the whole game: 0.05), and the
+agent re-solving without a depth limit is exploitable by 0.54 and 0.34. With depth-limited
+lookaheads and exact leaves the leaves' error dominates and "rm+" is slightly ahead (1.16
+against 1.19 chips), so DeepStack's choice stays the default
 (``benchmarks/results/resolving_errors.json``)."""
 
 
@@ -167,7 +170,7 @@ def resolve(
   algorithm: str = "cfr+",
   leaf_fn: LeafValueFn | None = None,
   carry: str = "averaged",
-  gadget: str = "rm",
+  gadget: str = "rm+",
 ) -> Resolved:
   """Re-solves ``tree`` (a subgame or a lookahead with ``leaf_fn``) for ``player`` from its
   range ``own_range`` [H, *B] and the opponent's value bounds ``opponent_values`` [H, *B]
@@ -214,7 +217,7 @@ def agent_strategy(
   algorithm: str = "cfr+",
   rounds: int = 1,
   carry: str = "averaged",
-  gadget: str = "rm",
+  gadget: str = "rm+",
   dtype=None,
   progress: Callable[[int], None] | None = None,
 ) -> np.ndarray:
