@@ -39,6 +39,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
 
 
+PARTS = ("no_depth_limit", "one_root_resolve", "exact_leaves")
+
+
 def _cfr(tree, iterations: int):
   from jaxcfr.solvers import vector_cfr  # pylint: disable=import-outside-toplevel
 
@@ -60,14 +63,23 @@ def _agent(rules, iterations: int, **settings) -> tuple:
 def main(argv: list[str] | None = None) -> dict:
   parser = argparse.ArgumentParser(prog="python -m benchmarks resolving_errors", description=__doc__.splitlines()[0])
   ints = lambda text: [int(x) for x in text.split(",") if x]
+  words = lambda text: [x.strip() for x in text.split(",") if x.strip()]
   parser.add_argument("--stack", type=int, default=1200, help="stack (ante 100)")
   parser.add_argument("--iterations", type=ints, default=[1000, 3000], help="CFR+ iterations of each (re-)solve")
   parser.add_argument("--reference-iterations", type=int, default=20000, help="CFR+ iterations of the equilibrium")
   parser.add_argument("--leaf-iterations", type=int, default=200, help="CFR+ iterations of each exact leaf solve")
   parser.add_argument(
+    "--parts", type=words, default=list(PARTS), help=f"comma-separated parts to run, of {', '.join(PARTS)}"
+  )
+  parser.add_argument(
+    "--gadgets", type=words, default=["rm+", "rm"], help="comma-separated gadgets (resolving.GADGETS)"
+  )
+  parser.add_argument(
     "--out", default=str(Path(__file__).parent / "results" / "resolving_errors.json"), help="the results file"
   )
   args = parser.parse_args(argv)
+  if set(args.parts) - set(PARTS):
+    parser.error(f"--parts: unknown {sorted(set(args.parts) - set(PARTS))}; choose from {', '.join(PARTS)}")
   import jax  # pylint: disable=import-outside-toplevel
 
   jax.config.update("jax_enable_x64", True)
@@ -79,10 +91,10 @@ def main(argv: list[str] | None = None) -> dict:
   game = loading.load(name, representation="public_tree", dtype="float64")
   rules, whole = game.tree.rules, game.tensors
   exploit = jax.jit(ops.exploitability)
-  results = {"game": name, "whole_game_cfr+": {}, "no_depth_limit": {}, "one_root_resolve": {}, "exact_leaves": {}}
+  results = {"game": name, "whole_game_cfr+": {}, **{part: {} for part in args.parts}}
   for iterations in args.iterations:
     results["whole_game_cfr+"][iterations] = float(exploit(whole, _cfr(whole, iterations)))
-  for gadget in resolving.GADGETS:
+  for gadget in args.gadgets if "no_depth_limit" in args.parts else ():
     for carry in resolving.CARRIES:
       for iterations in args.iterations:
         start = time.perf_counter()
@@ -90,9 +102,10 @@ def main(argv: list[str] | None = None) -> dict:
         row = {"chips": float(exploit(whole, profile)), "seconds": time.perf_counter() - start}
         results["no_depth_limit"].setdefault(f"gadget_{gadget}", {}).setdefault(f"{carry}_values", {})[iterations] = row
         print(f"no depth limit, gadget {gadget}, {carry} values carried, T={iterations}: {row}", flush=True)
-  star = _cfr(whole, args.reference_iterations)
-  results["reference_exploitability"] = float(exploit(whole, star))
-  for player in (0, 1):
+  if "one_root_resolve" in args.parts:
+    star = _cfr(whole, args.reference_iterations)
+    results["reference_exploitability"] = float(exploit(whole, star))
+  for player in (0, 1) if "one_root_resolve" in args.parts else ():
     opponent = 1 - player
     target = float(ops.best_response_values(whole, star)[opponent])
     bounds = ops.counterfactual_values(whole, opponent, None, ops.ranges(whole, player, star[player]))[0]
@@ -103,7 +116,7 @@ def main(argv: list[str] | None = None) -> dict:
       rows[iterations] = {
         "opponent_gain_plain_cfr+": float(ops.best_response_values(whole, tuple(plain))[opponent]) - target
       }
-      for gadget in resolving.GADGETS:
+      for gadget in args.gadgets:
         out = resolving.resolve(
           whole, whole.initial_range[player], bounds, player=player, iterations=iterations, gadget=gadget
         )
@@ -116,10 +129,11 @@ def main(argv: list[str] | None = None) -> dict:
     results["one_root_resolve"][f"player_{player}"] = rows
     print(f"one re-solve at the root, player {player}: {rows}", flush=True)
   leaves = functools.partial(lookahead.exact_leaf_values, iterations=args.leaf_iterations)
-  for gadget in resolving.GADGETS:
+  for gadget in args.gadgets if "exact_leaves" in args.parts else ():
     start = time.perf_counter()
     profile = _agent(rules, args.iterations[0], leaf_values_of=leaves, gadget=gadget)
     row = {"chips": float(exploit(whole, profile)), "seconds": time.perf_counter() - start}
+    row["leaf_iterations"] = args.leaf_iterations
     results["exact_leaves"][f"gadget_{gadget}"] = {args.iterations[0]: row}
     print(f"exact leaves, gadget {gadget}, T={args.iterations[0]}: {row}", flush=True)
   write_record(

@@ -82,11 +82,12 @@ class Resolved(NamedTuple):
 
   Attributes:
     strategy: [N_p, A, H, *B] the re-solving player's average strategy on the tree.
-    opponent_values: [N, H, *B] the opponent's counterfactual values at every node averaged
-      over the iterations, the values to carry to the next re-solve (DeepStack's; at a
-      lookahead's leaves the leaf function's). On a whole subgame they converge to the
-      opponent's best-response values against ``strategy``, and at the root they stay
-      within the bounds given when the re-solve succeeds.
+    opponent_values: [N, H, *B] the values to carry to the next re-solve: the opponent's
+      counterfactual values at every node averaged over the iterations (``carry="averaged"``,
+      DeepStack's; at a lookahead's leaves the leaf function's), or its exact best-response
+      values against ``strategy`` (``carry="best_response"``), to which the averages converge
+      on a whole subgame. At the root they stay within the bounds given when the re-solve
+      succeeds.
     follow: [H, *B] the opponent's average follow probability in the gadget.
   """
 
@@ -147,6 +148,7 @@ def resolve_step(
 
 
 CARRIES = ("averaged", "best_response")
+"""The opponent values a re-solve hands on (``resolve``'s ``carry``), the default first."""
 GADGETS = ("rm+", "rm")
 """How the gadget's follow probabilities learn, the default first. With regret matching+ a
 hand's follow probability jumps whenever its floored regrets cross, and a re-solve rooted at an
