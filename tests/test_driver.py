@@ -119,9 +119,13 @@ def test_cli_solve_writes_json_and_strategy(tmp_path, capsys):
   assert np.load(strategy)["player0"].shape == (6, 2)
 
 
-def test_cli_info_json(capsys):
+def test_cli_info_json(capsys, tmp_path):
   assert cli.main(["info", "kuhn_poker", "--json"]) == 0
-  stats = json.loads(capsys.readouterr().out)
+  record = json.loads(capsys.readouterr().out)
+  assert {"command", "game", "representation", "timestamp", "git_commit", "hardware"} <= set(record)
+  assert cli.main(["info", "kuhn_poker", "--json", str(tmp_path / "i.json")]) == 0  # a file, as solve --json
+  assert json.loads((tmp_path / "i.json").read_text())["statistics"] == record["statistics"]
+  stats = record["statistics"]
   for key in (
     "histories",
     "chance_nodes",

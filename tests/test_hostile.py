@@ -417,3 +417,16 @@ def test_a_strategy_file_is_written_at_exactly_the_path_given(tmp_path):
   """NumPy adds .npz to a name without it; the command line writes the name it was given."""
   assert cli.main(["solve", "kuhn_poker", "--iters", "5", "--no-progress", "--strategy-out", str(tmp_path / "s")]) == 0
   assert [p.name for p in tmp_path.iterdir()] == ["s"]
+
+
+def test_a_reader_that_leaves_early_gets_no_traceback():
+  """``jaxcfr ... | head -1``: the command stops quietly when its standard output closes."""
+  done = subprocess.run(
+    ["bash", "-c", f"{sys.executable} -m jaxcfr.run.cli solve kuhn_poker --iters 50 --no-progress | head -1"],
+    capture_output=True,
+    text=True,
+    timeout=120,
+  )
+  assert done.stdout.startswith("game") and "Traceback" not in done.stderr and "Broken pipe" not in done.stderr, (
+    done.stderr[-2000:]
+  )

@@ -219,7 +219,13 @@ def parser() -> argparse.ArgumentParser:
   info = commands.add_parser("info", help="statistics of a game", formatter_class=formatter)
   info.add_argument("game", help=_GAME_HELP)
   _representation_flag(info)
-  info.add_argument("--json", action="store_true", help="print JSON")
+  info.add_argument(
+    "--json",
+    nargs="?",
+    const="-",
+    metavar="FILE",
+    help="write the statistics, self-described, as JSON to FILE (to standard output without one)",
+  )
 
   solve = commands.add_parser(
     "solve",
@@ -375,10 +381,20 @@ def _join(args) -> bool:
 
 def _info(args) -> int:
   from jaxcfr.game.loading import load  # pylint: disable=import-outside-toplevel
+  from jaxcfr.run import hardware  # pylint: disable=import-outside-toplevel
 
-  stats = load(args.game, representation=args.representation).statistics()
+  started = time.perf_counter()
+  if args.json not in (None, "-"):
+    _check_outputs((args.json, "--json"))
+  game = load(args.game, representation=args.representation)
+  stats = game.statistics()
   if args.json:
-    print(json.dumps(stats, indent=2))
+    record = {"game": game.name, "representation": str(game.representation), "statistics": stats}
+    record = _described({**record, **hardware.provenance()}, args, started=started)
+    if args.json == "-":
+      print(json.dumps(record, indent=2))
+    else:
+      _write_json(args.json, record)
   else:
     width = max(map(len, stats))
     for key, value in stats.items():
@@ -691,6 +707,9 @@ def _run(args) -> int:
   except (ValueError, ImportError) as error:
     print(f"jaxcfr: error: {error}", file=sys.stderr)
     return 2
+  except BrokenPipeError:  # the reader of standard output left (``| head``): stop quietly, as a Unix tool
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # Python's final flush must not fail
+    return 141
   except KeyboardInterrupt as interrupt:
     message = str(interrupt) or "interrupted"
     message = message.replace("the same call with resume=True", "the same command with --resume")
