@@ -156,7 +156,7 @@ opponent's decision converges slowly: once at the opponent's first decision of n
 (stack 1,200), 1,000 CFR+ iterations from exact bounds left the opponent 0.70 chips above its
 equilibrium value with "rm+" and 0.10 with "rm" (plain CFR+ on the whole game: 0.05), and the
 agent re-solving without a depth limit is exploitable by 0.54 and 0.34. With depth-limited
-lookaheads and exact leaves the leaves' error dominates and "rm+" is slightly ahead (1.16
+lookaheads and exact leaves the gadget matters little and "rm+" is slightly ahead (1.16
 against 1.19 chips), so DeepStack's choice stays the default
 (``benchmarks/results/resolving_errors.json``)."""
 
