@@ -27,12 +27,18 @@ double it). Only three terms depend on alpha, ``(b(J,"") - alpha)^2 + (b(K,"") -
 (b(Q,pb) - alpha - 1/3)^2``, a convex quadratic, so the nearest member is its minimiser
 ``(b(J,"") + 3 b(K,"") + b(Q,pb) - 1/3) / 11`` clipped to [0, 1/3].
 
-**Dominated error**: the summed probability of the dominated actions listed in
-``DOMINATED``, derived in docs/kuhn.md: an action is dominated when another action at the
-same infoset does at least as well against every opponent strategy (and every own
-continuation) and strictly better against some. Five are: player 0 calling with J and
-folding with K after pass-bet; player 1 calling with J and folding with K facing a bet,
-and checking with K after a pass. The uniform profile's dominated error is 5 / 2.
+**Dominated error** (Ponsen et al. 2011, section 3.3.1: "the summed probabilities for
+selecting dominated actions"): the sum, over the listed (infoset, action) pairs, of the
+probability the profile puts on that action at that infoset (not weighted by reach),
+derived in docs/kuhn.md. By default the list is ``DOMINATED``, the paper's seven (section
+2.2: "There are in total seven possible dominated actions"; its tree without them keeps five
+free parameters, alpha, beta, gamma for player 0 and eta, xi for player 1, so each of the
+other seven infosets loses one action): player 0 betting Q first, calling with J and folding
+with K after pass-bet; player 1 betting Q after a pass, calling with J and folding with K
+facing a bet, and checking K after a pass. Five of them
+(``DOMINATED_ONE_ROUND``) are weakly dominated outright; the two Q bets are dominated once
+the opponent's five are removed (a second round of iterated dominance). The uniform
+profile's dominated error is 7 / 2 (5 / 2 with ``actions=DOMINATED_ONE_ROUND``).
 
 Every function takes strategies with trailing batch axes ``[I, A, *B]`` and returns ``[*B]``.
 """
@@ -48,6 +54,7 @@ __all__ = [
   "PASS",
   "BET",
   "DOMINATED",
+  "DOMINATED_ONE_ROUND",
   "is_kuhn",
   "infoset_rows",
   "equilibrium",
@@ -62,8 +69,18 @@ PASS, BET = 0, 1
 _CARDS = "JQK"
 _HISTORIES = (("", "pb"), ("p", "b"))  # each player's betting histories
 
-# (player, card, history, action): the dominated actions (docs/kuhn.md).
-DOMINATED = ((0, "J", "pb", BET), (0, "K", "pb", PASS), (1, "J", "b", BET), (1, "K", "b", PASS), (1, "K", "p", PASS))
+# (player, card, history, action): the dominated actions (docs/kuhn.md). One round of weak
+# dominance removes five: a call with J or a fold with K facing a bet (either player), and
+# player 1's check with K after a pass.
+DOMINATED_ONE_ROUND = (
+  (0, "J", "pb", BET),
+  (0, "K", "pb", PASS),
+  (1, "J", "b", BET),
+  (1, "K", "b", PASS),
+  (1, "K", "p", PASS),
+)
+# Ponsen et al. 2011's seven: the five and the two Q bets that they leave dominated.
+DOMINATED = (*DOMINATED_ONE_ROUND, (0, "Q", "", BET), (1, "Q", "p", BET))
 
 
 def _parse(key: str) -> tuple[str, str]:
@@ -182,14 +199,17 @@ def _fixed_bet(player: int, card: str, history: str) -> float:
   }[(player, card, history)]
 
 
-def dominated_error(game, profile):
-  """[*B] the summed probability of the dominated actions of ``DOMINATED`` (0 to 5)."""
+def dominated_error(game, profile, actions=DOMINATED):
+  """[*B] the summed probability of the dominated ``actions``: by default ``DOMINATED``,
+  Ponsen et al. 2011's seven (0 to 7); ``actions=DOMINATED_ONE_ROUND`` gives the five of one
+  round of weak dominance (0 to 5)."""
   total = 0.0
-  for player, card, history, action in DOMINATED:
+  for player, card, history, action in actions:
     total = total + jnp.asarray(profile[player])[infoset_rows(game, player)[(card, history)], action]
   return total
 
 
 def metrics(game, profile) -> dict:
-  """{"squared_error", "dominated_error"} of a profile (each [*B]); traceable."""
+  """{"squared_error", "dominated_error"} of a profile (each [*B]; the dominated error over
+  the paper's seven actions); traceable."""
   return {"squared_error": squared_error(game, profile), "dominated_error": dominated_error(game, profile)}
