@@ -482,7 +482,7 @@ _NOTES = {
   "value": "(player 0, average strategy)",
   "nodes_touched": "(Lanctot et al. 2009's count)",
   "squared_error": "(Kuhn poker, average strategy; docs/kuhn.md)",
-  "dominated_error": "(Kuhn poker, average strategy; docs/kuhn.md)",
+  "dominated_error": "(Kuhn poker, average strategy, Ponsen et al. 2011's seven actions; docs/kuhn.md)",
   "sb_per_hand_vs_bot": "(small bets per hand against the rule bot; ci95 its 95% half-width)",
 }
 
