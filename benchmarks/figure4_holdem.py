@@ -8,8 +8,8 @@ on heads-up limit hold'em with the imperfect-recall E[HS] abstraction (jaxcfr.ga
 2. Figure 4 (right): outcome-sampling MCCFR (epsilon 0.6) and MCTS (C = 17) in the 10-bucket
    game, evaluated every --eval-every iterations to --iters in small bets per hand against
    the reference (duplicate deals, expected payoff over the actions; jaxcfr.evaluate.holdem_match).
-   The paper ran 10^9 iterations and evaluated every 10^6 with 10^5 games; this CPU allows
-   far fewer: the curves show the start of that figure, not its end.
+   The paper evaluated every 10^6 iterations with 10^5 games (its text does not give the
+   runs' total); this CPU allows far fewer: the curves end before that figure's first point.
 3. The crosstable: MCCFR10, MCCFR100, MCTS10, MCRNR10 (pConf 0.75, the rule bot as the
    opponent model sigma_fix: one run restricting each seat), the reference and the rule bot
    (a stand-in for the paper's commercial bots Poki and Sparbot, which we cannot have),
