@@ -14,9 +14,11 @@ Solvers: RNR on vanilla CFR (the paper's "RNR"), RNR on CFR+ (jaxcfr's default) 
 (jaxcfr.solvers.mcrnr: outcome sampling, epsilon 0.6, --trajectories per walk; the paper's is 1).
 Each solver's iterations run in chunks that double, to a --seconds budget per solver.
 
-Default games, on this CPU: OCP(500) and Bluff(1,1,6) at the papers' sizes (Ponsen et al. 2011
-uses OCP with N = 500), Goofspiel(4) and PAM(3, 3, 5) as smaller instances of the papers'
-Goof(7) and PAM(3, 3, 11) (those take ~1 s per CFR iteration here, see
+Default games, on this CPU: OCP(500), Bluff(1,1,6), Goofspiel(4) and PAM(3, 3, 5). Ponsen et
+al. 2011's text gives a size for these experiments only for OCP ("we use a deck of size
+N = 500", section 4.3.1); for Goofspiel, Bluff and PAM it gives none, so Bluff(1,1,6),
+Goofspiel(4) and PAM(3, 3, 5) are this project's choices, the last two smaller than Lanctot
+et al. 2009's Goof(7) and PAM(3, 3, 11) (those take ~1 s per CFR iteration here, see
 benchmarks/results/full_size_games.json; run them with --games on a GPU).
 
   python benchmarks/rnr_convergence.py [--games ...] [--out benchmarks/results/rnr_convergence]

@@ -23,8 +23,10 @@ nothing was observed), as Johanson et al. 2007 modelled its opponents from obser
 Committed runs (benchmarks/results/):
   figure6_tradeoff: --games 'one_card_poker(num_cards=500),liars_dice(dice_sides=6),
     goofspiel(num_cards=4),princess_and_monster(rows=3,cols=3,horizon=5)' --models mccfr-os:200000
-    (OCP(500) and Bluff(1,1,6) at the papers' sizes; Goofspiel and PAM smaller than the
-    papers' Goof(7) and PAM(3,3,11), which take ~1 s per CFR+ iteration on this CPU).
+    (OCP(500) is the size Ponsen et al. 2011 give, section 4.3.1; their text gives no size for
+    Goofspiel, Bluff and PAM, so Bluff(1,1,6), Goofspiel(4) and PAM(3,3,5) are this project's
+    choices, the last two smaller than Lanctot et al. 2009's Goof(7) and PAM(3,3,11), which
+    take ~1 s per CFR+ iteration on this CPU).
   paper003_figure1_leduc: --games leduc_poker --models frequentist:cfr:10:100000,frequentist:cfr+:200:100000
     --ps 0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,0.95,0.99,1
 
