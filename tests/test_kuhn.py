@@ -86,7 +86,7 @@ def test_dominated_error_equals_the_hand_counted_values_of_both_lists():
   """Counted by hand from the lists (player 0: Q bets first, J calls pb, K folds pb; player 1:
   Q bets p, K checks p, J calls b, K folds b), as one batch of four profiles."""
   game = helpers.load("kuhn_poker")
-  every = {p: {(c, h): 1.0 for c in "JQK" for h in kuhn._HISTORIES[p]} for p in (0, 1)}  # pylint: disable=protected-access
+  every = {p: {infoset: 1.0 for infoset in kuhn.infoset_rows(game, p)} for p in (0, 1)}
   never = {p: {k: 0.0 for k in every[p]} for p in (0, 1)}
   # the equilibrium alpha = 0 but player 0 bets Q first with 1/4 and player 1 bets Q after a pass with 1/2
   equilibrium = kuhn.equilibrium(game, 0.0)
