@@ -1,5 +1,6 @@
-"""The games of Lanctot et al. 2009 Table 1 (and Bluff) at the papers' sizes: statistics, build time
-and peak memory, bytes per history, cache load time, and one CFR+ iteration.
+"""The games of Lanctot et al. 2009 Table 1 at the paper's sizes, and Bluff(1,1,6): statistics,
+build time and peak memory, bytes per history, cache load time, and one CFR+ iteration
+(Ponsen et al. 2011 use Bluff(1,1,N) without giving N; 6 is this project's choice).
 
 Each game runs in its own subprocess (so that peak memory is per game):
   1. build with the vectorised builder, cache off; peak RSS of the process so far;
@@ -92,7 +93,7 @@ GAMES = {  # short name: (game string, Lanctot et al. 2009 Table 1 row or None)
       "t_es_s": 28e-3,
     },
   ),
-  "liars_dice": ("liars_dice(dice_sides=6)", None),  # Bluff(1,1,6): Ponsen et al. 2011, not in Table 1
+  "liars_dice": ("liars_dice(dice_sides=6)", None),  # Bluff(1,1,N) of Ponsen et al. 2011 (N ours), not in Table 1
 }
 
 
