@@ -12,15 +12,23 @@ the caller -1) if the bid holds, and loses otherwise.
 These are OpenSpiel's ``liars_dice(dice_sides=N)`` rules, with its action and chance ids
 and its information-state strings (``"3 1-2 2-5"``: own face, then the bids so far), so
 the histories and infosets are the same.
+
+On the public tree (``public_tree_rules``: the public-game protocol of games/poker_rules.py)
+a public node is a sequence of bids, a player's private hand is its die (hand ``h`` is face
+``h + 1``, no card removal: both players may roll the same face), and a call is a PAYOFF
+terminal whose ``[N, N]`` matrix gives the result for each pair of dice.
 """
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
+from . import poker_rules
 from ._base import CHANCE, CHANCE_NODE, PLAYER_0, PLAYER_1, TERMINAL, TERMINAL_NODE, GameInfo, State, check_int
 
-__all__ = ["MAX_SIDES", "LiarsDiceState", "LiarsDice", "VectorizedLiarsDice"]
+__all__ = ["MAX_SIDES", "LiarsDiceState", "LiarsDice", "VectorizedLiarsDice", "PublicLiarsDice"]
 
 MAX_SIDES = 15  # the bids made are a 2N-bit mask in the infoset codes
 
@@ -85,13 +93,18 @@ class LiarsDice:
 
   @property
   def info(self) -> GameInfo:
-    return GameInfo(openspiel_name=self.openspiel_name)
+    # benchmarks/results/public_tree.json: CFR+ on the public tree is slower for one run and
+    # faster for batches of 64 and 1,024 runs
+    return GameInfo(openspiel_name=self.openspiel_name, public_tree_runs=64)
 
   def new_initial_state(self) -> LiarsDiceState:
     return LiarsDiceState(self.sides)
 
   def vectorized(self) -> VectorizedLiarsDice:
     return VectorizedLiarsDice(self.sides)
+
+  def public_tree_rules(self) -> PublicLiarsDice:
+    return PublicLiarsDice(self.sides)
 
 
 class VectorizedLiarsDice:
@@ -161,3 +174,58 @@ class VectorizedLiarsDice:
       bids = [_bid_string(b, self.sides) for b in range(self.liar) if mask >> b & 1]
       keys.append(" ".join([str(die + 1)] + bids))
     return np.array(keys)
+
+
+@dataclasses.dataclass(frozen=True)
+class _PublicState:
+  """A public state: the bids so far (the call, ``2 N``, last at a terminal)."""
+
+  bids: tuple = ()
+  round: int = 0
+  board: tuple = ()
+  chips: tuple = (1, 1)  # each player stakes one unit
+
+
+class PublicLiarsDice:
+  """Bluff(1,1,N) as a public game (games/poker_rules.py's protocol): the bids are public,
+  each player's die is its private hand (``num_cards`` = N faces, hands of one "card",
+  ``card_removal`` False), uniform and independent; a call is a PAYOFF terminal."""
+
+  hand_size, suits, card_removal, strength = 1, 1, False, None
+
+  def __init__(self, sides: int):
+    self.sides = self.num_cards = sides
+    self.liar = 2 * sides
+    faces = np.arange(sides)
+    # holds[b, d0, d1]: bid b holds for the dice (d0, d1) (the top face is wild)
+    quantity, face = np.arange(self.liar) // sides + 1, np.arange(self.liar) % sides
+    counts = lambda d: (d[None] == face[:, None]) | (d[None] == sides - 1)  # [bids, N]
+    self._holds = counts(faces)[:, :, None].astype(int) + counts(faces)[:, None, :] >= quantity[:, None, None]
+
+  def root(self) -> _PublicState:
+    return _PublicState()
+
+  def kind_of(self, state: _PublicState) -> tuple:
+    if state.bids and state.bids[-1] == self.liar:
+      return poker_rules.PAYOFF, -1
+    return poker_rules.DECISION, len(state.bids) % 2
+
+  def children(self, state: _PublicState) -> list:
+    last = state.bids[-1] if state.bids else -1
+    actions = list(range(last + 1, self.liar)) + ([self.liar] if state.bids else [])
+    out = []
+    for action in actions:
+      child = dataclasses.replace(state, bids=state.bids + (action,))
+      out.append((*self.kind_of(child), action, 1.0, child))
+    return out
+
+  def payoff(self, state: _PublicState) -> np.ndarray:
+    """[N, N] player 0's payoff for each pair of dice: the bidder wins one unit from the
+    caller if the called bid holds, and loses one otherwise."""
+    caller = (len(state.bids) - 1) % 2
+    bidder_wins = self._holds[state.bids[-2]]
+    return np.where(bidder_wins == (caller == 1), 1.0, -1.0)
+
+  def initial_range(self) -> np.ndarray:
+    """[2, N] each face with probability 1 / N, independently."""
+    return np.full((2, self.sides), 1.0 / self.sides)

@@ -333,6 +333,7 @@ class PublicNoLimitLeduc:
   with the public card, then the higher rank: ``poker_rules.rank_groups``)."""
 
   hand_size = 1
+  card_removal = True
   strength = staticmethod(poker_rules.rank_groups)
 
   def __init__(self, game: NoLimitLeducPoker):

@@ -9,11 +9,15 @@ board is the tuple of public cards dealt so far, in the order they were dealt.
 **The public-game protocol.** A rules object offers:
 
 - ``num_cards``, ``suits``, ``hand_size``: the deck and the private cards of each player;
+- ``card_removal``: True where the players' hands and the board come from one deck (a hand
+  that shares a card with the other's or the board's is impossible); False where private
+  hands never conflict (a die each: ``hand_size`` 1, hand ``h`` is face ``h``);
 - ``root()``: the public state at the root; a state has ``round``, ``board`` (a tuple of
   cards) and ``chips`` (each player's contribution so far);
 - ``kind_of(state)``: ``(kind, player)``, with kinds DECISION (the acting player), CHANCE,
-  FOLD (the folding player), SHOWDOWN and LEAF (player -1 at chance nodes, showdowns and
-  leaves; a LEAF is where a depth-limited lookahead stops: ``Subgame``);
+  FOLD (the folding player), SHOWDOWN, PAYOFF and LEAF (player -1 at chance nodes,
+  showdowns, payoffs and leaves; a LEAF is where a depth-limited lookahead stops:
+  ``Subgame``; a PAYOFF is a terminal of any other game);
 - ``children(state)``: ``[(kind, player, action id, chance probability, child state)]`` of a
   decision or chance state, decisions' children in ascending action id. A chance node deals
   ``m`` public cards, each combination once, with probability ``1 / C(n - 2k - |board|, m)``
@@ -21,13 +25,16 @@ board is the tuple of public cards dealt so far, in the order they were dealt.
 - ``initial_range()``: ``[2, H]`` float64, each player's weight of each hand at the root,
   zero on the hands the root's board blocks, such that ``r0(h0) r1(h1)`` summed over the
   pairs of hands that share no card is one (the joint probability of the private deal);
+- ``payoff(state)`` (games with PAYOFF terminals): ``[H, H]`` float64, player 0's payoff at
+  that terminal for each pair of hands ``(h0, h1)`` (player 1's is minus it);
 - ``strength``: the showdown order, either ``strength(cards, suits)`` (the key of a hand's
   and the board's cards: higher wins, equal keys tie) or ``HOLDEM`` (the seven-card hold'em
   ranking of two private and five public cards, which the game layer evaluates).
 
-Two families implement it: ``PokerRules``, limit poker from the deal on (Kuhn, one-card
-poker, Leduc), and ``NoLimitRules``, no-limit subgames from a given board, pot and ranges
-with a bet-size abstraction (heads-up no-limit hold'em endgames: games/hunl_subgame.py).
+Two families implement it for poker: ``PokerRules``, limit poker from the deal on (Kuhn,
+one-card poker, Leduc), and ``NoLimitRules``, no-limit subgames from a given board, pot and ranges
+with a bet-size abstraction (heads-up no-limit hold'em endgames: games/hunl_subgame.py);
+games/liars_dice.py implements it for liar's dice (private dice, public bids, PAYOFF terminals).
 ``Subgame`` wraps any of them: the game below one of its public states, with given ranges,
 to the end of the game or depth-limited to a number of betting rounds (DeepStack's
 lookahead: Moravcik et al., "DeepStack: Expert-Level Artificial Intelligence in Heads-Up
@@ -65,11 +72,12 @@ __all__ = [
   "NoLimitRules",
   "disjoint_pairs",
   "LEAF",
+  "PAYOFF",
   "normalised_ranges",
   "Subgame",
 ]
 
-DECISION, CHANCE, FOLD, SHOWDOWN, LEAF = 0, 1, 2, 3, 4  # public node kinds
+DECISION, CHANCE, FOLD, SHOWDOWN, LEAF, PAYOFF = 0, 1, 2, 3, 4, 5  # public node kinds
 HOLDEM = "holdem"  # the seven-card hold'em showdown (two private cards and a board of five)
 FOLD_CALL_RAISE = "fold_call_raise"  # action ids fold 0, call (check) 1, raise 2 (OpenSpiel's Leduc)
 PASS_BET = "pass_bet"  # pass 0 (check, fold), bet 1 (bet, call) (OpenSpiel's Kuhn), for one raise a round
@@ -158,6 +166,7 @@ class PokerRules:
   ante: int = 1
   actions: str = FOLD_CALL_RAISE
   strength: Callable | str = rank_groups
+  card_removal = True  # the protocol's (module doc); a class constant, not a field
 
   def __post_init__(self):
     for name in ("ranks", "suits", "hand_size", "max_raises", "ante"):
@@ -336,6 +345,7 @@ class NoLimitRules:
   ranges: tuple | None = None
   hand_size: int = 2
   strength: Callable | str = HOLDEM
+  card_removal = True  # the protocol's (module doc); a class constant, not a field
 
   def __post_init__(self):
     for name in ("ranks", "suits", "hand_size", "pot", "stack", "big_blind"):
@@ -534,6 +544,8 @@ class Subgame:
   """
 
   def __init__(self, rules, root=None, ranges=None, rounds: int | None = None):
+    if not rules.card_removal:
+      raise ValueError("Subgame needs a card game (rules.card_removal): its ranges are normalised over disjoint hands")
     if rounds is not None and (isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1):
       raise ValueError(f"rounds must be None or an int >= 1, got {rounds!r}")
     self.rules, self.rounds = rules, rounds
@@ -547,7 +559,7 @@ class Subgame:
     else:
       self.ranges = normalised_ranges(table, self.state.board, ranges)
     self.num_cards, self.hand_size = rules.num_cards, rules.hand_size
-    self.suits, self.strength = rules.suits, rules.strength
+    self.suits, self.strength, self.card_removal = rules.suits, rules.strength, rules.card_removal
 
   def root(self):
     return self.state

@@ -32,6 +32,8 @@ GAMES = {
   "no_limit_leduc_poker(stack=30,ante=5,betting=deepstack,num_ranks=4)": GAME_RULES["no_limit_leduc_poker"](
     stack=30, ante=5, betting="deepstack", num_ranks=4
   ).public_tree_rules(),
+  # private dice, no card removal, payoff terminals (a call's result per pair of dice)
+  "liars_dice(dice_sides=4)": GAME_RULES["liars_dice"](dice_sides=4).public_tree_rules(),
 }
 # 2 suits x 4 ranks, 2-card hands, one public card: card removal over pairs of cards, and ties.
 TWO_CARD = pt.PokerRules(ranks=4, suits=2, hand_size=2, board_cards=(0, 1), raise_sizes=(2, 4), max_raises=2)
@@ -109,6 +111,34 @@ def test_leduc_public_tree_counts_and_map():
     nodes = tree.decision_nodes(p)[mapping.node[p]]
     assert all(key.split(":")[0] == str(tree.hands[h, 0]) for key, h in zip(keys, mapping.hand[p]))
     assert all(key.split(":")[1] == "".join(map(str, tree.board_cards(n))) for key, n in zip(keys, nodes))
+
+
+def test_liars_dice_public_tree_layout_and_payoffs():
+  """Every sequence of increasing bids is a decision node and, called, a payoff terminal;
+  each terminal's matrix is the game's returns for every pair of dice; no card removal."""
+  sides = 4
+  game = GAME_RULES["liars_dice"](dice_sides=sides)
+  tree, device = public(game.public_tree_rules())
+  bids = 2 * sides
+  assert np.bincount(tree.kind, minlength=6).tolist() == [2**bids, 0, 0, 0, 0, 2**bids - 1]
+  assert tree.members == () and np.all(tree.valid) and tree.num_hands == sides
+  np.testing.assert_allclose(tree.initial_range, 1 / sides)
+  for node in np.flatnonzero(tree.kind == pt.PAYOFF):
+    state = game.new_initial_state()
+    for action in (0, 0) + tree.path(node):  # any dice first; replaced below
+      state = state.child(action)
+    for d0, d1 in np.ndindex(sides, sides):
+      state.dice = (d0, d1)
+      assert tree.payoff_tables[tree.payoff_index[node], d0, d1] == state.returns()[0]
+  # the same dice are compatible: a payoff terminal's values are the full matrix products
+  reach = np.random.default_rng(0).random((len(device.payoff_nodes), sides))
+  got = ops.payoff_values(device, 1, jnp.asarray(reach))
+  want = -np.einsum("pgh,pg->ph", np.asarray(device.payoff_tables)[np.asarray(device.payoff_table)], reach)
+  np.testing.assert_allclose(got, want, rtol=1e-14)
+  with pytest.raises(ValueError, match="payoff tables"):
+    pt.check(dataclasses.replace(tree, payoff_index=np.full_like(tree.payoff_index, -1)))
+  with pytest.raises(ValueError, match="card game"):
+    pt.Subgame(game.public_tree_rules())
 
 
 def test_rules_are_checked():
@@ -218,7 +248,9 @@ def _hyperparameters(runs):
 # that zero regret exactly, the public tree's fold and showdown by totals minus blocked hands to
 # ~1e-17, which regret matching turns into a pure strategy. These games start both solvers from
 # one random positive regret (and its regret-matching strategy) instead, away from ties.
-RANDOM_START = {name for name in GAMES if name.startswith("no_limit")}
+# Liar's dice has such ties too: with the payoffs +-1, calling and raising are worth exactly
+# the same to some dice at t = 1 (sequence form: regret 0; public tree: +-5e-20).
+RANDOM_START = {name for name in GAMES if name.startswith(("no_limit", "liars_dice"))}
 
 
 def _random_start(tree, device, to_sequence_form, state, vector):
@@ -243,7 +275,7 @@ def _tolerance(name, step):
   iterations and to 2e-11 after. The no-limit games' random starts drift alike (measured:
   ~1.04e-12 at t = 12-13 in both batches, 2.1e-11 at t = 18 with PCFR+, on a strategy entry
   of 0.93 whose positive regrets nearly cancel): 1e-12 for 10 iterations, 1e-10 after."""
-  if name in RANDOM_START:
+  if name.startswith("no_limit"):
     return lambda t: 1e-12 if t <= 10 else 1e-10
   if name == "leduc_poker" and step == "cfr":
     return lambda t: 1e-12 if t <= 10 else 2e-11

@@ -20,8 +20,10 @@ Terminal values (docs/design.md, "The public tree"): a fold's by inclusion-exclu
 the cards of each hand, O(H k + M W) for the ``M`` card subsets held by ``W`` hands each;
 a showdown's by prefix and suffix sums over the hands sorted by strength once at build
 time, with the same corrections over each card's holders, O(H k + M W); and, for small
-``H``, by dense ``[H, H]`` products (``dense=True``). Johanson et al., "Accelerating Best
-Response Calculation in Large Extensive Games" (2011) introduced the sorted showdown.
+``H``, by dense ``[H, H]`` products (``dense=True``); a payoff terminal's (games whose
+terminals are no fold or showdown, as liar's dice's calls) by a dense product with its
+``[H, H]`` payoff matrix. Johanson et al., "Accelerating Best Response Calculation in Large
+Extensive Games" (2011) introduced the sorted showdown.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ __all__ = [
   "showdown_values",
   "fold_values_dense",
   "showdown_values_dense",
+  "payoff_values",
   "terminal_values",
   "counterfactual_values",
   "action_values",
@@ -190,8 +193,10 @@ def fold_values_dense(tree: PublicTreeTensors, player: int, opponent_reach: jax.
 
 
 def _compatible(tree: PublicTreeTensors) -> jax.Array:
-  """[H, H] bool, the hands share no card."""
+  """[H, H] bool, the hands share no card (all True where hands never conflict: dice)."""
   hands = tree.hands
+  if not tree.members:
+    return jnp.ones((tree.num_hands,) * 2, bool)
   return ~(hands[:, None, :, None] == hands[None, :, None, :]).any((2, 3))
 
 
@@ -283,11 +288,26 @@ def showdown_values_dense(tree: PublicTreeTensors, player: int, opponent_reach: 
   return showdown_values(tree, player, opponent_reach, dense=True)
 
 
+def payoff_values(tree: PublicTreeTensors, player: int, opponent_reach: jax.Array) -> jax.Array:
+  """[P, H, *B] ``player``'s values at the payoff terminals: ``sum_h' u(h, h') r(h')`` with
+  the terminal's payoff matrix ``u`` (player 0's ``payoff_tables`` row, its transpose negated
+  for player 1), zero for hands the board blocks.
+
+  Args:
+    opponent_reach: [P, H, *B] the opponent's ranges at ``tree.payoff_nodes``.
+  """
+  tables = tree.payoff_tables.astype(opponent_reach.dtype)
+  if player == 1:
+    tables = -jnp.swapaxes(tables, 1, 2)
+  values = jnp.einsum("phg,pg...->ph...", tables[tree.payoff_table], opponent_reach)
+  return values * _expand(tree.valid[tree.board[tree.payoff_nodes]], values.ndim)
+
+
 def terminal_values(
   tree: PublicTreeTensors, player: int, opponent_ranges: jax.Array, *, dense: bool = False, leaf_values=None
 ) -> jax.Array:
-  """[T + L, H, *B] ``player``'s values at the folds, the showdowns and the leaves, given the
-  opponent's ranges [N, H, *B] at every node.
+  """[T + L, H, *B] ``player``'s values at the folds, the showdowns, the payoff terminals
+  and the leaves, given the opponent's ranges [N, H, *B] at every node.
 
   Args:
     leaf_values: [L, H, *B] the player's counterfactual values at the leaves of a
@@ -299,6 +319,7 @@ def terminal_values(
   """
   folds = fold_values(tree, player, opponent_ranges[tree.fold_nodes], dense=dense)
   showdowns = showdown_values(tree, player, opponent_ranges[tree.showdown_nodes], dense=dense)
+  payoffs = payoff_values(tree, player, opponent_ranges[tree.payoff_nodes])
   leaves = tree.leaf_nodes.shape[0]
   if (leaf_values is None) != (leaves == 0):
     raise ValueError(
@@ -307,10 +328,10 @@ def terminal_values(
       else "leaf_values given, but the tree has no depth-limit leaves"
     )
   if not leaves:
-    return jnp.concatenate([folds, showdowns])
+    return jnp.concatenate([folds, showdowns, payoffs])
   leaf_values = jnp.broadcast_to(leaf_values, (leaves,) + folds.shape[1:]).astype(folds.dtype)
   mask = _expand(tree.valid[tree.board[tree.leaf_nodes]], folds.ndim)
-  return jnp.concatenate([folds, showdowns, leaf_values * mask])
+  return jnp.concatenate([folds, showdowns, payoffs, leaf_values * mask])
 
 
 def counterfactual_values(

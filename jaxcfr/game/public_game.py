@@ -40,7 +40,7 @@ class PublicTreeGame:
     """Public nodes by kind, hands, decision nodes per player and the device bytes."""
     kinds = np.asarray(self.tree.kind)
     names = {public_tree.DECISION: "decision", public_tree.CHANCE: "chance", public_tree.FOLD: "fold"}
-    names[public_tree.SHOWDOWN] = "showdown"
+    names.update({public_tree.SHOWDOWN: "showdown", public_tree.PAYOFF: "payoff"})
     leaves = jax.tree_util.tree_leaves(self.tensors)
     return {
       "game": self.name,

@@ -49,6 +49,7 @@ from jaxcfr.games.poker_rules import (
   HOLDEM,
   LEAF,
   PASS_BET,
+  PAYOFF,
   SHOWDOWN,
   NoLimitRules,
   PokerRules,
@@ -67,6 +68,7 @@ __all__ = [
   "FOLD",
   "SHOWDOWN",
   "LEAF",
+  "PAYOFF",
   "HOLDEM",
   "FOLD_CALL_RAISE",
   "PASS_BET",
@@ -100,7 +102,8 @@ class PublicTree:
 
   Attributes:
     rules: the public game's rules (PokerRules or NoLimitRules; jaxcfr.games.poker_rules).
-    kind: [N] int8, DECISION, CHANCE, FOLD, SHOWDOWN or LEAF (a depth limit: poker_rules.Subgame).
+    kind: [N] int8, DECISION, CHANCE, FOLD, SHOWDOWN, PAYOFF (a terminal with a payoff per
+      pair of hands) or LEAF (a depth limit: poker_rules.Subgame).
     player: [N] int8, the acting player at decisions, the folding player at folds, else -1.
     parent: [N] int32, -1 at the root; first_child, num_children: [N] int32.
     action: [N] int32, the incoming edge: the game's action id after a decision, the index
@@ -113,7 +116,8 @@ class PublicTree:
     hands: [H, k] int32, the hands (both players hold hands of this list).
     boards: [Bd, max board] int32 card ids, -1 padding; valid: [Bd, H] bool.
     initial_range: [2, H] float64, the private deal folded into the ranges (module doc).
-    members: per ``s``, [M_s, W_s] int32, the hands holding each ``s``-subset of the deck.
+    members: per ``s``, [M_s, W_s] int32, the hands holding each ``s``-subset of the deck;
+      empty (``()``) where hands never conflict (``rules.card_removal`` False: dice).
     subsets: per ``s``, [H, C(k, s)] int32, each hand's ``s``-subsets (rows of ``members``).
     showdown_boards: [Bs] int32, rows of ``boards`` with a showdown, sorted.
     strength: [Bs, H] int32, showdown strength on each such board (-1 if invalid).
@@ -122,6 +126,9 @@ class PublicTree:
     sub_order: per ``s < k``, [Bs, M_s, W_s] int32, ``members`` sorted by strength.
     sub_lo, sub_hi: per ``s < k``, [Bs, H, C(k, s)] int32, each hand's tie group in the
       sorted members of each of its ``s``-subsets.
+    payoff_index: [N] int32, a PAYOFF terminal's row of ``payoff_tables``, -1 elsewhere.
+    payoff_tables: [K, H, H] float64, the distinct payoff matrices (player 0's payoff for
+      the hands ``(h0, h1)``; rules.payoff).
     states: [N] the rules' public state of each node (a subgame's root: ``Subgame``).
   """
 
@@ -152,6 +159,8 @@ class PublicTree:
   sub_order: tuple
   sub_lo: tuple
   sub_hi: tuple
+  payoff_index: np.ndarray
+  payoff_tables: np.ndarray
   states: tuple = dataclasses.field(default=(), repr=False, compare=False)
 
   @property
@@ -241,8 +250,9 @@ def build(rules) -> PublicTree:
   valid = ~(hands[None, :, :, None] == boards[:, None, None, :]).any((2, 3))
   board = np.array([board_index[s.board] for s in states], np.int32)
   showdown_boards = np.unique(board[kind == SHOWDOWN]).astype(np.int32)
-  members, subsets = _card_removal(rules.num_cards, hands)
+  members, subsets = _card_removal(rules.num_cards, hands) if rules.card_removal else ((), ())
   tables = _showdown_tables(rules, hands, boards[showdown_boards], valid[showdown_boards], members, subsets)
+  payoff_index, payoff_tables = _payoff_tables(rules, kind, states, len(hands))
   tree = PublicTree(
     rules=rules,
     kind=kind,
@@ -265,6 +275,8 @@ def build(rules) -> PublicTree:
     subsets=subsets,
     showdown_boards=showdown_boards,
     **tables,
+    payoff_index=payoff_index,
+    payoff_tables=payoff_tables,
     states=tuple(states),
   )
   check(tree)
@@ -310,6 +322,22 @@ def _card_removal(num_cards: int, hands: np.ndarray) -> tuple:
     members.append(np.array(holders, np.int32))  # every s-subset is in C(n - s, k - s) hands
     subsets.append(of_hand)
   return tuple(members), tuple(subsets)
+
+
+def _payoff_tables(rules, kind: np.ndarray, states: list, num_hands: int) -> tuple:
+  """([N] int32, [K, H, H] float64) each PAYOFF terminal's row among the distinct matrices
+  of ``rules.payoff`` (PublicTree's ``payoff_index`` and ``payoff_tables``)."""
+  index = np.full(len(kind), -1, np.int32)
+  rows: dict = {}
+  for node in np.flatnonzero(kind == PAYOFF):
+    matrix = np.asarray(rules.payoff(states[node]), np.float64)
+    if matrix.shape != (num_hands, num_hands) or not np.all(np.isfinite(matrix)):
+      raise ValueError(
+        f"the payoff at node {node} must be a finite [{num_hands}, {num_hands}] matrix, got {matrix.shape}"
+      )
+    index[node] = rows.setdefault(matrix.tobytes(), len(rows))
+  tables = [np.frombuffer(key).reshape(num_hands, num_hands) for key in rows]
+  return index, np.array(tables, np.float64).reshape(len(tables), num_hands, num_hands)
 
 
 def strengths(rules, hands: np.ndarray, boards: np.ndarray, valid: np.ndarray) -> np.ndarray:
@@ -377,7 +405,7 @@ def check(tree: PublicTree) -> None:
     kids = np.arange(tree.first_child[node], tree.first_child[node] + tree.num_children[node])
     if np.any(tree.parent[kids] != node) or np.any(depth[kids] != depth[node] + 1):
       raise ValueError(f"node {node}'s children are not contiguous or not one level down")
-    terminal = tree.kind[node] in (FOLD, SHOWDOWN, LEAF)
+    terminal = tree.kind[node] in (FOLD, SHOWDOWN, PAYOFF, LEAF)
     if terminal != (len(kids) == 0):
       raise ValueError(f"node {node} of kind {tree.kind[node]} has {len(kids)} children")
     if tree.kind[node] == CHANCE:
@@ -402,10 +430,18 @@ def check(tree: PublicTree) -> None:
   root = tree.initial_range * tree.valid[tree.board[0]]
   if tree.initial_range.shape != (2, tree.num_hands) or np.any(tree.initial_range < 0):
     raise ValueError(f"the initial ranges must be [2, {tree.num_hands}] and >= 0")
-  if not np.isclose(disjoint_pairs(tree.hands, root[0], root[1]), 1.0):
+  joint = disjoint_pairs(tree.hands, root[0], root[1]) if tree.members else root[0].sum() * root[1].sum()
+  if not np.isclose(joint, 1.0):
     raise ValueError(
       "the initial ranges do not make a joint distribution of the two hands (they sum to one over pairs)"
     )
+  if bool(tree.members) != bool(tree.rules.card_removal):
+    raise ValueError(
+      f"card removal tables {'present' if tree.members else 'missing'} for rules.card_removal={tree.rules.card_removal}"
+    )
+  payoffs = tree.kind == PAYOFF
+  if np.any((tree.payoff_index >= 0) != payoffs) or tree.payoff_tables.shape[1:] != (tree.num_hands,) * 2:
+    raise ValueError("the payoff tables do not match the PAYOFF terminals")
   for s, (members, subsets) in enumerate(zip(tree.members, tree.subsets), 1):
     if members.shape != (math.comb(n, s), math.comb(n - s, k - s)) or subsets.shape != (
       tree.num_hands,
@@ -512,8 +548,8 @@ def _pytree(*, meta: tuple = ()):
 class PublicTreeTensors:
   """The public tree on the device (see PublicTree for the sizes). ``N_p`` decision nodes
   of player ``p``; level ``d`` holds the nodes of depth ``d``, ``level_slices[d]``, ``n_d``
-  of them with at most ``C_d`` children each (in level ``d + 1``); ``T = F + S``
-  terminals, the ``F`` folds then the ``S`` showdowns. Per player, a strategy
+  of them with at most ``C_d`` children each (in level ``d + 1``); ``T = F + S + P``
+  terminals, the ``F`` folds, the ``S`` showdowns, then the ``P`` payoff terminals. Per player, a strategy
   ``[N_p, A, H, *B]`` is read through flat tables: its ``N_p A`` rows (node, slot) followed
   by constant rows, so that each level's factors are one gather.
 
@@ -541,11 +577,13 @@ class PublicTreeTensors:
     level_gather: per level, [n_d] int32, each node's row in the decision values, then the
       chance values, then one row of zeros (the terminals').
     terminal_row: [N] int32, each terminal's row among the ``T + L`` terminals and leaves
-      (the folds, the showdowns, then the leaves), ``T + L`` elsewhere.
+      (the folds, the showdowns, the payoff terminals, then the leaves), ``T + L`` elsewhere.
     fold_nodes: [F] int32; fold_payoff: [2, F] float, each player's payoff at each fold
       (minus its chips if it folded, else the folder's chips).
     showdown_nodes: [S] int32; showdown_table: [S] int32, its board's row of ``strength``,
       ``order`` and the other sorted tables; showdown_chips: [S, 2] float, the contributions.
+    payoff_nodes: [P] int32; payoff_table: [P] int32, each one's row of ``payoff_tables``
+      [K, H, H] float (player 0's payoff per pair of hands; PublicTree's).
     hands: [H, k] int32; members, subsets, strength, order, lo, hi, sub_order, sub_lo,
       sub_hi: PublicTree's card-removal and showdown tables.
     leaf_nodes: [L] int32, the leaves of a depth-limited tree (poker_rules.Subgame; none
@@ -579,6 +617,9 @@ class PublicTreeTensors:
   showdown_nodes: jax.Array
   showdown_table: jax.Array
   showdown_chips: jax.Array
+  payoff_nodes: jax.Array
+  payoff_table: jax.Array
+  payoff_tables: jax.Array
   hands: jax.Array
   members: tuple
   subsets: tuple
@@ -659,11 +700,11 @@ def to_device(tree: PublicTree, dtype=None) -> PublicTreeTensors:
       decision_own[p].append(own)
   fold_nodes = np.flatnonzero(tree.kind == FOLD)
   showdown_nodes = np.flatnonzero(tree.kind == SHOWDOWN)
+  payoff_nodes = np.flatnonzero(tree.kind == PAYOFF)
   leaf_nodes = np.flatnonzero(tree.kind == LEAF)
-  terminal_row = np.full(size, len(fold_nodes) + len(showdown_nodes) + len(leaf_nodes), np.int64)
-  for offset, nodes in zip(
-    np.cumsum([0, len(fold_nodes), len(showdown_nodes)]), (fold_nodes, showdown_nodes, leaf_nodes)
-  ):
+  terminals = (fold_nodes, showdown_nodes, payoff_nodes, leaf_nodes)
+  terminal_row = np.full(size, sum(map(len, terminals)), np.int64)
+  for offset, nodes in zip(np.cumsum([0] + [len(t) for t in terminals[:-1]]), terminals):
     terminal_row[nodes] = offset + np.arange(len(nodes))
   chips = tree.contribution[fold_nodes].astype(np.float64)
   folder = tree.player[fold_nodes]
@@ -695,6 +736,9 @@ def to_device(tree: PublicTree, dtype=None) -> PublicTreeTensors:
     showdown_nodes=index(showdown_nodes),
     showdown_table=index([table_of_board[int(b)] for b in tree.board[showdown_nodes]]),
     showdown_chips=jnp.asarray(tree.contribution[showdown_nodes], dtype),
+    payoff_nodes=index(payoff_nodes),
+    payoff_table=index(tree.payoff_index[payoff_nodes]),
+    payoff_tables=jnp.asarray(tree.payoff_tables, dtype),
     hands=index(tree.hands),
     members=indices(tree.members),
     subsets=indices(tree.subsets),
