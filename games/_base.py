@@ -90,6 +90,10 @@ class GameInfo:
       or None.
     pot: chips in the middle at the root of a subgame, for values reported as a share of the
       pot, or None.
+    public_tree_runs: for a game with both a sequence form and a public tree, the fewest runs
+      of one batch that the public tree solves faster on a CPU (measured by
+      ``benchmarks/public_tree.py``), so that loading for such a batch picks it by default;
+      None where the sequence form is the faster for every batch measured.
   """
 
   payoff_unit: str = "value"
@@ -99,6 +103,7 @@ class GameInfo:
   features: str | None = None
   big_blind: float | None = None
   pot: float | None = None
+  public_tree_runs: int | None = None
 
   def __post_init__(self):
     if not isinstance(self.payoff_unit, str) or not self.payoff_unit.strip():
@@ -113,6 +118,9 @@ class GameInfo:
       value = getattr(self, field)
       if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0):
         raise GameError(f"{field} must be a positive number or None, got {value!r}")
+    runs = self.public_tree_runs
+    if runs is not None and (isinstance(runs, bool) or not isinstance(runs, int) or runs < 1):
+      raise GameError(f"public_tree_runs must be a positive int or None, got {runs!r}")
 
 
 def check_int(name: str, value, *, low: int, high: int | None = None) -> int:

@@ -2,6 +2,8 @@
 declared hyperparameter of every registered solver can be set on the command line and
 reaches the solver's state; a flag of another solver is a one-line error."""
 
+import math
+
 import jax
 import numpy as np
 import pytest
@@ -122,3 +124,24 @@ def test_bad_settings_are_one_line_errors_before_loading(argv, message, capsys):
 def test_negative_values_parse_as_lists():
   args = cli.parser().parse_args(cli._negative_values(["solve", "--algo", "dcfr", "--beta", "-1,0"]))  # pylint: disable=protected-access
   assert args.beta == [-1.0, 0.0]
+
+
+GRID_64 = ["--alpha", "1,2", "--beta", "0,1", "--gamma", ",".join(map(str, range(16)))]  # 2 x 2 x 16 runs
+
+
+@pytest.mark.parametrize(
+  "argv, want",
+  [
+    (["liars_dice"], "sequence_form"),  # one run: the sequence form is the faster
+    (["liars_dice", *GRID_64], "public_tree"),
+    (["liars_dice", "--batch", "64", "--algo", "mccfr-os"], "sequence_form"),  # no sampled public-tree solver
+    (["liars_dice", *GRID_64, "--representation", "sequence_form"], "sequence_form"),  # as asked
+    (["leduc_poker", *GRID_64], "sequence_form"),  # Leduc's public tree is the slower for every batch
+  ],
+)
+def test_the_faster_representation_is_chosen_for_the_batch(argv, want):
+  """liar's dice declares GameInfo.public_tree_runs=64: a batch of 64 runs gets the public tree."""
+  args = cli.parser().parse_args(["solve", *argv] + ([] if "--algo" in argv else ["--algo", "dcfr"]))
+  representation, declared, _, lists = cli.solve_settings(args)
+  assert str(representation) == want and declared.representation == representation
+  assert math.prod(len(v) for v in lists.values()) == (1 if argv == ["liars_dice"] else 64)

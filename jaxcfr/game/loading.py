@@ -272,7 +272,7 @@ def build_arrays(game_string: str, *, use_cache: bool = True) -> tuple[GameArray
   raise UnknownGameError(f"unknown game {name!r}; native games: {sorted(GAMES)}{hint}")
 
 
-def load(game_string: str, *, dtype=None, use_cache: bool = True, representation=None):
+def load(game_string: str, *, dtype=None, use_cache: bool = True, representation=None, runs: int | None = None):
   """Loads a game by its OpenSpiel-style string, e.g. ``load("one_card_poker(num_cards=13)")``.
 
   Args:
@@ -281,12 +281,15 @@ def load(game_string: str, *, dtype=None, use_cache: bool = True, representation
       ``jax_enable_x64`` is on).
     use_cache: read and write the on-disk cache of built arrays.
     representation: "sequence_form", "public_tree" or "sampled" (a Representation), or None
-      for the game's default (the first of ``representations_of``).
+      for the game's default (``representation_of``).
+    runs: the number of runs the game will be solved with as one batch, if known: with no
+      ``representation`` given, a game that has both exact representations loads the one
+      that is faster for that many runs (``representation_of``).
   Returns:
     a Game (sequence form), a PublicTreeGame (public tree) or a HoldemGame (sampled): each
     has ``name``, ``info``, ``representation`` and ``tensors`` (what its solvers take).
   """
-  chosen = representation_of(game_string, representation)
+  chosen = representation_of(game_string, representation, runs=runs)
   if chosen == Representation.SAMPLED:
     return _sampled_game(game_string, use_cache)
   if chosen == Representation.PUBLIC_TREE:
@@ -331,11 +334,18 @@ def representations_of(game_string: str) -> tuple[Representation, ...]:
   return tuple(found)
 
 
-def representation_of(game_string: str, requested=None) -> Representation:
-  """The representation ``load(game_string, representation=requested)`` returns (nothing is
-  built); GameError naming the game's representations when it has not the one requested."""
+def representation_of(game_string: str, requested=None, *, runs: int | None = None) -> Representation:
+  """The representation ``load(game_string, representation=requested, runs=runs)`` returns
+  (nothing is built); GameError naming the game's representations when it has not the one
+  requested. With none requested: the first of ``representations_of``, or the public tree
+  where the game has both exact representations and declares that the public tree is the
+  faster for batches of ``runs`` (``GameInfo.public_tree_runs``)."""
   available = representations_of(game_string)
   if requested is None:
+    if runs is not None and {Representation.SEQUENCE_FORM, Representation.PUBLIC_TREE} <= set(available):
+      threshold = _native_rules(*parse_game_string(game_string.strip())).info.public_tree_runs
+      if threshold is not None and runs >= threshold:
+        return Representation.PUBLIC_TREE
     return available[0]
   try:
     requested = Representation(requested)

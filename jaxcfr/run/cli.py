@@ -404,10 +404,24 @@ def _info(args) -> int:
 
 def solve_settings(args) -> tuple:
   """``(representation, registration, options, hyperparameter lists)`` of parsed ``solve``
-  arguments, checked against the solver's declaration (nothing is loaded or built)."""
+  arguments, checked against the solver's declaration (nothing is loaded or built). With no
+  ``--representation``, a game with both exact representations gets the faster one for the
+  batch's number of runs (``jaxcfr.game.loading.representation_of``)."""
   from jaxcfr.game.loading import representation_of  # pylint: disable=import-outside-toplevel
 
   representation = representation_of(args.game, args.representation)
+  representation, declared, options, lists = _settings_for(args, representation)
+  if args.representation is None:
+    runs = math.prod(len(v) for v in lists.values())
+    faster = representation_of(args.game, runs=runs)
+    if faster != representation and faster in solvers.representations(args.algo):
+      representation, declared, options, lists = _settings_for(args, faster)
+  solvers.check_settings(args.algo, representation, options, lists)
+  return representation, declared, options, lists
+
+
+def _settings_for(args, representation) -> tuple:
+  """``solve_settings`` for one representation, before the settings are checked."""
   declared = solvers.registration(args.algo, representation)
   options, lists = _solver_settings(args, declared)
   if "seed" in {p.name for p in declared.hyperparameters}:
@@ -418,7 +432,6 @@ def solve_settings(args) -> tuple:
       lists["seed"] = list(range(seeds[0], seeds[0] + args.batch))
   elif args.batch is not None:
     raise ValueError(f"--batch runs a batch of seeds; --algo {args.algo} draws no random numbers")
-  solvers.check_settings(args.algo, representation, options, lists)
   return representation, declared, options, lists
 
 
