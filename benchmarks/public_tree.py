@@ -8,6 +8,8 @@
 Parts:
 - ``leduc``: Leduc CFR+ milliseconds per iteration, float32, one run and a batch of 64 runs,
   on the public tree (sorted and dense terminals) and on the sequence form, in one process.
+- ``liars_dice``: the same for liar's dice (one die of 6 faces each; its calls are payoff
+  terminals, one dense product each), one run and batches of 64 and 1,024 runs.
 - ``endgames``: the four Libratus endgames (``hunl_subgame(endgame=K)``: stacks 20,000, big
   blind 100, first bets 0.5 pot, 1 pot and all-in, raises 1 pot and all-in): public nodes,
   device memory, seconds per iteration; for the river endgames (3 and 4), CFR+, DCFR and
@@ -38,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
 from timing import per_iteration  # noqa: E402  pylint: disable=wrong-import-position
 
-PARTS = ("leduc", "endgames", "range_batch", "small_deck_peer")
+PARTS = ("leduc", "liars_dice", "endgames", "range_batch", "small_deck_peer")
 # Small-deck no-limit hold'em subgames both OpenSpiel and the public tree hold (the twins of
 # tests/test_hunl_subgame.py): ranks, suits, board, stack; pot 200, big blind 100, bets of
 # the pot and all-in (OpenSpiel's fcpa).
@@ -57,23 +59,25 @@ def _solver_timing(game, algorithm: str, batch: int | None = None, **options) ->
   return {"ms_per_iteration": 1000 * timing["iteration_s"], "compile_s": timing["compile_s"]}
 
 
-def leduc() -> dict:
+def small_game(name: str, batches: tuple, terminals: tuple) -> dict:
+  """CFR+ ms per iteration of ``name`` on the sequence form and on the public tree (with each
+  of ``terminals``), one run (None) and each batch size, with the public tree's ratios."""
   import jaxcfr  # pylint: disable=import-outside-toplevel
 
-  sequence = jaxcfr.load("leduc_poker")
-  public = jaxcfr.load("leduc_poker", representation="public_tree")
+  sequence = jaxcfr.load(name)
+  public = jaxcfr.load(name, representation="public_tree")
   rows = {}
-  for batch in (None, 64):
+  for batch in batches:
     key = "one_run" if batch is None else f"batch_{batch}"
-    rows[key] = {
-      "sequence_form": _solver_timing(sequence, "cfr+", batch),
-      "public_tree_sorted": _solver_timing(public, "cfr+", batch, terminals="sorted"),
-      "public_tree_dense": _solver_timing(public, "cfr+", batch, terminals="dense"),
-    }
+    rows[key] = {"sequence_form": _solver_timing(sequence, "cfr+", batch)}
+    for kind in terminals:
+      rows[key][f"public_tree_{kind}"] = _solver_timing(public, "cfr+", batch, terminals=kind)
     base = rows[key]["sequence_form"]["ms_per_iteration"]
-    for name in ("public_tree_sorted", "public_tree_dense"):
-      rows[key][name]["over_sequence_form"] = rows[key][name]["ms_per_iteration"] / base
-    print(key, rows[key], flush=True)
+    for kind in terminals:
+      rows[key][f"public_tree_{kind}"]["over_sequence_form"] = (
+        rows[key][f"public_tree_{kind}"]["ms_per_iteration"] / base
+      )
+    print(name, key, rows[key], flush=True)
   return rows
 
 
@@ -251,7 +255,9 @@ def main(argv: list[str] | None = None) -> dict:
     parser.error(f"unknown parts {unknown}; choose from {list(PARTS)}")
   results = {}
   if "leduc" in parts:
-    results["leduc_cfr_plus_float32"] = leduc()
+    results["leduc_cfr_plus_float32"] = small_game("leduc_poker", (None, 64), ("sorted", "dense"))
+  if "liars_dice" in parts:
+    results["liars_dice_cfr_plus_float32"] = small_game("liars_dice", (None, 64, 1024), ("sorted",))
   if "endgames" in parts:
     results["libratus_endgames_float32"] = endgames(args.iterations, args.every, args.turn_iterations)
   if "range_batch" in parts:
@@ -264,7 +270,7 @@ def main(argv: list[str] | None = None) -> dict:
   write_record(
     args.out,
     benchmark="public_tree",
-    description="CFR on the public tree against the sequence form (Leduc), and the Libratus endgames "
+    description="CFR on the public tree against the sequence form (Leduc, liar's dice), and the Libratus endgames "
     "(hunl_subgame, stacks 20,000, big blind 100, bets 0.5/1 pot and all-in first, 1 pot and all-in raises); "
     "float32 on this CPU.",
     configuration=vars(args),
