@@ -94,8 +94,8 @@ class LiarsDice:
   @property
   def info(self) -> GameInfo:
     # benchmarks/results/public_tree_liars_dice.json: CFR+ on the public tree takes 0.60x the
-    # sequence form's time for a batch of 64 runs and 0.75x for 1,024; for one run the two are
-    # within this CPU's noise (0.88x there, 1.48x in an earlier run under load)
+    # sequence form's time for a batch of 64 runs and 0.75x for 1,024; for one run 0.88x, a
+    # margin too small for a shared CPU's timings to settle
     return GameInfo(openspiel_name=self.openspiel_name, public_tree_runs=64)
 
   def new_initial_state(self) -> LiarsDiceState:
