@@ -175,6 +175,26 @@ def test_expected_value_and_best_responses_are_consistent(name):
   assert br_value.sum() >= -1e-12
 
 
+@pytest.mark.parametrize("name", ["kuhn_poker", "leduc_poker"])
+def test_best_response_profile_attains_each_seats_best_response_value(name):
+  """Seat p of best_response_profile, played against the other seat of the profile, earns
+  exactly that seat's best-response value (history-level reference), in a batch as alone."""
+  game = load(name)
+  profiles = [random_profile(game.arrays, seed, zeros=0.4) for seed in (11, 12)]
+  br_value = [np.asarray(best_response_values(game.tensors, as_jax(p))) for p in profiles]
+  stacked = tuple(jnp.stack([jnp.asarray(p[i]) for p in profiles], -1) for i in (0, 1))
+  batched = jaxcfr.core.evaluation.best_response_profile(game.tensors, stacked)
+  for k, profile in enumerate(profiles):
+    alone = jaxcfr.core.evaluation.best_response_profile(game.tensors, as_jax(profile))
+    for player, sign in ((0, 1), (1, -1)):
+      strategy = np.asarray(alone[player])
+      np.testing.assert_array_equal(strategy, np.asarray(batched[player][..., k]))
+      assert set(np.unique(strategy)) <= {0.0, 1.0}
+      deviation = list(profile)
+      deviation[player] = strategy
+      assert sign * reference_expected_value(game.arrays, deviation) == pytest.approx(br_value[k][player], abs=1e-12)
+
+
 # --- native games against their OpenSpiel twins ---------------------------------------------
 
 

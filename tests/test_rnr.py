@@ -231,6 +231,49 @@ def test_frequentist_model_defaults_at_unobserved_infosets():
   np.testing.assert_allclose(observed, uniform1[~unobserved], atol=0.1)
 
 
+def test_action_strategy_plays_named_actions_among_the_legal_ones():
+  """Leduc's ids (fold 0, call 1, raise 2; fold legal only facing a raise): the paper's
+  call default, its call/raise probe, and the uniform fallback where nothing named is legal."""
+  tensors = load("leduc_poker").tensors
+  for player in (0, 1):
+    ids = np.asarray(tensors.labels.action_ids(player))
+    legal = np.asarray(tensors.players[player].legal)
+    call = np.asarray(opponent.action_strategy(tensors, player, {1: 1.0}))
+    np.testing.assert_array_equal(call, (ids == 1).astype(float))
+    probe = np.asarray(opponent.action_strategy(tensors, player, {1: 1.0, 2: 1.0}))
+    can_raise = (ids == 2).any(1)
+    np.testing.assert_array_equal(probe[can_raise], np.where(ids[can_raise] >= 1, 0.5, 0.0))
+    np.testing.assert_array_equal(probe[~can_raise], (ids[~can_raise] == 1).astype(float))
+    fold = np.asarray(opponent.action_strategy(tensors, player, {0: 3.0}))
+    facing = (ids == 0).any(1)
+    assert facing.any() and not facing.all()
+    np.testing.assert_array_equal(fold[facing], (ids[facing] == 0).astype(float))
+    np.testing.assert_allclose(fold[~facing], legal[~facing] / legal[~facing].sum(1, keepdims=True))
+  with pytest.raises(ValueError, match="weights"):
+    opponent.action_strategy(tensors, 0, {1: -1.0})
+
+
+def test_frequentist_profile_models_each_seat_with_its_own_key_and_default():
+  tensors = kuhn().tensors
+  uniform = evaluation.uniform_profile(tensors)
+  always_pass = tuple(np.eye(2)[np.zeros(tp.legal.shape[0], int)] for tp in tensors.players)
+  default = tuple(np.asarray(s) for s in model())
+  key = jax.random.key(5)
+  built = opponent.frequentist_profile(tensors, model(), always_pass, key, 500, default=default)
+  keys = jax.random.split(key)
+  for player in (0, 1):
+    alone = opponent.frequentist_model(
+      tensors, player, model()[player], always_pass[1 - player], keys[player], 500, default=default[player]
+    )
+    np.testing.assert_array_equal(np.asarray(built[player]), np.asarray(alone[player]))
+  # Against an always-passing probe, player 1 never faces a bet: those infosets keep the default.
+  counts, _ = opponent.sample_games(tensors, (always_pass[0], model()[1]), keys[1], 500)
+  unobserved = np.asarray(counts[1]).sum(1) == 0
+  assert unobserved.any()
+  np.testing.assert_array_equal(np.asarray(built[1])[unobserved], default[1][unobserved])
+  assert not np.array_equal(np.asarray(built[0]), np.asarray(uniform[0]))
+
+
 def test_cli_writes_rows(tmp_path):
   path = tmp_path / "rnr.json"
   assert (

@@ -57,6 +57,7 @@ __all__ = [
   "plans",
   "expected_value",
   "best_response_values",
+  "best_response_profile",
   "nash_conv",
   "exploitability",
   "check_profile",
@@ -428,6 +429,15 @@ def best_response_values(tensors: GameTensors, profile) -> jax.Array:
   """[2, *B] each player's best-response value against the other's strategy in ``profile``."""
   g = sequence_values(tensors.payoff, *plans(tensors, profile))
   return jnp.stack([best_response(t, gi)[0] for t, gi in zip(tensors.players, g)])
+
+
+def best_response_profile(tensors: GameTensors, profile) -> tuple[jax.Array, jax.Array]:
+  """([I0, A0, *B], [I1, A1, *B]) each player's pure best response to the other's strategy
+  in ``profile`` (``best_response``: the first maximising legal action at every infoset, also
+  where the other's strategy never lets the infoset be reached). Against a frequentist model
+  this is Johanson et al. 2007's frequentist best response, one strategy per seat."""
+  g = sequence_values(tensors.payoff, *plans(tensors, profile))
+  return tuple(best_response(t, gi)[1] for t, gi in zip(tensors.players, g))
 
 
 def nash_conv(tensors: GameTensors, profile) -> jax.Array:

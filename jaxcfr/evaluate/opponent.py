@@ -6,6 +6,9 @@ player's entry. Models are either fixed (``uniform``, ``cfr:ITERS``, a strategy 
 jaxcfr.evaluate.strategy_files.save_strategy) or frequentist: counts of the actions a strategy took in
 sampled games against a probe strategy, normalised per infoset, with a default strategy at
 infosets never observed (Johanson et al. 2007 section 4, "frequentist best response").
+The paper's own choices are strategies over the game's action ids (``action_strategy``): the
+default at an unobserved infoset is the call action, and the observed player is probed by a
+player that calls and raises with equal probability.
 
 Games are sampled by jaxcfr.core.walk.play: from the root down the tree arrays, one depth per
 step, all games at once.
@@ -16,15 +19,26 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
+from collections.abc import Mapping
+
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from jaxcfr import solvers
 from jaxcfr.core import evaluation, walk
 from jaxcfr.evaluate.strategy_files import load_strategy, split_run
 from jaxcfr.game.tensors import GameTensors, tree_statics
 
-__all__ = ["average_of_run", "fixed_model", "sample_games", "frequency_strategy", "frequentist_model"]
+__all__ = [
+  "average_of_run",
+  "fixed_model",
+  "sample_games",
+  "frequency_strategy",
+  "frequentist_model",
+  "frequentist_profile",
+  "action_strategy",
+]
 
 
 @functools.cache
@@ -135,3 +149,57 @@ def frequentist_model(
   model = [jnp.asarray(probe, tensors.dtype)] * 2
   model[player] = frequency_strategy(tensors, player, counts[player], default)
   return tuple(model)
+
+
+def frequentist_profile(tensors: GameTensors, profile, probe, key, num_games: int, *, default=None) -> tuple:
+  """A frequentist model of both seats of an agent ``profile`` ([I0, A0], [I1, A1]): seat
+  ``p``'s entry is ``frequentist_model`` of ``profile[p]`` from ``num_games`` games against
+  ``probe[1 - p]``, each seat from its own half of ``jax.random.split(key)``.
+
+  Args:
+    probe: the probing profile (its seat ``1 - p`` strategy plays against seat ``p``).
+    default: a profile to use at unobserved infosets (uniform where None).
+  Returns:
+    the model profile (sigma0 [I0, A0], sigma1 [I1, A1]).
+  """
+  keys = jax.random.split(key)
+  return tuple(
+    frequentist_model(
+      tensors,
+      player,
+      profile[player],
+      probe[1 - player],
+      keys[player],
+      num_games,
+      default=None if default is None else default[player],
+    )[player]
+    for player in (0, 1)
+  )
+
+
+def action_strategy(tensors: GameTensors, player: int, weights: Mapping[int, float]) -> jax.Array:
+  """[I, A] the strategy of ``player`` that plays the game's action ids in proportion to
+  ``weights`` (action id -> weight >= 0) among those legal at each infoset, and uniformly
+  over the legal actions where no weighted action is legal (or all their weights are zero).
+
+  Johanson et al. 2007 section 4 in these terms (Leduc's and OpenSpiel's poker ids: fold 0,
+  call 1, raise 2): the frequentist model's default at an infoset never observed is the call
+  action, ``action_strategy(tensors, p, {CALL: 1})``, and the observed player is probed by
+  "a trivial strategy that calls and raises with equal probability",
+  ``action_strategy(tensors, 1 - p, {CALL: 1, RAISE: 1})`` (the call alone where the raise
+  is not legal). Host-side: reads the action ids that ``tensors.labels`` carries.
+  """
+  if tensors.labels is None:
+    raise ValueError(f"{tensors.name}: its tensors carry no action ids (labels), so actions cannot be named")
+  for action, weight in weights.items():
+    if not np.isfinite(weight) or weight < 0:
+      raise ValueError(f"action {action}: weights must be finite and >= 0, got {weight}")
+  ids = np.asarray(tensors.labels.action_ids(player))
+  legal = np.asarray(tensors.players[player].legal)
+  table = np.zeros(legal.shape)
+  for action, weight in weights.items():
+    table += np.where(legal & (ids == action), float(weight), 0.0)
+  total = table.sum(1, keepdims=True)
+  uniform = legal / legal.sum(1, keepdims=True)
+  strategy = np.where(total > 0, table / np.where(total > 0, total, 1), uniform)
+  return jnp.asarray(strategy, tensors.dtype)
