@@ -150,12 +150,18 @@ def test_regret_matching_on_normal_form_games(name, equilibrium):
   assert float(jaxcfr.exploitability(g.tensors, average)) < 1e-2
 
 
-def test_coin_toss_player_one_guesses_heads_a_quarter():
-  g = game("coin_toss")
-  solver = solvers.get("cfr+")
+@pytest.mark.parametrize(
+  "name,equilibrium", [("coin_toss", (0.25, 0.75, 0.0)), ("coin_toss(sell_value=-0.5)", (0.75, 0.25, 0.0))]
+)
+@pytest.mark.parametrize("algorithm", ["cfr", "cfr+"])
+def test_coin_toss_guess_of_player_one(name, equilibrium, algorithm):
+  """Chelarescu 2019 section 3.3: P2 guesses heads 1/4 of the time, 3/4 when the sell
+  outcomes are reversed (Figure 3.13)."""
+  g = game(name)
+  solver = solvers.get(algorithm)
   state = solver.run(g.tensors, solver.init(g.tensors), 2000)
   guess = solver.average_strategy(g.tensors, state)[1][0]
-  np.testing.assert_allclose(guess, (0.25, 0.75, 0.0), atol=1e-2)
+  np.testing.assert_allclose(guess, equilibrium, atol=1e-2)
 
 
 def test_dcfr_grid_as_one_batch_equals_runs_alone():
