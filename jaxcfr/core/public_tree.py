@@ -228,24 +228,36 @@ def _scan(x: jax.Array, axis: int, suffix: bool) -> jax.Array:
 
 
 def _weaker_stronger(tree: PublicTreeTensors, table: jax.Array, reach: jax.Array):
-  """([H, *B], [H, *B]) the opponent's reach over the compatible hands strictly weaker and
-  strictly stronger than each hand, at one showdown (``table``: its row of the sorted
-  tables; ``reach``: [H, *B]). Prefix sums over the hands by strength give the sums over
-  all weaker hands; inclusion-exclusion over each hand's proper card subsets ``S``
-  subtracts the weaker hands holding ``S``, read from prefix sums over ``S``'s holders
+  """([G, H, *B], [G, H, *B]) the opponent's reach over the compatible hands strictly weaker
+  and strictly stronger than each hand, at ``G`` showdowns on one board (``table``: its row
+  of the sorted tables; ``reach``: [G, H, *B]). Prefix sums over the hands by strength give
+  the sums over all weaker hands; inclusion-exclusion over each hand's proper card subsets
+  ``S`` subtracts the weaker hands holding ``S``, read from prefix sums over ``S``'s holders
   sorted by strength (the hand itself, ``S`` = all its cards, is never strictly weaker or
   stronger)."""
-  ordered = reach[tree.order[table]]
-  weaker = _prefix(ordered, 0)[tree.lo[table]]
-  stronger = _suffix(ordered, 0)[tree.hi[table]]
+  ordered = reach[:, tree.order[table]]
+  weaker = _prefix(ordered, 1)[:, tree.lo[table]]
+  stronger = _suffix(ordered, 1)[:, tree.hi[table]]
   for s, (sub_order, sub_lo, sub_hi) in enumerate(zip(tree.sub_order, tree.sub_lo, tree.sub_hi), 1):
-    held = reach[sub_order[table]]  # [M, W, *B]
+    held = reach[:, sub_order[table]]  # [G, M, W, *B]
     subsets = tree.subsets[s - 1]  # [H, C]
-    below = _prefix(held, 1)[subsets, sub_lo[table]]  # [H, C, *B]
-    above = _suffix(held, 1)[subsets, sub_hi[table]]
-    weaker = weaker + (-1) ** s * regret.unrolled_reduce(below, 1, jnp.add, jnp.sum)
-    stronger = stronger + (-1) ** s * regret.unrolled_reduce(above, 1, jnp.add, jnp.sum)
+    below = _prefix(held, 2)[:, subsets, sub_lo[table]]  # [G, H, C, *B]
+    above = _suffix(held, 2)[:, subsets, sub_hi[table]]
+    weaker = weaker + (-1) ** s * regret.unrolled_reduce(below, 2, jnp.add, jnp.sum)
+    stronger = stronger + (-1) ** s * regret.unrolled_reduce(above, 2, jnp.add, jnp.sum)
   return weaker, stronger
+
+
+def _by_board(tree: PublicTreeTensors, reach: jax.Array) -> tuple:
+  """``_weaker_stronger`` at every showdown ([S, H, *B] each), one board at a time
+  (``lax.map`` over ``showdown_groups``): each board's sorted tables are gathered once for
+  all its showdowns, and the working set is one board's (measured on Libratus endgame 2, 3,120
+  showdowns on 48 boards: 3.8x faster than gathering the tables per showdown)."""
+  padded = jnp.concatenate([reach, jnp.zeros_like(reach[:1])])[tree.showdown_groups]  # [Bs, G, H, *B]
+  boards = jnp.arange(tree.showdown_groups.shape[0])
+  weaker, stronger = jax.lax.map(lambda x: _weaker_stronger(tree, *x), (boards, padded))
+  flat = lambda x: x.reshape((-1,) + x.shape[2:])[tree.showdown_slot]
+  return flat(weaker), flat(stronger)
 
 
 def showdown_values(tree: PublicTreeTensors, player: int, opponent_reach: jax.Array, *, dense: bool = False):
@@ -269,7 +281,7 @@ def showdown_values(tree: PublicTreeTensors, player: int, opponent_reach: jax.Ar
     stronger = jnp.einsum("sgh,sg...->sh...", beats, opponent_reach)
     total = jnp.einsum("shg,sg...->sh...", compatible.astype(opponent_reach.dtype), opponent_reach)
   else:
-    weaker, stronger = jax.vmap(lambda t, r: _weaker_stronger(tree, t, r))(table, opponent_reach)
+    weaker, stronger = _by_board(tree, opponent_reach)
     # a split pot's term needs the compatible total only where the chips differ (never in
     # poker, where a showdown follows a call or two all-ins of equal stacks)
     total = jax.lax.cond(

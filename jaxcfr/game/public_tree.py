@@ -582,6 +582,10 @@ class PublicTreeTensors:
       (minus its chips if it folded, else the folder's chips).
     showdown_nodes: [S] int32; showdown_table: [S] int32, its board's row of ``strength``,
       ``order`` and the other sorted tables; showdown_chips: [S, 2] float, the contributions.
+    showdown_groups: [Bs, G] int32, the showdowns on each showdown board (rows of
+      ``showdown_nodes``; ``G`` the most on one board, padded with ``S``), so that a board's
+      sorted tables are read once for all its showdowns; showdown_slot: [S] int32, each
+      showdown's position in ``showdown_groups`` flattened.
     payoff_nodes: [P] int32; payoff_table: [P] int32, each one's row of ``payoff_tables``
       [K, H, H] float (player 0's payoff per pair of hands; PublicTree's).
     hands: [H, k] int32; members, subsets, strength, order, lo, hi, sub_order, sub_lo,
@@ -617,6 +621,8 @@ class PublicTreeTensors:
   showdown_nodes: jax.Array
   showdown_table: jax.Array
   showdown_chips: jax.Array
+  showdown_groups: jax.Array
+  showdown_slot: jax.Array
   payoff_nodes: jax.Array
   payoff_table: jax.Array
   payoff_tables: jax.Array
@@ -648,6 +654,20 @@ class PublicTreeTensors:
   @property
   def max_actions(self) -> int:
     return self.legal[0].shape[1]
+
+
+def _groups(label: np.ndarray, count: int) -> tuple:
+  """([count, G], [len(label)]) the positions of each label's members (padded with
+  ``len(label)``), and each member's position in the flattened groups."""
+  sizes = np.bincount(label, minlength=count)
+  width = max(int(sizes.max(initial=0)), 1)
+  groups = np.full((count, width), len(label), np.int64)
+  slot = np.zeros(len(label), np.int64)
+  for g in range(count):
+    members = np.flatnonzero(label == g)
+    groups[g, : len(members)] = members
+    slot[members] = g * width + np.arange(len(members))
+  return groups, slot
 
 
 def to_device(tree: PublicTree, dtype=None) -> PublicTreeTensors:
@@ -710,6 +730,8 @@ def to_device(tree: PublicTree, dtype=None) -> PublicTreeTensors:
   folder = tree.player[fold_nodes]
   fold_payoff = np.stack([np.where(folder == p, -chips[:, p], chips[:, 1 - p]) for p in (0, 1)])
   table_of_board = {int(b): i for i, b in enumerate(tree.showdown_boards)}
+  showdown_table = np.array([table_of_board[int(b)] for b in tree.board[showdown_nodes]], np.int64)
+  showdown_groups, showdown_slot = _groups(showdown_table, len(tree.showdown_boards))
   dealt = tuple(bool(np.any(tree.kind[tree.parent[lo:hi]] == CHANCE)) for lo, hi in level_slices[1:])
   index = lambda x: jnp.asarray(x, jnp.int32)
   indices = lambda xs: tuple(index(x) for x in xs)
@@ -734,8 +756,10 @@ def to_device(tree: PublicTree, dtype=None) -> PublicTreeTensors:
     fold_nodes=index(fold_nodes),
     fold_payoff=jnp.asarray(fold_payoff, dtype),
     showdown_nodes=index(showdown_nodes),
-    showdown_table=index([table_of_board[int(b)] for b in tree.board[showdown_nodes]]),
+    showdown_table=index(showdown_table),
     showdown_chips=jnp.asarray(tree.contribution[showdown_nodes], dtype),
+    showdown_groups=index(showdown_groups),
+    showdown_slot=index(showdown_slot),
     payoff_nodes=index(payoff_nodes),
     payoff_table=index(tree.payoff_index[payoff_nodes]),
     payoff_tables=jnp.asarray(tree.payoff_tables, dtype),
