@@ -423,40 +423,49 @@ def run(config: dict, log=print) -> dict:
     "table2_rnr": table2,
     "figure2": figure,
     "figure2_averages": averages(figure, groups),
-    "figure2_exact_expert_values": {
-      "FBR experts": {
-        n: table1["values"][table1["rows"].index(f"FBR-{t}")][table1["columns"].index(n)]
-        for t in training
-        for n in faced
-      },
-      "RNR experts": {
-        n: table2["values"][table2["rows"].index(f"RNR-{t}")][table2["columns"].index(n)]
-        for t in training
-        for n in faced
-      },
-    },
+    "figure2_exact_expert_values": exact_expert_values((table1, table2), training, faced),
     "sensitivity": sensitivity,
     "seconds": time.perf_counter() - start,
   }
 
 
+def exact_expert_values(tables, training, faced) -> dict:
+  """{set: {opponent: {"experts": {training opponent: exact value}, "mean", "best"}}}: what each
+  expert of Figure 2 wins against each opponent faced (from the tables, milli-chips per hand),
+  their mean (a uniform choice among the experts) and the best expert."""
+  out = {}
+  for kind, result in zip(("FBR", "RNR"), tables):
+    per_set = {}
+    for name in faced:
+      column = result["columns"].index(name)
+      values = {t: result["values"][result["rows"].index(f"{kind}-{t}")][column] for t in training}
+      per_set[name] = {"experts": values, "mean": float(np.mean(list(values.values()))), "best": max(values.values())}
+    out[f"{kind} experts"] = per_set
+  return out
+
+
 def format_table(result: dict) -> str:
-  """A crosstable as text (milli-chips per hand)."""
-  columns = result["columns"]
+  """A crosstable as text (milli-chips per hand): the opponents and the equilibrium, the
+  average over them, exploitability, p (RNR), then the holdout opponents' columns."""
+  count = len(result["column_max"])
+  columns, holdouts = result["columns"][:count], result["columns"][count:]
   width = max(len(r) for r in result["rows"]) + 2
   head = " " * width + "".join(f"{c[:10]:>11}" for c in columns) + f"{'Average':>11}{'Exploit.':>11}"
-  if "p" in result:
-    head += f"{'p':>6}"
+  head += f"{'p':>6}" if "p" in result else ""
+  head += "  | holdout:" + "".join(f"{c[:10]:>11}" for c in holdouts) if holdouts else ""
   lines = [head]
   for i, row in enumerate(result["rows"]):
-    line = f"{row:<{width}}" + "".join(f"{v:11.0f}" for v in result["values"][i])
+    line = f"{row:<{width}}" + "".join(f"{v:11.0f}" for v in result["values"][i][:count])
     line += f"{result['average'][i]:11.0f}{result['exploitability'][i]:11.0f}"
-    if "p" in result:
-      line += f"{result['p'][i]:6.2f}"
+    line += f"{result['p'][i]:6.2f}" if "p" in result else ""
+    line += "  |         " + "".join(f"{v:11.0f}" for v in result["values"][i][count:]) if holdouts else ""
     lines.append(line)
-  count = len(result["column_max"])
   lines.append(f"{'Max':<{width}}" + "".join(f"{v:11.0f}" for v in result["column_max"]))
-  lines.append(f"{'Best response':<{width}}" + "".join(f"{v:11.0f}" for v in result["best_response"][:count]))
+  best = result["best_response"]
+  line = f"{'Best response':<{width}}" + "".join(f"{v:11.0f}" for v in best[:count])
+  line += " " * (22 + (6 if "p" in result else 0))
+  line += "  |         " + "".join(f"{v:11.0f}" for v in best[count:]) if holdouts else ""
+  lines.append(line)
   return "\n".join(lines)
 
 
