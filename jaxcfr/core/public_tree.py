@@ -227,6 +227,15 @@ def _scan(x: jax.Array, axis: int, suffix: bool) -> jax.Array:
   return jnp.moveaxis(jnp.tensordot(triangle, jnp.moveaxis(x, axis, 0), axes=(0, 0)), 0, axis)
 
 
+def _rest(prefix: jax.Array, axis: int) -> jax.Array:
+  """The suffix sums ``Q[j] = P[end] - P[j]`` from exclusive prefix sums ``P`` along ``axis``
+  (exactly zero at the end): one scan serves both sides. Used for the card corrections (half
+  of a hold'em showdown's time), not for the sums over all hands: there an exact tie in
+  one-card games (a regret of exactly zero) would come out +-1e-17 and regret matching would
+  break it, which the tests comparing iterates with the sequence form would see."""
+  return jax.lax.slice_in_dim(prefix, prefix.shape[axis] - 1, prefix.shape[axis], axis=axis) - prefix
+
+
 def _weaker_stronger(tree: PublicTreeTensors, table: jax.Array, reach: jax.Array):
   """([G, H, *B], [G, H, *B]) the opponent's reach over the compatible hands strictly weaker
   and strictly stronger than each hand, at ``G`` showdowns on one board (``table``: its row
@@ -239,10 +248,10 @@ def _weaker_stronger(tree: PublicTreeTensors, table: jax.Array, reach: jax.Array
   weaker = _prefix(ordered, 1)[:, tree.lo[table]]
   stronger = _suffix(ordered, 1)[:, tree.hi[table]]
   for s, (sub_order, sub_lo, sub_hi) in enumerate(zip(tree.sub_order, tree.sub_lo, tree.sub_hi), 1):
-    held = reach[:, sub_order[table]]  # [G, M, W, *B]
+    prefix = _prefix(reach[:, sub_order[table]], 2)  # [G, M, W + 1, *B]
     subsets = tree.subsets[s - 1]  # [H, C]
-    below = _prefix(held, 2)[:, subsets, sub_lo[table]]  # [G, H, C, *B]
-    above = _suffix(held, 2)[:, subsets, sub_hi[table]]
+    below = prefix[:, subsets, sub_lo[table]]  # [G, H, C, *B]
+    above = _rest(prefix, 2)[:, subsets, sub_hi[table]]
     weaker = weaker + (-1) ** s * regret.unrolled_reduce(below, 2, jnp.add, jnp.sum)
     stronger = stronger + (-1) ** s * regret.unrolled_reduce(above, 2, jnp.add, jnp.sum)
   return weaker, stronger
