@@ -411,8 +411,7 @@ def run(config: dict, log=print) -> dict:
       n: {
         "how": how[n],
         "exploitability": 1000 * float(jax.jit(jaxcfr.exploitability)(tensors, profiles[n])),
-        "equilibrium_wins": 1000
-        * float(crosstable(tensors, {EQUILIBRIUM: profiles[EQUILIBRIUM]}, {n: profiles[n]})[0, 0]),
+        "equilibrium_wins": float(crosstable(tensors, {EQUILIBRIUM: profiles[EQUILIBRIUM]}, {n: profiles[n]})[0, 0]),
       }
       for n in profiles
     },
