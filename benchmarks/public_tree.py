@@ -16,6 +16,9 @@ Parts:
   PCFR+ to ``--iterations`` with exploitability in mbb/g and percent of the pot on a schedule,
   and the run time to reach 0.5% of the pot. The turn endgames are timed per iteration only
   (``--turn-iterations``): a thousand iterations take hours on a 2-core CPU.
+- ``turn_curves``: the turn endgames (``--turn-endgames``, default 2 then 1) with CFR+, DCFR
+  and PCFR+ to ``--iterations`` like the rivers' curves, each curve stopped early once its run
+  time passes ``--max-minutes`` (the point it reached recorded).
 - ``range_batch``: Libratus endgame 4 (a river) with ``--batches`` different range pairs (the
   endgame's ranges times independent log-normal noise, sigma 1, per hand) as one program
   (``jaxcfr.core.public_tree.with_initial_ranges``): CFR+ milliseconds per iteration and per
@@ -40,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
 from timing import per_iteration  # noqa: E402  pylint: disable=wrong-import-position
 
-PARTS = ("leduc", "liars_dice", "endgames", "range_batch", "small_deck_peer")
+PARTS = ("leduc", "liars_dice", "endgames", "turn_curves", "range_batch", "small_deck_peer")
 # Small-deck no-limit hold'em subgames both OpenSpiel and the public tree hold (the twins of
 # tests/test_hunl_subgame.py): ranks, suits, board, stack; pot 200, big blind 100, bets of
 # the pot and all-in (OpenSpiel's fcpa).
@@ -81,7 +84,7 @@ def small_game(name: str, batches: tuple, terminals: tuple) -> dict:
   return rows
 
 
-def _curve(game, algorithm: str, iterations: int, every: int) -> dict:
+def _curve(game, algorithm: str, iterations: int, every: int, max_seconds: float = float("inf")) -> dict:
   from jaxcfr import solvers  # pylint: disable=import-outside-toplevel
   from jaxcfr.evaluate import evaluators  # pylint: disable=import-outside-toplevel
 
@@ -92,7 +95,7 @@ def _curve(game, algorithm: str, iterations: int, every: int) -> dict:
   state = solver.init(game.tensors)
   points, run_seconds, reached = [], 0.0, None
   done = 0
-  while done < iterations:
+  while done < iterations and run_seconds < max_seconds:
     start = time.perf_counter()
     state = solver.run(game.tensors, state, every)
     state.iteration.block_until_ready()
@@ -102,7 +105,7 @@ def _curve(game, algorithm: str, iterations: int, every: int) -> dict:
     points.append({"iteration": done, "run_seconds": run_seconds, **values})
     if reached is None and values["exploitability_pot_percent"] <= 0.5:
       reached = {"iteration": done, "run_seconds": run_seconds}
-  return {"curve": points, "reached_half_percent_of_pot": reached}
+  return {"curve": points, "reached_half_percent_of_pot": reached, "stopped_early": done < iterations}
 
 
 def endgames(iterations: int, every: int, turn_iterations: int) -> dict:
@@ -133,6 +136,22 @@ def endgames(iterations: int, every: int, turn_iterations: int) -> dict:
       row["cfr+"] = {"ms_per_iteration": 1000 * (time.perf_counter() - start) / turn_iterations}
     out[f"endgame{k}"] = row
     print(k, {key: v for key, v in row.items() if not key.endswith("curve")}, flush=True)
+  return out
+
+
+def turn_curves(endgames: list, iterations: int, every: int, max_minutes: float) -> dict:
+  import jaxcfr  # pylint: disable=import-outside-toplevel
+
+  out = {}
+  for k in endgames:
+    game = jaxcfr.load(f"hunl_subgame(endgame={k})")
+    row = {"statistics": game.statistics(), "pot": game.info.pot}
+    for algorithm in ("cfr+", "dcfr", "pcfr+"):
+      row[f"{algorithm}_curve"] = curve = _curve(game, algorithm, iterations, every, 60 * max_minutes)
+      last = curve["curve"][-1]
+      row[f"{algorithm}_ms_per_iteration"] = 1000 * last["run_seconds"] / last["iteration"]
+      print(k, algorithm, last, flush=True)
+    out[f"endgame{k}"] = row
   return out
 
 
@@ -242,6 +261,8 @@ def main(argv: list[str] | None = None) -> dict:
   parser.add_argument("--iterations", type=int, default=1000, help="iterations of the river endgames' curves")
   parser.add_argument("--every", type=int, default=50, help="iterations between evaluations of a curve")
   parser.add_argument("--turn-iterations", type=int, default=3, help="timed CFR+ iterations on the turn endgames")
+  parser.add_argument("--turn-endgames", default="2,1", help="turn_curves: comma-separated turn endgames (1, 2)")
+  parser.add_argument("--max-minutes", type=float, default=60.0, help="turn_curves: run time cap of each curve")
   parser.add_argument(
     "--batches", default="1,64,1024", help="range_batch: comma-separated batch sizes (1 first: the baseline)"
   )
@@ -260,6 +281,11 @@ def main(argv: list[str] | None = None) -> dict:
     results["liars_dice_cfr_plus_float32"] = small_game("liars_dice", (None, 64, 1024), ("sorted",))
   if "endgames" in parts:
     results["libratus_endgames_float32"] = endgames(args.iterations, args.every, args.turn_iterations)
+  if "turn_curves" in parts:
+    endgames_ = [int(k) for k in args.turn_endgames.split(",")]
+    if not set(endgames_) <= {1, 2}:
+      parser.error(f"--turn-endgames takes the turn endgames 1 and 2, got {args.turn_endgames}")
+    results["turn_curves_float32"] = turn_curves(endgames_, args.iterations, args.every, args.max_minutes)
   if "range_batch" in parts:
     batches = [int(b) for b in args.batches.split(",")]
     if batches[0] != 1 or min(batches) < 1:
