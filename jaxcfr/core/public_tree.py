@@ -229,8 +229,8 @@ def _scan(x: jax.Array, axis: int, suffix: bool) -> jax.Array:
 
 def _rest(prefix: jax.Array, axis: int) -> jax.Array:
   """The suffix sums ``Q[j] = P[end] - P[j]`` from exclusive prefix sums ``P`` along ``axis``
-  (exactly zero at the end): one scan serves both sides. Used for the card corrections (half
-  of a hold'em showdown's time), not for the sums over all hands: there an exact tie in
+  (exactly zero at the end): one scan serves both sides. Used for the card corrections (the
+  larger part of a hold'em showdown's work), not for the sums over all hands: there an exact tie in
   one-card games (a regret of exactly zero) would come out +-1e-17 and regret matching would
   break it, which the tests comparing iterates with the sequence form would see."""
   return jax.lax.slice_in_dim(prefix, prefix.shape[axis] - 1, prefix.shape[axis], axis=axis) - prefix
@@ -260,8 +260,7 @@ def _weaker_stronger(tree: PublicTreeTensors, table: jax.Array, reach: jax.Array
 def _by_board(tree: PublicTreeTensors, reach: jax.Array) -> tuple:
   """``_weaker_stronger`` at every showdown ([S, H, *B] each), one board at a time
   (``lax.map`` over ``showdown_groups``): each board's sorted tables are gathered once for
-  all its showdowns, and the working set is one board's (measured on Libratus endgame 2, 3,120
-  showdowns on 48 boards: 3.8x faster than gathering the tables per showdown)."""
+  all its showdowns, and the working set is one board's (docs/design.md, "Cost")."""
   padded = jnp.concatenate([reach, jnp.zeros_like(reach[:1])])[tree.showdown_groups]  # [Bs, G, H, *B]
   boards = jnp.arange(tree.showdown_groups.shape[0])
   weaker, stronger = jax.lax.map(lambda x: _weaker_stronger(tree, *x), (boards, padded))
