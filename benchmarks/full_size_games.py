@@ -234,10 +234,10 @@ def main(argv=None) -> dict:
       )
     if done.returncode:
       print(done.stderr[-3000:], file=sys.stderr)
-      rows.append({"game": game_string, "error": done.stderr[-2000:], "paper_002_table_1": paper})
+      rows.append({"game": game_string, "error": done.stderr[-2000:], "lanctot_2009_table_1": paper})
       continue
     row = json.loads(done.stdout.strip().splitlines()[-1])
-    row["paper_002_table_1"] = paper
+    row["lanctot_2009_table_1"] = paper
     # a partial run keeps the other games' rows of an earlier run: each row says when and at which commit
     row["measured"] = stamp()
     if paper:  # the paper's seconds per iteration over ours (> 1: we are faster)
@@ -281,7 +281,7 @@ def main(argv=None) -> dict:
       "games": [row["game"] for row in rows],
       "algorithms": list(ALGORITHMS),
       "timing": "timing.per_iteration: seconds=2, repeats=3",
-      "paper_002_table_1": {GAMES[k][0]: v for k, (_, v) in GAMES.items() if v},
+      "lanctot_2009_table_1": {GAMES[k][0]: v for k, (_, v) in GAMES.items() if v},
     },
     results=rows,
   )

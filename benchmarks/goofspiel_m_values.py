@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-PAPER_002_GOOF7_M = 89_884
+LANCTOT_2009_GOOF7_M = 89_884
 
 
 def _partial_permutations(n: int, k: int) -> np.ndarray:
@@ -114,14 +114,14 @@ def main(argv=None) -> dict:
     for name, (full, without_forced) in result.items():
       print(f"  {name:18s} {full:12,.1f}   without the forced last round {without_forced:12,.1f}")
     if n == 7:
-      print(f"  Lanctot et al. 2009 Table 1: {PAPER_002_GOOF7_M:,}")
+      print(f"  Lanctot et al. 2009 Table 1: {LANCTOT_2009_GOOF7_M:,}")
   write_record(
     args.out,
     benchmark="goofspiel_m_values",
     description="Goof(N)'s M-value (sum over groups of infosets of sqrt(group size)) per player under "
     "several grouping conventions, counted from the rules (no game build), with and "
     "without the forced last round; Lanctot et al. 2009 Table 1 gives 89,884 for Goof(7)",
-    configuration={"num_cards": args.n, "paper_002_goof7_m": PAPER_002_GOOF7_M},
+    configuration={"num_cards": args.n, "lanctot_2009_goof7_m": LANCTOT_2009_GOOF7_M},
     results=results,
   )
   print(f"wrote {args.out}")

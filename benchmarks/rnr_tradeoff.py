@@ -27,7 +27,7 @@ Committed runs (benchmarks/results/):
     Goofspiel, Bluff and PAM, so Bluff(1,1,6), Goofspiel(4) and PAM(3,3,5) are this project's
     choices, the last two smaller than Lanctot et al. 2009's Goof(7) and PAM(3,3,11), which
     take ~1 s per CFR+ iteration on this CPU).
-  paper003_figure1_leduc: --games leduc_poker --models frequentist:cfr:10:100000,frequentist:cfr+:200:100000
+  johanson_2007_figure1_leduc: --games leduc_poker --models frequentist:cfr:10:100000,frequentist:cfr+:200:100000
     --ps 0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,0.95,0.99,1
 
 writes OUT.json (with date, hardware and commit) and, if matplotlib is installed, OUT.png.

@@ -64,7 +64,7 @@ def take(state, b):
 # --- Ponsen et al. 2011, section 3.2.3 ---------------------------------------------------------------
 
 
-def test_worked_kuhn_example_of_paper_000():
+def test_worked_kuhn_example_of_ponsen_2011():
   """First iteration on z1 = (K|Q, bet, pass), both players updated on the one trajectory
   with the profile of the forward pass, optimistic averaging (Ponsen et al. 2011, Algorithm 1)."""
   game = helpers.load("kuhn_poker")
@@ -83,8 +83,8 @@ def test_worked_kuhn_example_of_paper_000():
   state, update2 = update(tensors, state, path, player=1, strategies=sigma)
   state, update1 = update(tensors, state, path, player=0, strategies=sigma)
   # Ponsen et al. 2011, eq. 6: w_I = u_i(z) pi_-i(z[I]) / pi^sigma'(z)
-  assert update2.w_paper000[0][update2.w_paper000[0] != 0].tolist() == pytest.approx([-2.0])
-  assert update1.w_paper000[0][update1.w_paper000[0] != 0].tolist() == pytest.approx([4.0])
+  assert update2.w_ponsen_2011[0][update2.w_ponsen_2011[0] != 0].tolist() == pytest.approx([-2.0])
+  assert update1.w_ponsen_2011[0][update1.w_ponsen_2011[0] != 0].tolist() == pytest.approx([4.0])
   # Lanctot et al. 2009, eq. 10's w_I includes the tail: -2 * 1 and 4 * 1/2
   assert update1.w[0][update1.w[0] != 0].tolist() == pytest.approx([2.0])
   np.testing.assert_allclose(state.regrets[1][i2], [-1.0, 1.0])

@@ -106,7 +106,7 @@ class OSEstimate(NamedTuple):
     reach: [I] own reach ``pi_i(z[I])`` at visited infosets (0 elsewhere).
     visited: [I] bool, infosets on some path.
     w: [K, D] Lanctot et al. 2009, eq. 10's ``w_I = u_i(z) pi_-i(z) pi_i(z[I] a*, z) / q(z)`` (0 off own steps).
-    w_paper000: [K, D] Ponsen et al. 2011, eq. 6's ``w_I = u_i(z) pi_-i(z[I]) / q(z)`` (0 off own steps).
+    w_ponsen_2011: [K, D] Ponsen et al. 2011, eq. 6's ``w_I = u_i(z) pi_-i(z[I]) / q(z)`` (0 off own steps).
     nodes_touched: [] int32, histories on the K paths.
   """
 
@@ -115,7 +115,7 @@ class OSEstimate(NamedTuple):
   reach: jax.Array
   visited: jax.Array
   w: jax.Array
-  w_paper000: jax.Array
+  w_ponsen_2011: jax.Array
   nodes_touched: jax.Array
 
 
@@ -300,7 +300,7 @@ class _OSRows(NamedTuple):
   reach: jax.Array
   sigma: jax.Array
   w: jax.Array
-  w_paper000: jax.Array
+  w_ponsen_2011: jax.Array
   nodes_touched: jax.Array
 
 
@@ -337,7 +337,7 @@ def _os_rows(
   u = tree.utility[terminal] * (1.0 if player == 0 else -1.0)
   w = (u * other_p.prod(0) / q)[None, :] * _exclusive_cumprod(own_p, reverse=True)
   w = jnp.where(own, w, 0.0)
-  w_paper000 = jnp.where(own, u[None, :] * _exclusive_cumprod(other_p) / q[None, :], 0.0)
+  w_ponsen_2011 = jnp.where(own, u[None, :] * _exclusive_cumprod(other_p) / q[None, :], 0.0)
   if walk_rows:
     infoset = jnp.where(own, trajectories.steps[1].T, num_infosets)
     count, sigma = trajectories.steps[2].T, jnp.swapaxes(trajectories.steps[3][..., :width], 0, 1)
@@ -359,7 +359,7 @@ def _os_rows(
     reach=flat(jnp.where(own, own_before, 0.0)),
     sigma=flat(sigma),
     w=w.T,
-    w_paper000=w_paper000.T,
+    w_ponsen_2011=w_ponsen_2011.T,
     nodes_touched=(alive.sum() + num).astype(jnp.int32),
   )
 
@@ -373,7 +373,7 @@ def _estimate(tensors: GameTensors, rows: _OSRows, player: int) -> OSEstimate:
     reach=jnp.zeros((num_infosets,), rows.reach.dtype).at[rows.index].max(rows.reach, mode="drop"),
     visited=jnp.zeros((num_infosets,), bool).at[rows.index].set(True, mode="drop"),
     w=rows.w,
-    w_paper000=rows.w_paper000,
+    w_ponsen_2011=rows.w_ponsen_2011,
     nodes_touched=rows.nodes_touched,
   )
 
