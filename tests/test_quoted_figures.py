@@ -19,6 +19,7 @@ LEDUC = "results/leduc_cfr_plus_float32/one_run"
 ENDGAMES = "results/libratus_endgames_float32"
 LIARS = "results/liars_dice_cfr_plus_float32"
 FIG4 = "results/final"
+TURN = "results/turn_curves_float32/endgame2"
 
 QUOTES = [
   # README.md, the public tree
@@ -71,6 +72,19 @@ QUOTES = [
     [
       ("results/range_batch_endgame4_float32/batches/batch_1024/ms_per_iteration_per_subgame", "{:.2f}"),
       ("results/range_batch_endgame4_float32/batches/batch_1/ms_per_iteration_per_subgame", "{:.2f}"),
+    ],
+  ),
+  (
+    "README.md",
+    "2 costs {} s per CFR+ iteration and reaches 0.5% of the pot in {} s of run time with DCFR (after 1,000 "
+    "iterations DCFR {} mbb/g, CFR+ {}, PCFR+ {})",
+    "public_tree_turn_curves.json",
+    [
+      (f"{TURN}/cfr+_ms_per_iteration", lambda ms: f"{ms / 1000:.2f}"),
+      (f"{TURN}/dcfr_curve/reached_half_percent_of_pot/run_seconds", "{:.0f}"),
+      (f"{TURN}/dcfr_curve/curve/-1/exploitability_mbb", "{:.1f}"),
+      (f"{TURN}/cfr+_curve/curve/-1/exploitability_mbb", "{:.1f}"),
+      (f"{TURN}/pcfr+_curve/curve/-1/exploitability_mbb", "{:.1f}"),
     ],
   ),
   # README.md and notebooks/README.md, Ponsen et al. 2011 Figure 4 (left)
