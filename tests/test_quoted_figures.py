@@ -21,6 +21,14 @@ LIARS = "results/liars_dice_cfr_plus_float32"
 FIG4 = "results/final"
 TURN = "results/turn_curves_float32/endgame2"
 
+PEERS = "results/entries"
+
+
+def _median_ms(fmt: str):
+  """The median ms per iteration of a peers_leduc.json entry's rounds, formatted."""
+  return lambda runs: fmt.format(sorted(r["timing"]["ms_per_iteration"] for r in runs)[len(runs) // 2])
+
+
 QUOTES = [
   # README.md, the public tree
   (
@@ -85,6 +93,29 @@ QUOTES = [
       (f"{TURN}/dcfr_curve/curve/-1/exploitability_mbb", "{:.1f}"),
       (f"{TURN}/cfr+_curve/curve/-1/exploitability_mbb", "{:.1f}"),
       (f"{TURN}/pcfr+_curve/curve/-1/exploitability_mbb", "{:.1f}"),
+    ],
+  ),
+  # README.md, peers on Leduc as their authors run them
+  (
+    "README.md",
+    "at its default one thread: CFR {} ms ({}x jaxcfr), CFR+ {} ms ({}x)",
+    "peers_leduc.json",
+    [
+      (f"{PEERS}/liteefg_cfr_openspiel_leduc_1_thread/runs", _median_ms("{:.2f}")),
+      ("results/ratios/liteefg_cfr_openspiel_leduc_1_thread", "{:.0f}"),
+      (f"{PEERS}/liteefg_cfr_plus_openspiel_leduc_1_thread/runs", _median_ms("{:.2f}")),
+      ("results/ratios/liteefg_cfr_plus_openspiel_leduc_1_thread", "{:.0f}"),
+    ],
+  ),
+  (
+    "README.md",
+    "OpenSpiel's C++ CFRSolver {} ms ({}x) and CFRPlusSolver {} ms ({}x)",
+    "peers_leduc.json",
+    [
+      (f"{PEERS}/openspiel_cpp_cfr/runs", _median_ms("{:.1f}")),
+      ("results/ratios/openspiel_cpp_cfr", "{:.0f}"),
+      (f"{PEERS}/openspiel_cpp_cfr_plus/runs", _median_ms("{:.1f}")),
+      ("results/ratios/openspiel_cpp_cfr_plus", "{:.0f}"),
     ],
   ),
   # README.md and notebooks/README.md, Ponsen et al. 2011 Figure 4 (left)
