@@ -20,6 +20,7 @@ ENDGAMES = "results/libratus_endgames_float32"
 LIARS = "results/liars_dice_cfr_plus_float32"
 FIG4 = "results/final"
 TURN = "results/turn_curves_float32/endgame2"
+TURN1 = "results/turn_curves_float32/endgame1"
 
 PEERS = "results/entries"
 
@@ -93,6 +94,22 @@ QUOTES = [
       (f"{TURN}/dcfr_curve/curve/-1/exploitability_mbb", "{:.1f}"),
       (f"{TURN}/cfr+_curve/curve/-1/exploitability_mbb", "{:.1f}"),
       (f"{TURN}/pcfr+_curve/curve/-1/exploitability_mbb", "{:.1f}"),
+    ],
+  ),
+  (
+    "README.md",
+    "turn endgame 1 costs {} s per CFR+ iteration (`public_tree_turn_curves_endgame1.json`, each curve capped at 11 "
+    "minutes of run time: {} iterations of CFR+ and DCFR, {} of PCFR+), where DCFR reaches {}% of the pot ({} mbb/g) "
+    "and CFR+ and PCFR+ {}% and {}%",
+    "public_tree_turn_curves_endgame1.json",
+    [
+      (f"{TURN1}/cfr+_ms_per_iteration", lambda ms: f"{ms / 1000:.2f}"),
+      (f"{TURN1}/cfr+_curve/curve/-1/iteration", "{}"),
+      (f"{TURN1}/pcfr+_curve/curve/-1/iteration", "{}"),
+      (f"{TURN1}/dcfr_curve/curve/-1/exploitability_pot_percent", "{:.2f}"),
+      (f"{TURN1}/dcfr_curve/curve/-1/exploitability_mbb", "{:.1f}"),
+      (f"{TURN1}/cfr+_curve/curve/-1/exploitability_pot_percent", "{:.2f}"),
+      (f"{TURN1}/pcfr+_curve/curve/-1/exploitability_pot_percent", "{:.2f}"),
     ],
   ),
   # README.md, peers on Leduc as their authors run them
