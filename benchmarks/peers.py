@@ -231,10 +231,11 @@ class _OpenSpielCppCfr(_OpenSpielCpp):
     ]
 
 
-class _OpenSpielPython:
-  """open_spiel.python.algorithms.cfr.CFRSolver or CFRPlusSolver (pure Python)."""
+class _OpenSpielPython(_OpenSpielCpp):
+  """open_spiel.python.algorithms.cfr.CFRSolver or CFRPlusSolver (pure Python); ``step`` and
+  ``block`` as the C++ solvers'."""
 
-  def __init__(self, game, plus: bool = False, **options):
+  def __init__(self, game, plus: bool = False, **options):  # pylint: disable=super-init-not-called
     from open_spiel.python.algorithms import cfr
 
     if options:
@@ -247,12 +248,6 @@ class _OpenSpielPython:
       + "); float64",
       "iteration = one evaluate_and_update_policy() call",
     ]
-
-  def step(self):
-    self._solver.evaluate_and_update_policy()
-
-  def block(self):
-    pass
 
   def average_policy(self):
     from open_spiel.python import policy as policy_lib

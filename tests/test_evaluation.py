@@ -297,21 +297,30 @@ def test_rps_plus_equilibrium():
   assert float(exploitability(game.tensors, off)) > 0.1
 
 
-def test_coin_toss_equilibrium():
-  game = load("coin_toss")
+@pytest.mark.parametrize(
+  "game_string, guess, other_guess, other_exploitability",
+  [
+    ("coin_toss", [0.25, 0.75, 0], [0.5, 0.5, 0], 0.125),
+    # reversed (test_reversed_coin_toss_payoffs_and_equilibrium derives the 0.25)
+    ("coin_toss(sell_value=-0.5)", [0.75, 0.25, 0], [0.25, 0.75, 0], 0.25),
+  ],
+)
+def test_coin_toss_equilibrium(game_string, guess, other_guess, other_exploitability):
+  """P1 sells both coins and P2 guesses ``guess``: an equilibrium of value 0; P2's
+  ``other_guess`` is exploitable by ``other_exploitability``."""
+  game = load(game_string)
   sigma0 = strategy_by_keys(game.arrays.players[0], {"coin 0": [1, 0], "coin 1": [1, 0]})  # sell
-  sigma1 = strategy_by_keys(game.arrays.players[1], {"play": [0.25, 0.75, 0]})
-  profile = as_jax((sigma0, sigma1))
+  profile = as_jax((sigma0, strategy_by_keys(game.arrays.players[1], {"play": guess})))
   assert float(exploitability(game.tensors, profile)) == pytest.approx(0.0, abs=1e-12)
   assert float(expected_value(game.tensors, profile)) == pytest.approx(0.0, abs=1e-12)
-  guess_half = as_jax((sigma0, strategy_by_keys(game.arrays.players[1], {"play": [0.5, 0.5, 0]})))
-  assert float(exploitability(game.tensors, guess_half)) == pytest.approx(0.125, abs=1e-12)
+  other = as_jax((sigma0, strategy_by_keys(game.arrays.players[1], {"play": other_guess})))
+  assert float(exploitability(game.tensors, other)) == pytest.approx(other_exploitability, abs=1e-12)
 
 
 def test_reversed_coin_toss_payoffs_and_equilibrium():
   """Chelarescu 2019's reversed Coin Toss (Figure 3.13; sell_value=-0.5): selling pays P1
   -0.5 on heads and +0.5 on tails, playing is unchanged, and P2's equilibrium guess swaps to
-  heads 3/4, tails 1/4. By hand: against the unreversed guess (1/4, 3/4) P1 plays heads
+  heads 3/4, tails 1/4 (checked in test_coin_toss_equilibrium). By hand: against the unreversed guess (1/4, 3/4) P1 plays heads
   (1 - 2/4 = 0.5 > -0.5) and sells tails (0.5 > 1 - 6/4), worth 0.5; selling both is worth
   0 whatever P2 does, so NashConv = 0.5 and exploitability 0.25."""
   from jaxcfr.games.coin_toss import CoinToss  # pylint: disable=import-outside-toplevel
@@ -323,14 +332,7 @@ def test_reversed_coin_toss_payoffs_and_equilibrium():
   assert root.child(0).child(1).child(0).returns() == [-1.0, 1.0]  # heads, play, P2 guesses heads
   assert root.child(0).child(1).child(1).returns() == [1.0, -1.0]  # heads, play, P2 guesses tails
   assert root.child(1).child(1).child(2).returns() == [1.0, -1.0]  # tails, play, P2 forfeits
-  game = load("coin_toss(sell_value=-0.5)")
-  sigma0 = strategy_by_keys(game.arrays.players[0], {"coin 0": [1, 0], "coin 1": [1, 0]})  # sell
-  reversed_guess = strategy_by_keys(game.arrays.players[1], {"play": [0.75, 0.25, 0]})
-  profile = as_jax((sigma0, reversed_guess))
-  assert float(exploitability(game.tensors, profile)) == pytest.approx(0.0, abs=1e-12)
-  assert float(expected_value(game.tensors, profile)) == pytest.approx(0.0, abs=1e-12)
-  unreversed_guess = as_jax((sigma0, strategy_by_keys(game.arrays.players[1], {"play": [0.25, 0.75, 0]})))
-  assert float(exploitability(game.tensors, unreversed_guess)) == pytest.approx(0.25, abs=1e-12)
+  # the equilibrium and the unreversed guess's exploitability: test_coin_toss_equilibrium
 
 
 # --- gradients ------------------------------------------------------------------------------
