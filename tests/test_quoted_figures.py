@@ -1,12 +1,15 @@
 """The figures README.md and notebooks/README.md quote, read from the results files they come
 from: each entry is a sentence of a document with ``{}`` where the figures stand, the results
 file, and the figures' paths in it (``/``-separated keys; an int is a list index) with their
-format (a format string, or a function of the value). The test formats each figure from the file and finds the sentence in the document
-(whitespace normalised), so a re-run that changes a figure, or an edit that changes the text,
-fails here until both agree."""
+format (a format string, or a function of the value; a function may also turn it into the word
+that a comparison in the text uses, such as 'above' or 'loses to'). The test formats each figure
+from the file and finds the sentence in the document (whitespace normalised), so a re-run that
+changes a figure, or an edit that changes the text, fails here until both agree."""
 
 import json
+import math
 import re
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -23,6 +26,99 @@ TURN = "results/turn_curves_float32/endgame2"
 TURN1 = "results/turn_curves_float32/endgame1"
 
 PEERS = "results/entries"
+
+
+NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+
+
+def _sci(x: float) -> str:
+  """7.5e-7, not 7.5e-07."""
+  return f"{x:.1e}".replace("e-0", "e-")
+
+
+def _power_of_ten(n: int) -> str:
+  """10^6 for 1000000."""
+  exponent = round(math.log10(n))
+  assert 10**exponent == n, n
+  return f"10^{exponent}"
+
+
+def _fraction(x: float) -> str:
+  return str(Fraction(x).limit_denominator(100))
+
+
+def _word(n: int) -> str:
+  return NUMBER_WORDS[n]
+
+
+def _worst_of_seeds(deviations: list) -> str:
+  return _sci(max(deviations))
+
+
+def _counter_strategies(table: dict, key: str) -> list:
+  """A johanson_tables.json crosstable's entries of ``key`` for the counter-strategies' rows (not the
+  equilibrium's)."""
+  return [value for name, value in zip(table["rows"], table[key]) if name != "Equilibrium"]
+
+
+def _against_equilibrium(table: dict) -> list:
+  column = table["columns"].index("Equilibrium")
+  return [row[column] for row in _counter_strategies(table, "values")]
+
+
+def _gap_to_best_response(table: dict) -> str:
+  """How far the FBRs' diagonal falls short of the exact best responses, rounded up."""
+  gaps = []
+  for name, row in zip(table["rows"], table["values"]):
+    if name != "Equilibrium":
+      column = table["columns"].index(name.split("-", 1)[1])
+      gaps.append(table["best_response"][column] - row[column])
+  return f"{math.ceil(max(gaps))}"
+
+
+def _expert_pulls(figure2: dict, end) -> str:
+  """The least or most (``end``: min or max) share of the hands UCB1 gave one FBR or RNR expert, in %."""
+  pulls = [
+    p for group in ("FBR experts", "RNR experts") for opponent in figure2[group].values() for p in opponent["pulls"]
+  ]
+  return f"{100 * end(pulls):.0f}"
+
+
+def _es_reaches_within_one_cfr_iteration(algorithms: dict) -> str:
+  """External sampling's NashConv at its last evaluation within the nodes of vanilla CFR's first iteration."""
+  one_iteration = algorithms["cfr"][0]["nodes_touched"]
+  return f"{min(p['nash_conv'] for p in algorithms['mccfr-es'] if p['nodes_touched'] <= one_iteration):.3f}"
+
+
+def _ends(game: str, algorithm: str, other: str):
+  """'above' or 'below': where ``algorithm``'s last NashConv on ``game`` ends against ``other``'s."""
+
+  def word(games: dict) -> str:
+    curves = games[game]["algorithms"]
+    return "above" if curves[algorithm][-1]["nash_conv"] > curves[other][-1]["nash_conv"] else "below"
+
+  return word
+
+
+def _holdem(row: str, column: str):
+  """figure4_holdem.json: ``row``'s sb/h against ``column``, read from the crosstable."""
+  return lambda crosstable: crosstable[row][column]["sb_per_hand"]
+
+
+def _same_size_pairings(results: dict) -> list:
+  """rcfr_figures.json: each abstraction's tree and MLP (the least exploitable no larger) against it, head to
+  head in milli-chips per hand for the tree or MLP."""
+  table = results["crosstable_mbh"]
+  agents = table["agents"]
+  return [
+    table["rows"][agents.index(goal[kind]["agent"])][agents.index(goal["abstraction"])]
+    for goal in results["goals"]
+    for kind in ("tree", "mlp")
+  ]
+
+
+def _jqk_goal(results: dict) -> dict:
+  return next(goal for goal in results["goals"] if goal["abstraction"] == "JQK")
 
 
 def _median_ms(fmt: str):
@@ -142,7 +238,7 @@ QUOTES = [
     "exploitability {}",
     "figure4_kuhn.json",
     [
-      (f"{FIG4}/MCCFR (outcome sampling, eps 0.6)/squared_error/mean", lambda x: f"{x:.1e}".replace("e-0", "e-")),
+      (f"{FIG4}/MCCFR (outcome sampling, eps 0.6)/squared_error/mean", _sci),
       (f"{FIG4}/MCCFR (outcome sampling, eps 0.6)/exploitability/mean", "{:.4f}"),
       (f"{FIG4}/MCTS (UCT, C = 2)/squared_error/mean", "{:.4f}"),
       (f"{FIG4}/MCTS (UCT, C = 2)/exploitability/mean", "{:.3f}"),
@@ -155,6 +251,299 @@ QUOTES = [
     [
       ("results/curves/MCTS (UCT, C = 2)/dominated_error/50", lambda seeds: f"{sum(seeds) / len(seeds):.3f}"),
       (f"{FIG4}/MCTS (UCT, C = 2)/dominated_error/mean", "{:.3f}"),
+    ],
+  ),
+  (
+    "notebooks/README.md",
+    "MCCFR's from {} to {})",
+    "figure4_kuhn.json",
+    [
+      (
+        "results/curves/MCCFR (outcome sampling, eps 0.6)/dominated_error/50",
+        lambda seeds: f"{sum(seeds) / len(seeds):.4f}",
+      ),
+      (f"{FIG4}/MCCFR (outcome sampling, eps 0.6)/dominated_error/mean", "{:.4f}"),
+    ],
+  ),
+  # notebooks/README.md, the notebooks' rows: Chelarescu 2019 (02)
+  (
+    "notebooks/README.md",
+    "3.9-3.12 reproduced (P2 within {} of heads {}, tails {} after {} CFR iterations)",
+    "chelarescu_figures.json",
+    [
+      ("results/runs/coin_toss/at_figure_sizes/cfr/1000000/max_abs_deviation/0", _sci),
+      ("results/runs/coin_toss/equilibrium/0", _fraction),
+      ("results/runs/coin_toss/equilibrium/1", _fraction),
+      ("configuration/iterations", _power_of_ten),
+    ],
+  ),
+  (
+    "notebooks/README.md",
+    "3.13 reproduced (P2 swaps to heads {}, tails {}, within {})",
+    "chelarescu_figures.json",
+    [
+      ("results/runs/coin_toss_reversed/equilibrium/0", _fraction),
+      ("results/runs/coin_toss_reversed/equilibrium/1", _fraction),
+      ("results/runs/coin_toss_reversed/at_figure_sizes/cfr/1000000/max_abs_deviation/0", _sci),
+    ],
+  ),
+  (
+    "notebooks/README.md",
+    "3.5-3.8 reproduced (from the even start to {} / {} / {}, within {} for `rm`, {} for sampled regret matching, "
+    "worst of {} seeds)",
+    "chelarescu_figures.json",
+    [
+      ("results/runs/rps_plus/equilibrium/0", "{:g}"),
+      ("results/runs/rps_plus/equilibrium/1", "{:g}"),
+      ("results/runs/rps_plus/equilibrium/2", "{:g}"),
+      ("results/runs/rps_plus/at_figure_sizes/rm/1000000/max_abs_deviation", _worst_of_seeds),
+      ("results/runs/rps_plus/at_figure_sizes/mccfr-es/1000000/max_abs_deviation", _worst_of_seeds),
+      ("configuration/seeds", "{}"),
+    ],
+  ),
+  (
+    "notebooks/README.md",
+    "(`mccfr-es`: starts even, converges to {}, within {} after {})",
+    "chelarescu_figures.json",
+    [
+      ("results/runs/rps/equilibrium/0", _fraction),
+      ("results/runs/rps/at_figure_sizes/mccfr-es/1000000/max_abs_deviation", _worst_of_seeds),
+      ("configuration/iterations", _power_of_ten),
+    ],
+  ),
+  # notebooks/README.md, Lanctot et al. 2009 Figure 1 (row 03; the paper's comparisons in the list of every figure)
+  (
+    "notebooks/README.md",
+    "OCP(500), {} seed, to {} nodes touched ({} vanilla CFR iterations; `benchmarks/figure1_nodes_touched.py`), "
+    "where external sampling reaches NashConv {} within the nodes of one CFR iteration",
+    "figure1_nodes_touched.json",
+    [
+      ("results/games/one_card_poker(num_cards=500)/seeds", _word),
+      ("results/games/one_card_poker(num_cards=500)/node_budget", lambda n: f"{n:.0e}".replace("e+0", "e")),
+      ("results/games/one_card_poker(num_cards=500)/algorithms/cfr/-1/iteration", _word),
+      ("results/games/one_card_poker(num_cards=500)/algorithms", _es_reaches_within_one_cfr_iteration),
+    ],
+  ),
+  (
+    "notebooks/README.md",
+    "external sampling ends {} CFR with pruning on PAM (the paper has it ahead in every game, by considerable "
+    "margins except in latent tic-tac-toe) and outcome sampling ends {} external sampling on Goof(7)",
+    "figure1_nodes_touched.json",
+    [
+      ("results/games", _ends("princess_and_monster(cols=3,horizon=11,rows=3)", "mccfr-es", "cfr-pruning")),
+      ("results/games", _ends("goofspiel(num_cards=7)", "mccfr-os", "mccfr-es")),
+    ],
+  ),
+  # notebooks/README.md, Ponsen et al. 2011 Figure 6 (row 04); the list of every figure: Johanson et al. 2007
+  # Figure 1, Ponsen et al. 2011 Figure 7, Figure 4 (right) and Tables 1-2 in limit hold'em
+  (
+    "notebooks/README.md",
+    "which is not zero at p = 0 ({} on Goofspiel(4) to {} on PAM(3,3,5) in that file",
+    "figure6_tradeoff.json",
+    [
+      ("results/games/goofspiel(num_cards=4)/models/mccfr-os:200000/curve/0/exploitation", "{:.4f}"),
+      (
+        "results/games/princess_and_monster(cols=3,horizon=5,rows=3)/models/mccfr-os:200000/curve/0/exploitation",
+        "{:.2f}",
+      ),
+    ],
+  ),
+  (
+    "notebooks/README.md",
+    "Leduc, with frequentist models of CFR({}) and CFR+({}) from {} observed hands",
+    "johanson_2007_figure1_leduc.json",
+    [
+      ("configuration/models/0", lambda model: model.split(":")[2]),
+      ("configuration/models/1", lambda model: model.split(":")[2]),
+      ("configuration/models/0", lambda model: f"{int(model.split(':')[3]):,}"),
+    ],
+  ),
+  (
+    "notebooks/README.md",
+    "The models are outcome-sampling averages within the paper's bound on their NashConv on {} of the four games; "
+    "Bluff(1,1,6)'s stops at {}",
+    "rnr_convergence.json",
+    [
+      ("results/games", lambda games: _word(sum(game["model"]["nash_conv"] <= 0.1 for game in games.values()))),
+      ("results/games/liars_dice(dice_sides=6)/model/nash_conv", "{:.2f}"),
+    ],
+  ),
+  (
+    "notebooks/README.md",
+    "run on this CPU to {} iterations, short of the paper's first evaluation point",
+    "figure4_holdem.json",
+    [("configuration/iters", "{:,}")],
+  ),
+  (
+    "notebooks/README.md",
+    "at that run length all three {} the rule bot and MCCFR100 {} MCCFR10",
+    "figure4_holdem.json",
+    [
+      (
+        "results/crosstable",
+        lambda table: (
+          "lose to"
+          if all(_holdem(agent, "rule bot")(table) < 0 for agent in ("MCTS10", "MCCFR10", "MCCFR100"))
+          else "do not all lose to"
+        ),
+      ),
+      ("results/crosstable", lambda table: "loses to" if _holdem("MCCFR100", "MCCFR10")(table) < 0 else "beats"),
+    ],
+  ),
+  (
+    "notebooks/README.md",
+    "MCRNR10 {} to the bot than MCCFR10",
+    "figure4_holdem.json",
+    [
+      (
+        "results/crosstable",
+        lambda table: (
+          "loses less"
+          if _holdem("MCCFR10", "rule bot")(table) < _holdem("MCRNR10", "rule bot")(table) < 0
+          else "does not lose less"
+        ),
+      )
+    ],
+  ),
+  # notebooks/README.md, the list of every figure: Waugh et al. 2015 Figures 1-2 and Table 1
+  (
+    "notebooks/README.md",
+    "the tree with threshold 0 follows CFR (its exploitability over CFR's at most {} at every checkpoint, "
+    "`tree0_vs_cfr`), as the paper's RCFR-96% does, but of the other thresholds only threshold {} has stopped falling",
+    "rcfr_figures.json",
+    [
+      ("results/tree0_vs_cfr/worst_ratio", "{:.3f}"),
+      (
+        "results",
+        lambda results: " and ".join(
+          f"{results['sizes'][name]['threshold']:g}"
+          for name, curve in results["curves"].items()
+          if name.startswith("tree-")
+          and results["sizes"][name]["threshold"] > 0
+          and curve[-1][1] > min(value for _, value in curve[:-1])
+        ),
+      ),
+    ],
+  ),
+  (
+    "notebooks/README.md",
+    "at each of the {} abstractions' sizes the least exploitable tree and MLP no larger are {} than the abstraction",
+    "rcfr_figures.json",
+    [
+      ("results/goals", lambda goals: _word(len(goals))),
+      (
+        "results/goals",
+        lambda goals: (
+          "less exploitable"
+          if all(goal[kind]["less_exploitable"] for goal in goals for kind in ("tree", "mlp"))
+          else "not always less exploitable"
+        ),
+      ),
+    ],
+  ),
+  (
+    "notebooks/README.md",
+    "here {} of the {} same-size pairings (a tree or an MLP against the abstraction it is sized for, `goals` and "
+    "`crosstable_mbh`) lose head to head, and JQK's tree, {} JQK, {} it",
+    "rcfr_figures.json",
+    [
+      ("results", lambda results: f"{sum(value < 0 for value in _same_size_pairings(results))}"),
+      ("results", lambda results: f"{len(_same_size_pairings(results))}"),
+      (
+        "results",
+        lambda results: (
+          "smaller than"
+          if _jqk_goal(results)["tree"]["parameters"] < _jqk_goal(results)["parameters"]
+          else "as large as"
+        ),
+      ),
+      ("results", lambda results: "loses to" if _same_size_pairings(results)[0] < 0 else "beats"),
+    ],
+  ),
+  # notebooks/README.md, Johanson et al. 2007 Tables 1 and 2 and Figure 2 on Leduc (row 10)
+  (
+    "notebooks/README.md",
+    "models from {} observed hands per seat against the paper's call/raise probe with the call default, p per "
+    "opponent for an exploitability near {} milli-chips per hand",
+    "johanson_tables.json",
+    [("configuration/hands", "{:,}"), ("configuration/epsilon", "{:.0f}")],
+  ),
+  (
+    "notebooks/README.md",
+    "**Table 1 reproduced**: FBR diagonal mean {} (within {} of the exact best responses), off-diagonal mean {} "
+    "with {} of {} entries negative (down to {}) and {} of {} below the equilibrium's, every FBR loses to the "
+    "equilibrium ({} to {}), exploitability {} to {}",
+    "johanson_tables.json",
+    [
+      ("results/table1_fbr/summary/diagonal_mean", "{:.0f}"),
+      ("results/table1_fbr", _gap_to_best_response),
+      ("results/table1_fbr/summary/off_diagonal_mean", "{:.0f}"),
+      ("results/table1_fbr/summary/off_diagonal_negative", "{}"),
+      ("results/table1_fbr/summary/off_diagonal_count", "{}"),
+      ("results/table1_fbr/summary/off_diagonal_min", "{:.0f}"),
+      ("results/table1_fbr/summary/off_diagonal_below_equilibrium", "{}"),
+      ("results/table1_fbr/summary/off_diagonal_count", "{}"),
+      ("results/table1_fbr", lambda table: f"{max(_against_equilibrium(table)):.0f}"),
+      ("results/table1_fbr", lambda table: f"{min(_against_equilibrium(table)):.0f}"),
+      ("results/table1_fbr", lambda table: f"{min(_counter_strategies(table, 'exploitability')):.0f}"),
+      ("results/table1_fbr", lambda table: f"{max(_counter_strategies(table, 'exploitability')):.0f}"),
+    ],
+  ),
+  (
+    "notebooks/README.md",
+    "brittleness depends on the model's data (1,000 hands: {} of {} negative; the exact opponent as model: {})",
+    "johanson_tables.json",
+    [
+      ("results/sensitivity/1000/fbr/off_diagonal_negative", "{}"),
+      ("results/sensitivity/1000/fbr/off_diagonal_count", "{}"),
+      ("results/sensitivity/exact/fbr/off_diagonal_negative", "{}"),
+    ],
+  ),
+  (
+    "notebooks/README.md",
+    "**Table 2 reproduced**: RNR (p {} to {}, exploitability {} to {}) diagonal mean {}, off-diagonal mean {} with "
+    "{} of {} negative ({}), {} to {} against the equilibrium",
+    "johanson_tables.json",
+    [
+      ("results/table2_rnr", lambda table: f"{min(_counter_strategies(table, 'p')):g}"),
+      ("results/table2_rnr", lambda table: f"{max(_counter_strategies(table, 'p')):g}"),
+      ("results/table2_rnr", lambda table: f"{min(_counter_strategies(table, 'exploitability')):.0f}"),
+      ("results/table2_rnr", lambda table: f"{max(_counter_strategies(table, 'exploitability')):.0f}"),
+      ("results/table2_rnr/summary/diagonal_mean", "{:.0f}"),
+      ("results/table2_rnr/summary/off_diagonal_mean", "{:.0f}"),
+      ("results/table2_rnr/summary/off_diagonal_negative", "{}"),
+      ("results/table2_rnr/summary/off_diagonal_count", "{}"),
+      ("results/table2_rnr/summary/off_diagonal_min", "{:.0f}"),
+      ("results/table2_rnr", lambda table: f"{max(_against_equilibrium(table)):.0f}"),
+      ("results/table2_rnr", lambda table: f"{min(_against_equilibrium(table)):.0f}"),
+    ],
+  ),
+  (
+    "notebooks/README.md",
+    "**Figure 2 reproduced for the holdouts** (FBR experts {} [{}, {}], RNR experts {} [{}, {}], equilibrium {} "
+    "[{}, {}] milli-chips per hand; {} match pairs of {} hands per seat",
+    "johanson_tables.json",
+    [
+      *(
+        (f"results/figure2_averages/{group}/holdout average/{key}", "{:.0f}")
+        for group in ("FBR experts", "RNR experts", "Equilibrium")
+        for key in ("mean", "low", "high")
+      ),
+      ("configuration/matches", "{}"),
+      ("configuration/match_hands", "{:,}"),
+    ],
+  ),
+  (
+    "notebooks/README.md",
+    "RNR experts also beat FBR experts on the training opponents ({} against {}), and within {} hands UCB1 spreads "
+    "the hands almost evenly ({}% to {}% per expert)",
+    "johanson_tables.json",
+    [
+      ("results/figure2_averages/RNR experts/training average/mean", "{:.0f}"),
+      ("results/figure2_averages/FBR experts/training average/mean", "{:.0f}"),
+      ("configuration/match_hands", "{:,}"),
+      ("results/figure2", lambda figure2: _expert_pulls(figure2, min)),
+      ("results/figure2", lambda figure2: _expert_pulls(figure2, max)),
     ],
   ),
 ]
