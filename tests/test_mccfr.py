@@ -1,6 +1,7 @@
 """The sampled family (jaxcfr.solvers.mccfr, outcome_sampling): Ponsen et al. 2011's worked example, unbiased estimators,
 batches over seeds, convergence next to OpenSpiel's C++ MCCFR solvers, driver and CLI."""
 
+import contextlib
 import dataclasses
 import functools
 import json
@@ -347,8 +348,8 @@ def test_batch_over_seeds_equals_runs_alone(algorithm, trajectories):
 
 
 def test_row_updates_add_like_a_scatter_one_run_and_batched():
-  """``add_rows`` (on a CPU a loop of row updates, no scatter; under ``vmap`` or for many
-  rows a scatter) equals ``np.add.at`` over the rows inside the table, with repeated rows
+  """``add_rows`` (on a CPU a loop of row updates, no scatter; under ``vmap`` one loop over
+  the stacked tables inside ``local_batches()``, else a scatter; for many rows a scatter) equals ``np.add.at`` over the rows inside the table, with repeated rows
   and rows outside ``[0, I)`` (dropped, negative ones too)."""
   rng = np.random.default_rng(0)
   table = rng.normal(size=(5, 3, 4))  # a batch of four [5, 3] tables on the last axis
@@ -361,13 +362,19 @@ def test_row_updates_add_like_a_scatter_one_run_and_batched():
   one = jax.jit(row_updates.add_rows)
   for b in range(4):
     np.testing.assert_allclose(one(table[..., b], index[:, b], rows[..., b]), expected[..., b], rtol=1e-12)
-  batched = jax.jit(jax.vmap(row_updates.add_rows, in_axes=-1, out_axes=-1))
-  np.testing.assert_allclose(batched(table, index, rows), expected, rtol=1e-12)
-  np.testing.assert_allclose(
-    jax.jit(jax.vmap(row_updates.add_rows, in_axes=(None, -1, -1), out_axes=-1))(table[..., 0], index, rows)[..., 0],
-    expected[..., 0],
-    rtol=1e-12,
-  )
+  for local in (False, True):  # the batched scatter; one loop over the stacked tables
+
+    def traced(fn, local=local):
+      def inside(*args):
+        with row_updates.local_batches() if local else contextlib.nullcontext():
+          return fn(*args)
+
+      return jax.jit(inside)
+
+    batched = traced(jax.vmap(row_updates.add_rows, in_axes=-1, out_axes=-1))
+    np.testing.assert_allclose(batched(table, index, rows), expected, rtol=1e-12)
+    shared_table = traced(jax.vmap(row_updates.add_rows, in_axes=(None, -1, -1), out_axes=-1))
+    np.testing.assert_allclose(shared_table(table[..., 0], index, rows)[..., 0], expected[..., 0], rtol=1e-12)
   if jax.default_backend() == "cpu":
     assert " scatter(" not in one.lower(table[..., 0], index[:, 0], rows[..., 0]).compile().as_text()
   many = rng.integers(-3, 53, size=row_updates.ROW_LOOP_ROWS + 1)  # a large update: the scatter
@@ -379,17 +386,20 @@ def test_row_updates_add_like_a_scatter_one_run_and_batched():
 
 @pytest.mark.parametrize("algorithm", ["mccfr-os", "mccfr-es", "cfr-cs"])
 def test_a_sampled_run_compiles_into_one_kernel(algorithm):
-  """On a CPU a sampled solver's ``run`` of one seed on Leduc poker is one kernel (an
+  """On a CPU a sampled solver's ``run`` of one seed or a batch of seeds on Leduc poker is one kernel (an
   XLA:CPU "small call"): no loop is left for the runtime to step through kernel by kernel
   (see jaxcfr.core.row_updates and jaxcfr.xla_setup)."""
   if jax.default_backend() != "cpu":
     pytest.skip("an XLA:CPU property")
   s = solver(algorithm)
   tensors = helpers.load("leduc_poker").tensors
-  state = s.init(tensors, seed=0)
-  compiled = jax.jit(s.run).lower(tensors, state, 10).compile().as_text()
-  entry = compiled[compiled.index("\nENTRY") :]
-  assert " while(" not in entry and entry.count('xla_cpu_small_call="true"') == 1
+  # one run, and a batch of four seeds (chance-sampled CFR's batched step holds reductions
+  # that XLA:CPU runs as library calls)
+  for seed in (0,) if algorithm == "cfr-cs" else (0, np.arange(4)):
+    state = s.init(tensors, seed=seed)
+    compiled = jax.jit(s.run).lower(tensors, state, 10).compile().as_text()
+    entry = compiled[compiled.index("\nENTRY") :]
+    assert " while(" not in entry and entry.count('xla_cpu_small_call="true"') == 1
 
 
 @pytest.mark.parametrize("name", ["kuhn_poker", "goofspiel(num_cards=3)"])  # a chance root, a player's root

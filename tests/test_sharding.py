@@ -48,7 +48,9 @@ _SCRIPT = textwrap.dedent("""
       solver = jaxcfr.solvers.get(name)
       size = len(next(iter(kwargs.values())))
       split = jaxcfr.run.sharding.shard_trailing_batch(solver.init(game.tensors, **kwargs), size)
-      library = jaxcfr.solvers.registry._run.lower(solver, game.tensors, split, np.int32(5)).compile().as_text()
+      where = jaxcfr.solvers.registry._batch_split(split)
+      assert where is not None and where[0].size == 2
+      library = jaxcfr.solvers.registry._run.lower(solver, where, game.tensors, split, np.int32(5)).compile().as_text()
       user = jax.jit(lambda s: jax.lax.fori_loop(0, 5, lambda _, x: solver.step(game.tensors, x), s))
       for text in (library, user.lower(split).compile().as_text()):  # the library's loop and a user's own
         assert not [c for c in collectives if c in text], (name, [c for c in collectives if c in text])

@@ -6,22 +6,46 @@ mode="drop")``. On XLA:CPU a scatter is a kernel of its own, and it keeps the lo
 from being compiled into one kernel (``jaxcfr.xla_setup``): a step then runs as hundreds
 of separately dispatched kernels, each doing a few dozen operations. Written as a loop of
 row updates (``dynamic_update_slice``), the same sum compiles into the surrounding kernel,
-and a sampled solver's whole ``run`` becomes one kernel. Under ``vmap`` (a batch of runs,
-which may be split over devices), above ``ROW_LOOP_ROWS`` rows and off the CPU,
-``add_rows`` is the scatter.
+and a sampled solver's whole ``run`` becomes one kernel. Above ``ROW_LOOP_ROWS`` rows and
+off the CPU, ``add_rows`` is the scatter.
+
+Under ``vmap`` (a batch of runs) the loop runs over every run's rows on the runs' tables
+stacked as one table, inside ``local_batches()``: ``Solver.run`` enters it, since its batch
+lives on one device or runs per device (``shard_map``). Elsewhere a batch's rows are a
+batched scatter, which XLA's partitioner keeps local when a sharding splits the batch over
+devices (a loop into stacked tables it could not).
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+
 import jax
 import jax.numpy as jnp
 
-__all__ = ["add_rows"]
+__all__ = ["add_rows", "local_batches"]
 
 # Above this many rows, a scatter even on a CPU: a large update (external sampling's frontiers
 # on Goof(7) or latent tic-tac-toe, outcome sampling's large minibatches) is no small step,
 # so a loop of row updates would only serialise it.
 ROW_LOOP_ROWS = 1024
+
+_LOCAL_BATCHES = contextvars.ContextVar("jaxcfr_local_batches", default=False)
+
+
+@contextlib.contextmanager
+def local_batches():
+  """While tracing inside it, ``add_rows`` under ``vmap`` adds a batch's rows as one loop
+  over the runs' stacked tables, which is right when the batch lives on one device (or on
+  each device of a ``shard_map``): on a CPU the batch's step then compiles into one kernel
+  (outcome sampling on Leduc, 64 vmapped seeds of one trajectory: about 75 against 135 us
+  per iteration with the batched scatter used outside it)."""
+  token = _LOCAL_BATCHES.set(True)
+  try:
+    yield
+  finally:
+    _LOCAL_BATCHES.reset(token)
 
 
 def _scatter(table: jax.Array, index: jax.Array, rows: jax.Array) -> jax.Array:
@@ -46,12 +70,24 @@ def _row_loop(table: jax.Array, index: jax.Array, rows: jax.Array) -> jax.Array:
 
 @_row_loop.def_vmap
 def _row_loop_batched(axis_size, in_batched, table, index, rows):
-  """A batch of runs: the scatter. (One loop over every run's rows of the flattened
-  [B * I, A] tables compiles into the step's kernel too, but it merges the batch axis into
-  the rows, and a batch split over devices would then exchange the tables every step.)"""
-  del axis_size
-  in_axes = tuple(0 if batched else None for batched in in_batched)
-  return jax.vmap(_scatter, in_axes=in_axes)(table, index, rows), True
+  """A batch of runs: inside ``local_batches()`` one loop over every run's rows on the runs'
+  tables stacked as one [B * I, A] table (run ``b``'s rows offset by ``b * I``); outside it
+  the batched scatter."""
+  table, index, rows = (
+    x if batched else jnp.broadcast_to(x, (axis_size,) + x.shape)
+    for x, batched in zip((table, index, rows), in_batched)
+  )
+  if not _LOCAL_BATCHES.get():
+    return jax.vmap(_scatter)(table, index, rows), True
+  num = table.shape[1]
+  inside = (index >= 0) & (index < num)
+  offset = num * jnp.arange(axis_size, dtype=index.dtype)[:, None]
+  stacked = _row_loop(
+    table.reshape((axis_size * num,) + table.shape[2:]),
+    jnp.where(inside, index + offset, -1).reshape(-1),
+    rows.reshape((-1,) + rows.shape[2:]),
+  )
+  return stacked.reshape(table.shape), True
 
 
 def add_rows(table: jax.Array, index: jax.Array, rows: jax.Array) -> jax.Array:
@@ -63,8 +99,9 @@ def add_rows(table: jax.Array, index: jax.Array, rows: jax.Array) -> jax.Array:
     index: [R] int, the row of each update.
     rows: [R, A], the values to add.
   Returns:
-    [I, A]. On a CPU a loop of row updates in the order of the rows (a scatter under
-    ``vmap`` or above ``ROW_LOOP_ROWS`` rows); a scatter elsewhere.
+    [I, A]. On a CPU a loop of row updates in the order of the rows (under ``vmap``, the
+    batch's rows in one loop inside ``local_batches()``, else a scatter; a scatter above
+    ``ROW_LOOP_ROWS`` rows); a scatter elsewhere.
   """
   if index.shape[0] == 0:
     return table

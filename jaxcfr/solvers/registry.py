@@ -33,7 +33,10 @@ from collections.abc import Callable
 
 import jax
 import jax.numpy as jnp
+from jax.sharding import Mesh, NamedSharding
+from jax.sharding import PartitionSpec as P
 
+from jaxcfr.core import row_updates
 from jaxcfr.game.representation import Representation
 from jaxcfr.solvers.params import SEED, Param, concrete
 
@@ -108,9 +111,11 @@ class Solver:
     used elsewhere, such as the tensors'). Without it every call first copies the state; on
     the largest games that is a second or so per call (latent tic-tac-toe's CFR+ state is
     3 GB)."""
+    split = _batch_split(state)
+    count = jnp.asarray(num_iterations, jnp.int32)
     if donate:
-      return _run_donating(self, tensors, _distinct_buffers(state), jnp.asarray(num_iterations, jnp.int32))
-    return _run(self, tensors, state, jnp.asarray(num_iterations, jnp.int32))
+      return _run_donating(self, split, tensors, _distinct_buffers(state), count)
+    return _run(self, split, tensors, state, count)
 
   def __repr__(self):
     options = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
@@ -123,8 +128,46 @@ def _loop(solver: Solver, tensors, state, num_iterations):
   return jax.lax.fori_loop(0, num_iterations, lambda _, s: solver.step(tensors, s), state)
 
 
-_run = jax.jit(_loop, static_argnums=0)
-_run_donating = jax.jit(_loop, static_argnums=0, donate_argnums=2)
+def _batch_split(state) -> tuple[Mesh, str] | None:
+  """(mesh, axis name) when the trailing batch axis of ``state`` is split over several devices,
+  as ``jaxcfr.run.sharding.shard_trailing_batch`` places it (every non-empty leaf split along
+  its last axis only, over one mesh axis); None otherwise, and for traced states (a ``run``
+  inside the caller's ``jit``, whose partitioner places it)."""
+  leaves = [x for x in jax.tree_util.tree_leaves(state) if isinstance(x, jax.Array) and x.size]
+  if any(isinstance(x, jax.core.Tracer) for x in leaves):
+    return None
+  found = set()
+  for leaf in leaves:
+    sharding = leaf.sharding
+    if not isinstance(sharding, NamedSharding):
+      return None
+    spec = tuple(sharding.spec) + (None,) * (leaf.ndim - len(sharding.spec))
+    if any(spec[:-1]) or not isinstance(spec[-1], str):
+      return None
+    found.add((sharding.mesh, spec[-1]))
+  if len(found) != 1:
+    return None
+  mesh, axis = found.pop()
+  return (mesh, axis) if mesh.shape[axis] > 1 else None
+
+
+def _loop_per_device(solver: Solver, split, tensors, state, num_iterations):
+  """``_loop`` with the batch on one device, or, when it is split over devices, as one loop
+  per device (``shard_map``; runs never interact): either way a sampled step adds a batch's
+  rows as one loop (``row_updates.local_batches``)."""
+  with row_updates.local_batches():
+    if split is None:
+      return _loop(solver, tensors, state, num_iterations)
+    mesh, axis = split
+    specs = jax.tree_util.tree_map(lambda x: P(*(None,) * (x.ndim - 1), axis) if x.size else P(), state)
+    per_device = jax.shard_map(
+      functools.partial(_loop, solver), mesh=mesh, in_specs=(P(), specs, P()), out_specs=specs, check_vma=False
+    )
+    return per_device(tensors, state, num_iterations)
+
+
+_run = jax.jit(_loop_per_device, static_argnums=(0, 1))
+_run_donating = jax.jit(_loop_per_device, static_argnums=(0, 1), donate_argnums=3)
 
 
 def _distinct_buffers(state):
