@@ -71,14 +71,12 @@ class RowData:
     legal: [N] bool, the rows trained on.
     cells: [N] int32 tabular cell of each row (the row itself, or its abstract cell).
     num_cells: the number of cells (static).
-    order: [F, N] int32 rows sorted by each feature (the tree regressor's presort).
   """
 
   features: np.ndarray
   legal: np.ndarray
   cells: np.ndarray
   num_cells: int
-  order: np.ndarray
 
 
 def _tensors(game) -> GameTensors:
@@ -289,5 +287,4 @@ def _row_data(labels: InfosetLabels, player: int, feature_set: str, abstraction)
     cells, num_cells = np.arange(len(legal), dtype=np.int32), len(legal)
   else:
     cells, num_cells = _cells(labels, player, abstraction)
-  order = np.argsort(x, axis=0, kind="stable").T.astype(np.int32)
-  return RowData(features=x, legal=legal, cells=cells, num_cells=num_cells, order=order)
+  return RowData(features=x, legal=legal, cells=cells, num_cells=num_cells)

@@ -23,9 +23,12 @@ batchable hyperparameters (``learning_rate``, ``threshold``), traced scalars.
 - ``tree``: a regression tree grown by Waugh et al. 2015's rule: at every node the best
   single-feature split by squared-error reduction over all data points; a leaf (predicting
   the mean) where the best reduction is below ``threshold`` or none exists. Jittable: the
-  tree is grown level by level (at most ``max_depth`` levels, at most N nodes a level,
-  numbered compactly), every node's best split found by one stable sort per feature and
-  segment sums, so the tree's size is data dependent but its arrays are static.
+  tree is grown on the U distinct feature rows (rows with equal features cannot be split
+  apart, so their weights and weighted targets are summed: the same tree), level by level
+  (at most ``max_depth`` levels, at most U nodes a level, numbered compactly); every node's
+  best split is found from per-node histograms over each feature's distinct values (U F V
+  cells a level, V the most values of a feature), or by one stable sort per feature where
+  that exceeds ``_HISTOGRAM_CELLS``. The tree's size is data dependent, its arrays static.
 """
 
 from __future__ import annotations
@@ -210,17 +213,19 @@ def mlp(
 
 
 _TIE = 1e-9  # relative gap under which two split gains are a tie (the first feature / cut wins)
+_HISTOGRAM_CELLS = 1 << 24  # distinct rows x features x values per feature above which splits are found by sorting
 
 
 class TreeParams(NamedTuple):
-  """A tree of at most ``D`` split levels, nodes numbered compactly per level (< N).
+  """A tree of at most ``D`` split levels, nodes numbered compactly per level (< U, the
+  distinct feature rows it was grown on).
 
   Attributes:
-    feature: [D, N] int32 split feature of node n at level d.
-    cut: [D, N] float split point (a row goes right when its feature exceeds it).
-    split: [D, N] bool, node n at level d splits (else it is a leaf if it has data).
-    child: [D, 2N] int32 node at level d + 1 of (2 n + right).
-    value: [D + 1, N] float mean target of every node (the leaf prediction).
+    feature: [D, U] int32 split feature of node n at level d.
+    cut: [D, U] float split point (a row goes right when its feature exceeds it).
+    split: [D, U] bool, node n at level d splits (else it is a leaf if it has data).
+    child: [D, 2U] int32 node at level d + 1 of (2 n + right).
+    value: [D + 1, U] float mean target of every node (the leaf prediction).
     leaves: [] int32 number of leaves.
   """
 
@@ -232,9 +237,57 @@ class TreeParams(NamedTuple):
   leaves: jax.Array
 
 
-def _best_splits(x, order, node, w, wy, num_nodes):
+@dataclasses.dataclass(frozen=True, eq=False)
+class _Distinct:
+  """The distinct feature rows of a RowData, host NumPy (built when the tree is traced).
+
+  Rows with equal features always share a node, so the tree grown on the distinct rows (their
+  weights and weighted targets summed) is the tree grown on all rows.
+
+  Attributes:
+    x: [U, F] the distinct rows.
+    inverse: [N] the distinct row of every row.
+    order: [F, U] int32 the distinct rows sorted by each feature (the sorting path's presort).
+    bins: [U, F] int32 rank of each row's value among its feature's distinct values.
+    values: [F, V] each feature's distinct values, ascending (padded with the largest).
+    cuttable: [F, V] bool, a cut may follow value v of feature f (v is not its largest).
+  """
+
+  x: np.ndarray
+  inverse: np.ndarray
+  order: np.ndarray
+  bins: np.ndarray
+  values: np.ndarray
+  cuttable: np.ndarray
+
+  @property
+  def histogram(self) -> bool:
+    """Whether splits are found from per-node histograms (else by sorting)."""
+    return self.x.shape[0] * self.values.size <= _HISTOGRAM_CELLS
+
+
+def _distinct(features: np.ndarray) -> _Distinct:
+  """The distinct rows of ``features`` [N, F] rounded to float32 (exact in either dtype)."""
+  x, inverse = np.unique(np.asarray(features, np.float32), axis=0, return_inverse=True)
+  columns = [np.unique(x[:, f]) for f in range(x.shape[1])]
+  width = max((len(c) for c in columns), default=1)
+  values = np.stack([np.pad(c, (0, width - len(c)), mode="edge") for c in columns]) if columns else np.zeros((0, 1))
+  cuttable = np.arange(width)[None, :] < np.array([len(c) - 1 for c in columns], int)[:, None]
+  bins = np.stack([np.searchsorted(c, x[:, f]) for f, c in enumerate(columns)], 1) if columns else np.zeros((len(x), 0))
+  return _Distinct(
+    x=x,
+    inverse=inverse.reshape(-1).astype(np.int32),
+    order=np.argsort(x, axis=0, kind="stable").T.astype(np.int32),
+    bins=bins.astype(np.int32),
+    values=values,
+    cuttable=cuttable.reshape(len(columns), width),
+  )
+
+
+def _sorted_splits(x, order, node, w, wy, num_nodes):
   """Per node [num_nodes]: the best single-feature split's SSE reduction (-inf if none),
-  feature and cut. ``node`` [N] (``num_nodes`` = excluded rows); ``order`` [F, N] presort."""
+  feature and cut, by one stable sort per feature. ``node`` [N] (``num_nodes`` = excluded
+  rows); ``order`` [F, N] presort."""
   n, f_count = x.shape
   total_w = jax.ops.segment_sum(w, node, num_nodes + 1)
   total_s = jax.ops.segment_sum(wy, node, num_nodes + 1)
@@ -273,11 +326,57 @@ def _best_splits(x, order, node, w, wy, num_nodes):
   return best_gain, best_feature, best_cut, total_w[:num_nodes], total_s[:num_nodes]
 
 
-def _grow(x, order, targets, weights, threshold, max_depth: int) -> TreeParams:
+def _histogram_splits(bins, values, cuttable, node, w, wy, num_nodes):
+  """As ``_sorted_splits``, from per-node histograms over each feature's distinct values:
+  ``bins`` [N, F] value ranks, ``values`` [F, V], ``cuttable`` [F, V]. The same splits (the
+  first near-best cut after a value present in the node, at the midpoint to the next value
+  present in it), at a cost of N F V per level instead of F sorts."""
+  n, f_count = bins.shape
+  width = values.shape[1]
+  slot = (node[:, None] * f_count + jnp.arange(f_count)[None, :]) * width + bins  # [N, F]
+  data = jnp.stack([w, wy], -1)  # [N, 2]
+  hist = jax.ops.segment_sum(
+    jnp.broadcast_to(data[:, None, :], (n, f_count, 2)).reshape(-1, 2),
+    slot.reshape(-1),
+    (num_nodes + 1) * f_count * width,
+  )[: num_nodes * f_count * width].reshape(num_nodes, f_count, width, 2)
+  total_w = jax.ops.segment_sum(w, node, num_nodes + 1)[:num_nodes]
+  total_s = jax.ops.segment_sum(wy, node, num_nodes + 1)[:num_nodes]
+  upto = jnp.arange(width)[:, None] <= jnp.arange(width)[None, :]  # [V (value), V (cut)]
+  left = jnp.einsum("nfvs,vc->nfcs", hist, upto.astype(hist.dtype))  # values <= cut's
+  right = jnp.einsum("nfvs,vc->nfcs", hist, (~upto).astype(hist.dtype))  # values > cut's
+  wl, sl, wr, sr = left[..., 0], left[..., 1], right[..., 0], right[..., 1]
+  wn, sn = total_w[:, None, None], total_s[:, None, None]
+  valid = cuttable[None] & (wl > 0) & (wr > 0)
+  safe = lambda v: jnp.where(valid, v, 1.0)
+  gain = sl**2 / safe(wl) + sr**2 / safe(wr) - sn**2 / jnp.where(wn > 0, wn, 1.0)
+  gain = jnp.where(valid, gain, -jnp.inf)  # [nodes, F, V]
+  feature_gain = gain.max(-1)
+  at = jnp.argmax(gain >= (feature_gain - _TIE * jnp.abs(feature_gain))[..., None], -1)  # first near-best cut
+  best_gain = feature_gain.max(-1)
+  best_feature = jnp.argmax(feature_gain >= (best_gain - _TIE * jnp.abs(best_gain))[:, None], -1).astype(jnp.int32)
+  cut_at = jnp.take_along_axis(at, best_feature[:, None], 1)[:, 0]
+  present = jnp.take_along_axis(hist[..., 0], best_feature[:, None, None], 1)[:, 0] > 0  # [nodes, V]
+  following = jnp.argmax(present & (jnp.arange(width)[None, :] > cut_at[:, None]), -1)
+  best_cut = (values[best_feature, cut_at] + values[best_feature, following]) / 2
+  return best_gain, best_feature, best_cut, total_w, total_s
+
+
+def _grow(distinct: _Distinct, weights, weighted, tolerance, threshold, max_depth: int) -> TreeParams:
+  """The tree on the distinct rows: ``weights`` [U] and ``weighted`` [U] (weights times
+  targets) summed over the rows of each distinct row; ``tolerance`` [] the gain that is
+  rounding, not an improvement."""
+  x = jnp.asarray(distinct.x, weights.dtype)
   n = x.shape[0]
-  dtype = targets.dtype
-  wy = weights * targets
-  tolerance = 1e-12 * (weights * targets**2).sum() + 1e-300  # rounding, not an improvement
+  dtype = weights.dtype
+  wy = weighted
+  if distinct.histogram:
+    bins, values = jnp.asarray(distinct.bins), jnp.asarray(distinct.values, dtype)
+    cuttable = jnp.asarray(distinct.cuttable)
+    splits = lambda node: _histogram_splits(bins, values, cuttable, node, weights, wy, n)
+  else:
+    order = jnp.asarray(distinct.order)
+    splits = lambda node: _sorted_splits(x, order, node, weights, wy, n)
   empty = TreeParams(
     feature=jnp.zeros((max_depth, n), jnp.int32),
     cut=jnp.zeros((max_depth, n), dtype),
@@ -290,7 +389,7 @@ def _grow(x, order, targets, weights, threshold, max_depth: int) -> TreeParams:
 
   def level(carry):
     d, node, tree = carry
-    gain, feature, cut, total_w, total_s = _best_splits(x, order, node, weights, wy, n)
+    gain, feature, cut, total_w, total_s = splits(node)
     has_data = total_w > 0
     split = has_data & (gain > threshold) & (gain > tolerance)
     value = jnp.where(has_data, total_s / jnp.where(has_data, total_w, 1), 0)
@@ -354,7 +453,7 @@ def tree(*, max_depth: int = 32, threshold: float = 0.0) -> Regressor:
 
   def init(key, rows):
     del key
-    n = len(rows.legal)
+    n = len(_distinct(rows.features).x)
     dtype = _dtype()
     return TreeParams(
       feature=jnp.zeros((max_depth, n), jnp.int32),
@@ -367,11 +466,15 @@ def tree(*, max_depth: int = 32, threshold: float = 0.0) -> Regressor:
 
   def fit(params, rows, targets, weights, hyper):
     del params
-    x = jnp.asarray(rows.features, targets.dtype)
-    return _grow(x, jnp.asarray(rows.order), targets, weights, hyper["threshold"], max_depth)
+    distinct = _distinct(rows.features)
+    inverse, count = jnp.asarray(distinct.inverse), len(distinct.x)
+    summed = jax.ops.segment_sum(jnp.stack([weights, weights * targets], -1), inverse, count)
+    tolerance = 1e-12 * (weights * targets**2).sum() + 1e-300  # rounding, not an improvement
+    return _grow(distinct, summed[:, 0], summed[:, 1], tolerance, hyper["threshold"], max_depth)
 
   def predict(params, rows):
-    return _walk(params, jnp.asarray(rows.features, params.value.dtype))
+    distinct = _distinct(rows.features)
+    return _walk(params, jnp.asarray(distinct.x, params.value.dtype))[jnp.asarray(distinct.inverse)]
 
   def size(params, rows):
     del rows
