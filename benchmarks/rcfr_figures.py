@@ -5,22 +5,35 @@ for RCFR and the four card abstractions) and Table 1 (the crosstable of all agen
 
 Agents: CFR on the full game (FULL); CFR on the abstract games JQK, J.QK, JQ.K, J.Q.K (the
 ``abstraction`` regressor, whose strategy is the abstract game's average mapped back);
-RCFR with the paper's regression tree at a grid of thresholds (one batched program); RCFR
-with MLPs sized like the abstractions and like half the table. Sizes count parameters
-(table cells, abstract cells, tree leaves, network weights) over both players; the full
-table has 2184 legal sequences (suits told apart), the paper's unit is the 672 sequences of
-the suit-isomorphic game (our 8 features have exactly 336 distinct rows per player), so
-both relative sizes are recorded. Table 1's entries are exact expected values in
-milli-chips per hand (mb/h), averaged over both seats, where the paper played 30M sampled
-hands per pair (its 95% intervals of about +-1.3 mb/h do not arise here).
+RCFR with the paper's regression tree at a grid of thresholds, each run alone (on the CPU
+that is faster than one batched program: a batched while loop carries every tree's arrays
+through every level); RCFR with MLPs sized like the abstractions and like half the table.
+Sizes count parameters (table cells, abstract cells, tree leaves, network weights) over both
+players; the full table has 2184 legal sequences (suits told apart), the paper's unit is the
+672 sequences of the suit-isomorphic game (our 8 features have exactly 336 distinct rows per
+player), so both relative sizes are recorded. A tree's size is the one of its last
+iteration; at a fixed threshold it grows with the iterations (the split gains are summed
+over all data points, about ``t`` times a squared mean regret), so the default thresholds
+are those that land near the paper's 22, 47, 66 and 96% after 10^5 iterations and a shorter
+run needs smaller ones; ``size_curves`` records every tree's size at the checkpoints. Table
+1's entries are exact expected values in milli-chips per hand (mb/h), averaged over both
+seats, where the paper played 30M sampled hands per pair (its 95% intervals of about +-1.3
+mb/h do not arise here); ``vs_JQK_mbh`` is every agent's entry against JQK.
 
 The MLPs sized like the abstractions are RCFR+ (targets floored at zero: what moved their
-curve most, benchmarks/rcfr_tuning.py), the one with half the table's parameters plain RCFR.
-The record's ``goals`` compare, at each abstraction's size, the least exploitable tree and MLP
-no larger than it; ``tree0_vs_cfr`` is the threshold-0 tree over unabstracted CFR at every
-checkpoint of the tree's grid.
+curve most, benchmarks/rcfr_tuning.py), the one with half the table's parameters plain RCFR;
+8 -> 7 -> 1 (142 parameters, 21% of the paper's unit) is the MLP at JQK's size and the
+paper's RCFR-22%. The record's ``goals`` compare, at each abstraction's size, the least
+exploitable tree and MLP no larger than it; ``tree0_vs_cfr`` is the threshold-0 tree over
+unabstracted CFR at every checkpoint of the trees' curves.
 
-    python -m benchmarks rcfr_figures [--rcfr-iters 1000] [--mlp-iters 10000] [--cfr-iters 10000]
+Iterations: the paper ran 10^5 for every agent. CFR and the abstractions run ``--cfr-iters``,
+the trees ``--rcfr-iters`` (both 10^5 by default) and the MLPs ``--mlp-iters`` (10^4 by
+default: at 3 to 15 ms per iteration on one core the four networks to 10^5 would add about
+50 minutes to a run of about as long, and the small networks' curves are flat after 10^3
+iterations, docs/rcfr.md). ``ms_per_iteration`` records each agent's cost.
+
+    python -m benchmarks rcfr_figures [--rcfr-iters 100000] [--mlp-iters 10000] [--cfr-iters 100000]
 """
 
 from __future__ import annotations
@@ -31,7 +44,6 @@ import time
 from pathlib import Path
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 
 import jaxcfr
@@ -44,6 +56,8 @@ from record import write_record  # noqa: E402  pylint: disable=wrong-import-posi
 RESULTS = Path(__file__).resolve().parent / "results"
 ABSTRACTIONS = ("JQK", "J.QK", "JQ.K", "J.Q.K")
 PAPER_UNIT = 672
+# after 10^5 iterations about the paper's 96, 66, 47 and 22% and two sizes between and below
+DEFAULT_THRESHOLDS = [0.0, 0.1, 2.0, 12.0, 25.0, 50.0]
 
 
 def checkpoints(total: int) -> list[int]:
@@ -51,27 +65,48 @@ def checkpoints(total: int) -> list[int]:
   return [p for p in points if p >= 1]
 
 
-def run_curve(tensors, solver, state, total, average=None):
-  """Exploitability ([*B]) at log-spaced checkpoints; returns (curve, state, seconds)."""
+def run_curve(tensors, solver, state, total, average=None, size=None):
+  """Exploitability at log-spaced checkpoints: (curve [(iteration, value)], or with
+  ``size(state)`` [(iteration, value, size)], the final state, seconds)."""
   average = average or solver.average_strategy
   measure = jax.jit(lambda s: jaxcfr.exploitability(tensors, average(tensors, s)))
   curve, done, start = [], 0, time.perf_counter()
   for point in checkpoints(total):
     state = solver.run(tensors, state, point - done)
     done = point
-    curve.append((point, np.asarray(measure(state)).tolist()))
+    curve.append((point, np.asarray(measure(state)).tolist()) + ((size(state),) if size else ()))
   jax.block_until_ready(state)
   return curve, state, time.perf_counter() - start
 
 
+def _positive(text: str) -> int:
+  value = int(text)
+  if value < 1:
+    raise argparse.ArgumentTypeError(f"must be a positive number of iterations, got {text}")
+  return value
+
+
+def _thresholds(text: str) -> list[float]:
+  try:
+    values = [float(v) for v in text.split(",")]
+  except ValueError:
+    raise argparse.ArgumentTypeError(f"must be comma-separated numbers, got {text!r}") from None
+  if not all(v >= 0 for v in values) or len(set(values)) != len(values):
+    raise argparse.ArgumentTypeError(f"must be distinct numbers >= 0, got {text!r}")
+  return values
+
+
+MLPS = (((7,), True), ((14,), True), ((21,), True), ((20, 16), False))  # (hidden widths, RCFR+)
+
+
 def main(argv=None) -> None:
-  parser = argparse.ArgumentParser()
-  parser.add_argument("--rcfr-iters", type=int, default=1000)
-  parser.add_argument("--cfr-iters", type=int, default=10000)
-  parser.add_argument("--mlp-iters", type=int, default=10000)
-  parser.add_argument("--thresholds", default="0,1e-3,1e-2,3e-2,1e-1,3e-1,1")
-  parser.add_argument("--mlp-steps", type=int, default=30)
-  parser.add_argument("--dtype", default="float32")
+  parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+  parser.add_argument("--rcfr-iters", type=_positive, default=100000, help="the trees' iterations")
+  parser.add_argument("--cfr-iters", type=_positive, default=100000, help="CFR's and the abstractions' iterations")
+  parser.add_argument("--mlp-iters", type=_positive, default=10000, help="the MLPs' iterations")
+  parser.add_argument("--thresholds", type=_thresholds, default=DEFAULT_THRESHOLDS, help="the trees' thresholds")
+  parser.add_argument("--mlp-steps", type=_positive, default=30)
+  parser.add_argument("--dtype", default="float32", choices=("float32", "float64"))
   parser.add_argument("--out", default=str(RESULTS / "rcfr_figures.json"))
   args = parser.parse_args(argv)
   if args.dtype == "float64":
@@ -91,7 +126,9 @@ def main(argv=None) -> None:
       "paper_unit": PAPER_UNIT,
       "curves": {},
       "sizes": {},
+      "size_curves": {},
       "seconds": {},
+      "ms_per_iteration": {},
     },
   )
 
@@ -101,6 +138,7 @@ def main(argv=None) -> None:
     record["sizes"][name] = {"parameters": int(size), "relative_size": size / table, "paper_relative_size": paper}
     record["curves"][name] = curve
     record["seconds"][name] = seconds
+    record["ms_per_iteration"][name] = 1000 * seconds / curve[-1][0]
     print(
       f"{name:>14} size {int(size):5d} ({size / table:.3f} table, {paper:.3f} paper) "
       f"exploitability {np.asarray(curve[-1][1]).item():.4f} after {curve[-1][0]} it, {seconds:.1f} s",
@@ -118,32 +156,32 @@ def main(argv=None) -> None:
     curve, state, seconds = run_curve(tensors, solver, solver.init(tensors), args.cfr_iters, average)
     add(name, average(tensors, state), int(solver.counters(state)["regressor_size"]), curve, seconds)
 
-  thresholds = [float(v) for v in args.thresholds.split(",")]
   tree = solvers.get("rcfr", regressor="tree")
-  curve, state, seconds = run_curve(
-    tensors, tree, tree.init(tensors, threshold=jnp.asarray(thresholds)), args.rcfr_iters
-  )
-  sizes = np.asarray(tree.counters(state)["regressor_size"])
-  profile = tree.average_strategy(tensors, state)
-  for b, threshold in enumerate(thresholds):
-    add(f"tree-{threshold:g}", tuple(p[..., b] for p in profile), sizes[b], [(i, v[b]) for i, v in curve], seconds)
-    record["sizes"][f"tree-{threshold:g}"]["threshold"] = threshold
+  size = lambda s: int(tree.counters(s)["regressor_size"])
+  for threshold in args.thresholds:
+    name = f"tree-{threshold:g}"
+    curve, state, seconds = run_curve(
+      tensors, tree, tree.init(tensors, threshold=threshold), args.rcfr_iters, size=size
+    )
+    add(name, tree.average_strategy(tensors, state), size(state), [c[:2] for c in curve], seconds)
+    record["sizes"][name]["threshold"] = threshold
+    record["size_curves"][name] = [(i, leaves) for i, _, leaves in curve]
 
-  # threshold 0 against unabstracted CFR on the tree's own checkpoints
-  reference, _, _ = run_curve(tensors, cfr, cfr.init(tensors), args.rcfr_iters)
-  ratios = [
-    (i, tree_value / cfr_value) for (i, cfr_value), (_, tree_value) in zip(reference, record["curves"]["tree-0"])
-  ]
-  record["tree0_vs_cfr"] = {
-    "checkpoints": [i for i, _ in ratios],
-    "cfr": [v for _, v in reference],
-    "ratio": [r for _, r in ratios],
-    "worst_ratio": max(r for _, r in ratios),
-  }
-  print(f"tree-0 over CFR: worst ratio {record['tree0_vs_cfr']['worst_ratio']:.3f}", flush=True)
+  if 0.0 in args.thresholds:  # threshold 0 against unabstracted CFR on the trees' checkpoints
+    reference, _, _ = run_curve(tensors, cfr, cfr.init(tensors), args.rcfr_iters)
+    ratios = [
+      (i, tree_value / cfr_value) for (i, cfr_value), (_, tree_value) in zip(reference, record["curves"]["tree-0"])
+    ]
+    record["tree0_vs_cfr"] = {
+      "checkpoints": [i for i, _ in ratios],
+      "cfr": [v for _, v in reference],
+      "ratio": [r for _, r in ratios],
+      "worst_ratio": max(r for _, r in ratios),
+    }
+    print(f"tree-0 over CFR: worst ratio {record['tree0_vs_cfr']['worst_ratio']:.3f}", flush=True)
 
   # MLPs 8 -> hidden -> 1 sized like the abstractions (RCFR+) and with half the table's parameters (RCFR)
-  for hidden, plus in (((7,), True), ((14,), True), ((21,), True), ((20, 16), False)):
+  for hidden, plus in MLPS:
     solver = solvers.get("rcfr", regressor="mlp", hidden=hidden, steps=args.mlp_steps, plus=plus)
     curve, state, seconds = run_curve(tensors, solver, solver.init(tensors, seed=0), args.mlp_iters)
     name = f"mlp{'+' if plus else ''}-{'x'.join(map(str, hidden))}"
@@ -167,18 +205,27 @@ def main(argv=None) -> None:
     "rows": cross.tolist(),
     "mean": {n: float(np.delete(cross[i], i).mean()) for i, n in enumerate(names)},
   }
+  jqk = names.index("JQK")
+  record["vs_JQK_mbh"] = {n: float(cross[i, jqk]) for i, n in enumerate(names) if i != jqk}
+  for n, v in record["vs_JQK_mbh"].items():
+    print(f"{n:>14} against JQK {v:+8.2f} mb/h", flush=True)
   description = (
     "Waugh et al. 2015 Figures 1-2 and Table 1 on Leduc (exploitability = NashConv / 2, in chips; "
-    "the figures plot milli-chips per hand). Iterations reduced from the paper's 100000: CFR and the "
-    "abstractions run cfr_iters, the trees rcfr_iters and the MLPs mlp_iters, to fit the CPU budget. "
-    "goals: at each abstraction's size, the least exploitable tree and MLP no larger, final values. "
-    "Timings measured while the 2-core CPU was shared with other jobs."
+    "the figures plot milli-chips per hand). The paper ran 100000 iterations for every agent: here CFR and "
+    f"the abstractions run cfr_iters ({args.cfr_iters}), the trees rcfr_iters ({args.rcfr_iters}), each "
+    f"alone, and the MLPs mlp_iters ({args.mlp_iters}): an MLP iteration costs 3-15 ms on one core, the four "
+    "to 100000 would add about 50 minutes to a run of about as long, and their curves are flat after 1000 "
+    "iterations. Sizes are those of the last iteration (a tree's grows with the iterations at a fixed "
+    "threshold: size_curves). goals: at each abstraction's size, the least exploitable tree and MLP no "
+    "larger, final values. vs_JQK_mbh: each agent's exact crosstable entry against JQK. Run on one core "
+    "(taskset) of the 2-core CPU, which another session's jobs shared: seconds are upper bounds."
   )
   configuration = {
     key: record.pop(key)
     for key in ("rcfr_iters", "mlp_iters", "cfr_iters", "dtype", "mlp_steps", "table_size", "paper_unit")
   }
   configuration["thresholds"] = args.thresholds
+  configuration["mlps"] = [{"hidden": list(h), "plus": p} for h, p in MLPS]
   write_record(args.out, benchmark="rcfr_figures", description=description, configuration=configuration, results=record)
   plot(record, Path(args.out).with_suffix(""))
 
