@@ -235,8 +235,23 @@ def test_command_line_generates_trains_and_scores(tmp_path, capsys):
   loaded = jaxcfr.load(game, representation="public_tree", dtype="float64")
   agent = jaxcfr.load_strategy(strategy, loaded)
   assert abs(float(ops.exploitability(loaded.tensors, agent)) - record["exploitability_chips"]) < 1e-5
-  with pytest.raises(ValueError, match="representation='public_tree'"):
-    jaxcfr.load_strategy(strategy, jaxcfr.load(game, representation="sequence_form"))
+  # the sequence form of the same game reads the agent's file infoset by infoset: the same
+  # exploitability, and `jaxcfr match` plays it against the uniform strategy
+  sequence = jaxcfr.load(game, representation="sequence_form", dtype="float64")
+  mapped = jaxcfr.load_strategy(strategy, sequence)
+  assert abs(float(jaxcfr.exploitability(sequence.tensors, mapped)) - record["exploitability_chips"]) < 1e-5
+  crosstable = str(tmp_path / "match.json")
+  argv = ["match", game, "--agents", f"{strategy},uniform", "--dtype", "float64", "--json", crosstable]
+  assert cli.main(argv) == 0
+  uniform = ops.uniform_profile(loaded.tensors)
+  seats = [
+    ops.expected_value(loaded.tensors, (agent[0], uniform[1])),
+    -ops.expected_value(loaded.tensors, (uniform[0], agent[1])),
+  ]
+  value = json.loads(open(crosstable, encoding="utf-8").read())["crosstable"][0][1]
+  assert abs(value - float(sum(seats)) / 2) < 1e-9, (value, seats)
+  with pytest.raises(ValueError, match="holds a strategy for no_limit_leduc_poker"):
+    jaxcfr.load_strategy(strategy, jaxcfr.load("kuhn_poker"))
   capsys.readouterr()
   for argv, message in [
     (["resolve", game, "--leaf", data, "--iters", "2"], "not a value network"),

@@ -9,8 +9,9 @@ from pathlib import Path
 import numpy as np
 
 from jaxcfr.core import evaluation
-from jaxcfr.game import integrity
-from jaxcfr.game.loading import Game
+from jaxcfr.core import public_tree as public_tree_ops
+from jaxcfr.game import integrity, public_tree
+from jaxcfr.game.loading import Game, load
 from jaxcfr.game.representation import Representation
 
 __all__ = ["save_strategy", "save_public_strategy", "load_strategy", "load_runs", "split_run"]
@@ -79,7 +80,8 @@ def load_strategy(path: str | Path, game: Game, *, batch_index: int | None = Non
   """Reads a profile written by ``save_strategy``, verifies it, and returns it ([I, A] per
   player, rows in the game's infoset order) after ``evaluation.check_profile``; or one
   written by ``save_public_strategy`` ([N_p, A, H] per player, checked against the game's
-  public tree).
+  public tree; for a game loaded in sequence form, mapped onto its infosets, [I, A] per
+  player, where the game has both forms).
 
   Args:
     batch_index: a file from a batched run holds [I, A, B] strategies; choose run
@@ -122,9 +124,9 @@ def _load_public(path, data: dict, game, batch_index: int | None) -> tuple:
   the game's public tree: its name, hands, decision nodes, boards and action ids."""
   if str(data.get("game")) != game.name:
     raise ValueError(f"{path} holds a strategy for {data.get('game')}, not {game.name}")
-  tree = getattr(game, "tree", None)
-  if tree is None or not hasattr(tree, "decision_nodes"):
-    raise ValueError(f"{path} is a public-tree strategy: load {game.name} with representation='public_tree'")
+  if game.representation != Representation.PUBLIC_TREE:
+    return _public_as_sequence_form(path, data, game, batch_index)
+  tree = game.tree
   profile = []
   for p in range(2):
     nodes = tree.decision_nodes(p)
@@ -154,6 +156,23 @@ def _load_public(path, data: dict, game, batch_index: int | None) -> tuple:
   return tuple(profile)
 
 
+def _public_as_sequence_form(path, data: dict, game: Game, batch_index: int | None) -> tuple:
+  """A public-tree strategy file read for the sequence form of the same game: checked
+  against the game's public tree, then mapped infoset by infoset
+  (``public_tree.sequence_form_map``)."""
+  try:
+    public = load(game.name, dtype=game.tensors.dtype, representation=Representation.PUBLIC_TREE)
+    mapping = public_tree.sequence_form_map(public.tree, game.arrays)
+  except ValueError as error:
+    raise ValueError(
+      f"{path} is a public-tree strategy, which {game.name}'s sequence form cannot take: {error}"
+    ) from None
+  profile = public_tree_ops.to_sequence_form(mapping, _load_public(path, data, public, batch_index))
+  profile = tuple(np.asarray(x) for x in profile)
+  evaluation.check_profile(game.tensors, profile)
+  return profile
+
+
 def split_run(spec: str) -> tuple[str, int | None]:
   """``(path, K)`` of ``"FILE#K"`` (run ``K`` of a batched strategy file), ``(spec, None)``
   of a plain path (one that exists is never split)."""
@@ -173,8 +192,9 @@ def load_runs(path: str | Path, game: Game) -> list[tuple]:
     return [load_strategy(path, game, batch_index=index)]
   data = integrity.read_arrays(path, "strategy file")
   shape = np.shape(data.get("player0", np.zeros((0, 0))))
-  if len(shape) > 3:
-    raise ValueError(f"{path} holds a batch of shape {shape[2:]}; only one batch axis is supported")
-  if len(shape) <= 2:
+  axes = 3 if str(data.get("representation")) == "public_tree" else 2  # [N, A, H] or [I, A] per run
+  if len(shape) > axes + 1:
+    raise ValueError(f"{path} holds a batch of shape {shape[axes:]}; only one batch axis is supported")
+  if len(shape) <= axes:
     return [load_strategy(path, game)]
-  return [load_strategy(path, game, batch_index=b) for b in range(shape[2])]
+  return [load_strategy(path, game, batch_index=b) for b in range(shape[axes])]
