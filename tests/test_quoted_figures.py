@@ -311,6 +311,25 @@ QUOTES = [
       ("configuration/iterations", _power_of_ten),
     ],
   ),
+  (
+    "notebooks/README.md",
+    "3.17-3.19 (Leduc) match the report's order (float64, after {} iterations CFR+ {}, LCFR {}, CFR {} milli-chips per "
+    "game: LCFR only {}x below CFR); 3.14-3.16 (Kuhn) differ: CFR+ and LCFR swap order {} times at {} evaluations "
+    "(CFR+ zigzags about LCFR's smooth curve) and LCFR ends lowest ({} against CFR+'s {} and CFR's {})",
+    "chelarescu_poker.json",
+    [
+      ("results/leduc_poker/final_iteration", "{:,}"),
+      ("results/leduc_poker/final_milli_chips/cfr+", "{:.3f}"),
+      ("results/leduc_poker/final_milli_chips/lcfr", "{:.3f}"),
+      ("results/leduc_poker/final_milli_chips/cfr", "{:.3f}"),
+      ("results/leduc_poker/final_milli_chips", lambda v: f"{v['cfr'] / v['lcfr']:.0f}"),
+      ("results/kuhn_poker/cfr+_lcfr_swaps", "{}"),
+      ("results/kuhn_poker/evaluations", "{}"),
+      ("results/kuhn_poker/final_milli_chips/lcfr", "{:.3f}"),
+      ("results/kuhn_poker/final_milli_chips/cfr+", "{:.3f}"),
+      ("results/kuhn_poker/final_milli_chips/cfr", "{:.3f}"),
+    ],
+  ),
   # notebooks/README.md, Lanctot et al. 2009 Figure 1 (row 03; the paper's comparisons in the list of every figure)
   (
     "notebooks/README.md",
