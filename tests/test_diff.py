@@ -297,8 +297,9 @@ def test_gradients_through_cfr_plus_and_rnr():
 
 @pytest.mark.parametrize("batch", [(2,), (8,)])  # segment sums and scatters; gathered row sums
 def test_hand_written_reverse_passes_equal_autodiff_of_the_forward_code(batch):
-  """The payoff products' and the counterfactual values' custom VJPs (transposed products, a
-  top-down adjoint) against JAX's reverse mode of the same forward code."""
+  """The payoff products', the counterfactual values', the realization plan's and the parent
+  reach's custom VJPs (transposed products, a top-down adjoint, bottom-up sums) against JAX's
+  reverse mode of the same forward code."""
   from jaxcfr.core import evaluation  # pylint: disable=import-outside-toplevel
 
   tensors = perturbed_kuhn()
@@ -323,7 +324,7 @@ def test_hand_written_reverse_passes_equal_autodiff_of_the_forward_code(batch):
     jax.grad(
       lambda g, s: score(
         lambda g, s: evaluation._counterfactual_forward_pass(  # pylint: disable=protected-access
-          tp.level_slices, tp.legal, tp.parent_seq, tp.children, g, s
+          tp.level_slices, None, tp.legal, tp.parent_seq, tp.children, g, s
         ),
         g,
         s,
@@ -333,6 +334,18 @@ def test_hand_written_reverse_passes_equal_autodiff_of_the_forward_code(batch):
   )(values, strategy)
   for a, b in zip(ours, plain):
     np.testing.assert_allclose(a, b, atol=1e-12)
+  # the realization plan's and the parent reach's adjoints (bottom-up sums by gathers)
+  plan_weights = jnp.asarray(rng.normal(size=(tp.num_sequences,) + batch))
+
+  def plan_score(s, custom):
+    plan = evaluation.realization_plan(tp, s)
+    reach = evaluation.parent_reach(tp, plan) if custom else plan[tp.parent_seq]
+    return (jnp.sin(plan) * plan_weights).sum() + jnp.cos(reach).sum()
+
+  plan_gradient = jax.jit(jax.grad(plan_score), static_argnums=1)
+  with evaluation.hand_written_reverse():
+    ours = plan_gradient(strategy, True)
+  np.testing.assert_allclose(ours, plan_gradient(strategy, False), atol=1e-12)
   payoff = tensors.payoff
   for player in (0, 1):
     plan = jnp.asarray(rng.random((tensors.players[1 - player].num_sequences,) + batch))

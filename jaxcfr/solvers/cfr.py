@@ -247,7 +247,7 @@ def _update_player(
   regrets = state.regrets[player] + instant
   factor = jnp.where(regrets >= 0, discount(t, state.alpha), discount(t, state.beta))
   regrets = regrets * factor.astype(regrets.dtype)
-  reach = jnp.expand_dims(own_plan[treeplex.parent_seq], 1)
+  reach = jnp.expand_dims(evaluation.parent_reach(treeplex, own_plan), 1)
   mix = jnp.where(weight_ratio > 0, 1.0 / jnp.where(weight_ratio > 0, weight_ratio, 1.0), 0.0)
   mix = mix.astype(regrets.dtype)
   average = state.average[player] * (1 - mix) + reach * strategies[player] * mix
