@@ -8,7 +8,8 @@
    products' transposed segment sums, the counterfactual values' top-down adjoint; "autodiff"
    differentiates the forward code instead, whose gathers become unsorted scatter-adds), and
    the compiled program's temporary memory for T = 10,000 (goal: fits in 1 GiB);
-2. the logit QRE and its implicit gradient for 64 temperatures as one program.
+2. the same gradient ratio (w.r.t. the utilities) for CFR+, DCFR and PCFR+;
+3. the logit QRE and its implicit gradient for 64 temperatures as one program.
 
     python benchmarks/diff_speed.py [--iters 1000]
 """
@@ -98,6 +99,31 @@ def unrolled_costs(tensors, iterations: int, repeats: int) -> dict:
   return results
 
 
+def algorithm_ratios(tensors, iterations: int, repeats: int) -> dict:
+  """CFR+, DCFR and PCFR+: CPU seconds of the exploitability after T iterations and its
+  gradient w.r.t. the utilities (default checkpoint chunk, hand-written reverse passes),
+  against the forward ``solver.run``."""
+  out = {}
+  for name in ("cfr+", "dcfr", "pcfr+"):
+    solver = solvers.get(name)
+
+    def forward(utility, solver=solver):
+      game = with_utility(tensors, utility)
+      return jaxcfr.exploitability(game, solver.average_strategy(game, solver.run(game, solver.init(game), iterations)))
+
+    def loss(utility, solver=solver):
+      game = with_utility(tensors, utility)
+      state = diff.unrolled(solver, game, solver.init(game), iterations)
+      return jaxcfr.exploitability(game, solver.average_strategy(game, state))
+
+    utility = tensors.tree.utility
+    forward_s = timed(jax.jit(forward), utility, repeats=repeats, clock=time.process_time)
+    gradient_s = timed(jax.jit(jax.value_and_grad(loss)), utility, repeats=repeats, clock=time.process_time)
+    out[name] = {"forward_run_s": forward_s, "gradient_s": gradient_s, "ratio": gradient_s / forward_s}
+    print(name, out[name], flush=True)
+  return out
+
+
 def memory_10000(tensors) -> dict:
   """Temporary bytes of the compiled gradient program for T = 10,000 (XLA's memory analysis)."""
   solver = solvers.get("dcfr")
@@ -152,6 +178,7 @@ def main(argv=None) -> int:
   tensors = jaxcfr.load(args.game).tensors
   unrolled = unrolled_costs(tensors, args.iters, args.repeats)
   print(unrolled, flush=True)
+  algorithms = algorithm_ratios(tensors, args.iters, args.repeats)
   memory = memory_10000(tensors)
   print(memory, flush=True)
   qre = qre_64(tensors)
@@ -165,12 +192,14 @@ def main(argv=None) -> int:
       "iterations and its gradient w.r.t. (alpha, beta, gamma) and the utilities, vs the forward "
       "solver.run (goal <= 3x), for several checkpoint chunk lengths and without checkpoints, with the "
       "hand-written reverse passes of jaxcfr.core.evaluation and with plain autodiff of the same forward "
-      "code (same run); memory: XLA temp bytes of the T=10,000 gradient; QRE: wall seconds, 1 timing; "
+      "code (same run); algorithms: CFR+, DCFR and PCFR+, the gradient w.r.t. the utilities (default chunk, "
+      "hand-written passes) against each one's forward run; memory: XLA temp bytes of the T=10,000 gradient; "
+      "QRE: wall seconds, 1 timing; "
       "qre: 64 temperatures as one program, tolerance 1e-5 on log-probabilities. "
       "Measured on a CPU shared with other jobs: timings are noisy."
     ),
     configuration={"game": args.game, "dtype": "float32", "repeats": args.repeats},
-    results={"unrolled": unrolled, "gradient_memory_T10000_bytes": memory, "qre": qre},
+    results={"unrolled": unrolled, "algorithms": algorithms, "gradient_memory_T10000_bytes": memory, "qre": qre},
   )
   return 0
 
