@@ -126,6 +126,35 @@ def test_tree_split_rule_on_a_hand_made_data_set():
   np.testing.assert_allclose(tree.predict(full, new), [0, 10, 11])
 
 
+def test_the_tree_threshold_bounds_the_summed_or_the_mean_error():
+  """The hand-made set's splits reduce the error summed over the points by 110.25 and 0.5:
+  "sum" compares those with the threshold, so with ten times the points (weights x10) the
+  second passes 0.6; "mean" compares them over the total weight (4, or 40): 27.6 and 0.125
+  either way."""
+  rows = _rows([[3, 0], [0, 1], [2, 2], [1, 3]])
+  y = jnp.array([0.0, 0.0, 10.0, 11.0])
+  leaves = {}
+  for error in ("sum", "mean"):
+    tree = regressors.tree(max_depth=4, error=error)
+    for scale in (1.0, 10.0):
+      fit = tree.fit(tree.init(None, rows), rows, y, scale * jnp.ones(4), {"threshold": 0.6})
+      leaves[error, scale] = int(fit.leaves)
+  assert leaves == {("sum", 1.0): 2, ("sum", 10.0): 3, ("mean", 1.0): 2, ("mean", 10.0): 2}
+  mean = regressors.tree(max_depth=4, error="mean")
+  fit = mean.fit(mean.init(None, rows), rows, y, jnp.ones(4), {"threshold": 0.12})  # 0.5 / 4 = 0.125
+  assert int(fit.leaves) == 3
+  tensors = helpers.load("kuhn_poker").tensors
+  sizes = {}
+  for error in ("sum", "mean"):
+    solver = solvers.get("rcfr", regressor="tree:0.01", tree_error=error)
+    sizes[error] = int(solver.counters(solver.run(tensors, solver.init(tensors), 30))["regressor_size"])
+  assert sizes["mean"] < sizes["sum"]  # the mean's bound is the sum's over 30 x 12 points
+  with pytest.raises(ValueError, match="tree_error of solver 'rcfr' must be one of sum, mean, got 'max'"):
+    solvers.get("rcfr", regressor="tree", tree_error="max")
+  with pytest.raises(ValueError, match="tree error must be 'sum' or 'mean', got 'max'"):
+    regressors.tree(error="max")
+
+
 def _reference_tree(x, y, w, threshold):
   """Waugh et al. 2015's rule, recursively in NumPy float64: (leaves, predictions [N])."""
   out = np.zeros(len(y))

@@ -79,7 +79,15 @@ class RCFRState(NamedTuple):
 
 
 def parse_regressor(
-  spec: str, *, hidden=(24, 24), steps=100, loss="mse", optimizer="adam", normalise=True, max_depth=32
+  spec: str,
+  *,
+  hidden=(24, 24),
+  steps=100,
+  loss="mse",
+  optimizer="adam",
+  normalise=True,
+  max_depth=32,
+  tree_error="sum",
 ) -> tuple[regressors.Regressor, object, dict]:
   """(regressor, abstraction name or None, default hyperparameters) of a spec: "table",
   "abstraction:<name>" ("abstraction:map" takes the solver's ``abstraction`` option), "mlp",
@@ -99,7 +107,7 @@ def parse_regressor(
       raise ValueError(f"regressor tree:THRESHOLD needs a number, got {spec!r}") from error
     if not threshold >= 0:
       raise ValueError(f"the tree's threshold must be >= 0, got {threshold}")
-    return regressors.tree(max_depth=max_depth), None, {"threshold": threshold}
+    return regressors.tree(max_depth=max_depth, error=tree_error), None, {"threshold": threshold}
   raise ValueError(f"unknown regressor {spec!r}; choose one of {', '.join(REGRESSORS)}")
 
 
@@ -127,6 +135,7 @@ def solver(
   optimizer: str = "adam",
   normalise: bool = True,
   max_depth: int = 32,
+  tree_error: str = "sum",
   reservoir: int | None = None,
 ) -> registry.Solver:
   """The registered ``rcfr`` solver (``jaxcfr.solvers.get("rcfr", regressor="tree:0.01")``).
@@ -142,6 +151,9 @@ def solver(
     abstraction: for "abstraction:map", a tuple of (infoset key, label) pairs.
     hidden, steps, loss, optimizer, normalise: the MLP's (jaxcfr.solvers.regressors.mlp).
     max_depth: the tree's most levels.
+    tree_error: what the tree's threshold bounds: the reduction of the squared error summed
+      over all data points ("sum": a fixed threshold grows the tree with the iterations) or
+      of its mean ("mean": about the same size all run); jaxcfr.solvers.regressors.tree.
     reservoir: None (all data: targets R^t / t) or K >= 1, the points (instantaneous regrets)
       each player's reservoir keeps; the regressor is fit on their per-row means, weighted
       by their counts. Not with plus or bootstrap (they change the cumulative targets).
@@ -150,7 +162,14 @@ def solver(
   threshold (tree).
   """
   made, abstraction_name, defaults = parse_regressor(
-    regressor, hidden=hidden, steps=steps, loss=loss, optimizer=optimizer, normalise=normalise, max_depth=max_depth
+    regressor,
+    hidden=hidden,
+    steps=steps,
+    loss=loss,
+    optimizer=optimizer,
+    normalise=normalise,
+    max_depth=max_depth,
+    tree_error=tree_error,
   )
   if abstraction_name == "map":
     if abstraction is None:
@@ -279,6 +298,7 @@ def solver(
     optimizer=optimizer,
     normalise=normalise,
     max_depth=max_depth,
+    tree_error=tree_error,
     reservoir=reservoir,
   )
   return registry.Solver(
@@ -337,6 +357,13 @@ registry.register(
     registry.Param("optimizer", str, "adam", "mlp: the optax optimiser", choices=("adam", "sgd")),
     registry.Param("normalise", bool, True, "mlp: targets normalised before fitting"),
     registry.Param("max_depth", int, 32, "tree: the most levels", low=1),
+    registry.Param(
+      "tree_error",
+      str,
+      "sum",
+      "tree: the threshold bounds the squared error's reduction summed over all data points, or its mean",
+      choices=("sum", "mean"),
+    ),
     registry.Param(
       "reservoir", int, None, "fit on a reservoir of K sampled regrets per player (default: all data)", low=1
     ),

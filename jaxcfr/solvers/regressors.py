@@ -22,7 +22,8 @@ batchable hyperparameters (``learning_rate``, ``threshold``), traced scalars.
   are divided by their weighted root mean square (kept in the parameters) when ``normalise``.
 - ``tree``: a regression tree grown by Waugh et al. 2015's rule: at every node the best
   single-feature split by squared-error reduction over all data points; a leaf (predicting
-  the mean) where the best reduction is below ``threshold`` or none exists. Jittable: the
+  the mean) where the best reduction (summed over the data points, or with ``error="mean"``
+  their mean) is not above ``threshold`` or none exists. Jittable: the
   tree is grown on the U distinct feature rows (rows with equal features cannot be split
   apart, so their weights and weighted targets are summed: the same tree), level by level
   (at most ``max_depth`` levels, at most U nodes a level, numbered compactly); every node's
@@ -440,16 +441,24 @@ def _walk(tree: TreeParams, x) -> jax.Array:
   return jnp.where(stopped, out, tree.value[max_depth, node])
 
 
-def tree(*, max_depth: int = 32, threshold: float = 0.0) -> Regressor:
+def tree(*, max_depth: int = 32, threshold: float = 0.0, error: str = "sum") -> Regressor:
   """A regression tree grown by Waugh et al. 2015's rule (see the module doc).
 
   Args:
     max_depth: the most split levels (static: it sets the arrays' shapes).
-    threshold: the default of the batchable hyperparameter: the least squared-error
-      reduction (summed over all data points) a split must bring; >= 0.
+    threshold: the default of the batchable hyperparameter: the least reduction of the
+      squared error a split must bring; >= 0.
+    error: what ``threshold`` bounds: "sum", the squared error summed over all data points
+      (it grows with the data: at a fixed threshold RCFR's tree grows with the iterations),
+      or "mean", its mean over all data points (the sum over the total weight, ``t`` times
+      the legal rows in RCFR: a fixed threshold keeps about the same tree size over a run).
+      The paper's "if the error improvement at a node is less than a threshold" reads
+      either way.
   """
   if max_depth < 1:
     raise ValueError(f"tree max_depth must be >= 1, got {max_depth}")
+  if error not in ("sum", "mean"):
+    raise ValueError(f"tree error must be 'sum' or 'mean', got {error!r}")
 
   def init(key, rows):
     del key
@@ -470,7 +479,8 @@ def tree(*, max_depth: int = 32, threshold: float = 0.0) -> Regressor:
     inverse, count = jnp.asarray(distinct.inverse), len(distinct.x)
     summed = jax.ops.segment_sum(jnp.stack([weights, weights * targets], -1), inverse, count)
     tolerance = 1e-12 * (weights * targets**2).sum() + 1e-300  # rounding, not an improvement
-    return _grow(distinct, summed[:, 0], summed[:, 1], tolerance, hyper["threshold"], max_depth)
+    threshold = hyper["threshold"] * (weights.sum() if error == "mean" else 1)
+    return _grow(distinct, summed[:, 0], summed[:, 1], tolerance, threshold, max_depth)
 
   def predict(params, rows):
     distinct = _distinct(rows.features)
