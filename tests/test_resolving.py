@@ -187,6 +187,35 @@ def test_resolving_keeps_the_opponents_values_within_the_bounds():
   np.testing.assert_allclose(safe.opponent_values[0], best, rtol=1e-12, atol=1e-9)
 
 
+def test_final_leaves_carry_is_the_leaf_function_at_the_average_ranges():
+  rules, whole_host, whole = _game(300)
+  tree = lookahead.build(rules)
+  tensors = public_tree.to_device(tree)
+  rng = np.random.default_rng(5)
+  profile = tuple(
+    jnp.asarray(rng.dirichlet(np.ones(whole.legal[p].shape[1]), size=(whole.legal[p].shape[0], 6)).transpose(0, 2, 1))
+    * whole.legal[p][:, :, None]
+    for p in (0, 1)
+  )
+  profile = tuple(x / x.sum(1, keepdims=True) for x in profile)
+  leaf_fn = _fixed_below(rules, whole_host, tree, profile)  # linear: the opponent's values follow the agent's range
+  leaves = np.asarray(tensors.leaf_nodes)
+  for player in (0, 1):
+    own = whole.initial_range[player]
+    bounds = ops.counterfactual_values(whole, 1 - player, None, ops.ranges(whole, player, profile[player]))[0]
+    solve = functools.partial(resolving.resolve, tensors, own, bounds, player=player, iterations=50, leaf_fn=leaf_fn)
+    averaged, final = solve(), solve(carry="final_leaves")
+    np.testing.assert_array_equal(final.strategy, averaged.strategy)  # the same solve, other values handed on
+    inner = np.setdiff1d(np.arange(tree.num_nodes), leaves)
+    np.testing.assert_array_equal(final.opponent_values[inner], averaged.opponent_values[inner])
+    reach = [ops.ranges(tensors, player, final.strategy, own)] * 2  # the opponent's range does not matter here
+    expected = vector_cfr.leaf_values(tensors, leaf_fn, reach)[1 - player]
+    np.testing.assert_allclose(final.opponent_values[leaves], expected, rtol=0, atol=1e-10)
+    if player == 1:  # the opponent updates first and sees the strategies the average is made of
+      np.testing.assert_allclose(final.opponent_values[leaves], averaged.opponent_values[leaves], rtol=0, atol=1e-10)
+    assert np.any(np.abs(final.opponent_values[leaves]) > 1)
+
+
 def test_bad_resolve_settings_are_one_line_errors():
   rules, _, _ = _game(300)
   tree = public_tree.to_device(lookahead.build(rules))

@@ -86,8 +86,9 @@ class Resolved(NamedTuple):
       counterfactual values at every node averaged over the iterations (``carry="averaged"``,
       DeepStack's; at a lookahead's leaves the leaf function's), or its exact best-response
       values against ``strategy`` (``carry="best_response"``), to which the averages converge
-      on a whole subgame. At the root they stay within the bounds given when the re-solve
-      succeeds.
+      on a whole subgame, or the averages with the leaves' replaced by the leaf function's
+      values at the average profile's ranges (``carry="final_leaves"``). At the root they
+      stay within the bounds given when the re-solve succeeds.
     follow: [H, *B] the opponent's average follow probability in the gadget.
   """
 
@@ -147,7 +148,7 @@ def resolve_step(
   return ResolveState(inner, gadget_regret, average(state.follow, follow), average(state.opponent_values, values))
 
 
-CARRIES = ("averaged", "best_response")
+CARRIES = ("averaged", "best_response", "final_leaves")
 """The opponent values a re-solve hands on (``resolve``'s ``carry``), the default first."""
 GADGETS = ("rm+", "rm")
 """How the gadget's follow probabilities learn, the default first. With regret matching+ a
@@ -179,9 +180,13 @@ def resolve(
   at the root: ``iterations`` of ``resolve_step``.
 
   Args:
-    carry: the opponent values returned: "averaged" over the iterations (DeepStack's), or
+    carry: the opponent values returned: "averaged" over the iterations (DeepStack's);
       "best_response", the opponent's exact best-response values against the re-solved
-      strategy (the safe bounds of Burch, Johanson and Bowling 2014; a tree without leaves only).
+      strategy (the safe bounds of Burch, Johanson and Bowling 2014; a tree without leaves
+      only); or "final_leaves", the averages except at the leaves, where ``leaf_fn`` is asked
+      once more, at both players' ranges under the average profile (the opponent's from its
+      average follow probabilities), and the opponent's values there are carried (the same
+      as "averaged" on a tree without leaves).
     gadget: how the gadget's follow probabilities learn (GADGETS; ``resolve_step``).
   """
   if carry not in CARRIES:
@@ -200,6 +205,12 @@ def resolve(
   if carry == "best_response":
     reach = ops.ranges(tree, player, strategy, initial=own_range)
     values = ops.counterfactual_values(tree, 1 - player, None, reach)
+  if carry == "final_leaves" and tree.leaf_nodes.shape[0]:
+    profile = vector_cfr.average_strategy(tree, state.inner_state)
+    root = _root_ranges(tree, player, own_range, state.follow)
+    reach = [ops.ranges(tree, p, profile[p], root[p]) for p in (0, 1)]
+    leaves = vector_cfr.leaf_values(tree, leaf_fn, reach)[1 - player]
+    values = values.at[tree.leaf_nodes].set(leaves.astype(values.dtype))
   return Resolved(strategy, values, state.follow)
 
 
