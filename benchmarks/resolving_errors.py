@@ -22,6 +22,17 @@ DeepStack-Leduc's gadget):
    probability.
 3. **Exact leaves**: the agent of ``benchmarks/resolving.py`` (first-round lookaheads, exact
    leaf values of ``--leaf-iterations``), at the first of ``--iterations``.
+4. **Split** by seat and by round, for the agent with exact leaves, the agent without a depth
+   limit (both with the first of ``--iterations`` and of ``--gadgets``; the latter also with
+   the other gadgets) and CFR+ on the whole game after as many iterations: the opponent's best-response gain against each seat over the
+   game value (``seat_gains``; their mean is the exploitability); the first round's share,
+   the gain against the seat's first-round strategy completed by the best later rounds
+   (``best_completion``, ``--completion-iterations`` of CFR+), and the rest, the later rounds'
+   share; and, as a control of that choice, the naive splices (``splice``) of the agent's first
+   round with the reference equilibrium's later rounds and the other way round. Also the agent
+   with exact leaves carrying the leaf function's values at the final average ranges
+   (``carry="final_leaves"``), and the first round of one solve of the first round's lookahead
+   (``one_lookahead_first_round``: no re-solving), best-completed.
 
 The results file records the hardware and commit.
 """
@@ -34,12 +45,14 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
 
 
-PARTS = ("no_depth_limit", "one_root_resolve", "exact_leaves")
+PARTS = ("no_depth_limit", "one_root_resolve", "exact_leaves", "split")
 
 
 def _cfr(tree, iterations: int):
@@ -60,6 +73,96 @@ def _agent(rules, iterations: int, **settings) -> tuple:
   )
 
 
+def first_round(tree, player: int) -> np.ndarray:
+  """[N_p, 1, 1] bool: which rows of ``player``'s public-tree strategy (its decision nodes of
+  the host tree ``tree``, in ``tree.decision_nodes`` order) lie in the first betting round."""
+  return (np.asarray(tree.round)[tree.decision_nodes(player)] == 0)[:, None, None]
+
+
+def splice(tree, first: tuple, later: tuple) -> tuple:
+  """The profile that plays ``first``'s strategies at the first betting round's decision
+  nodes and ``later``'s at every later round's (both public-tree profiles of ``tree``)."""
+  import jax.numpy as jnp  # pylint: disable=import-outside-toplevel
+
+  return tuple(jnp.where(first_round(tree, p), jnp.asarray(first[p]), jnp.asarray(later[p])) for p in (0, 1))
+
+
+def seat_gains(whole, profile, value: float) -> dict:
+  """The opponent's best-response gain over the game value against each seat of ``profile``:
+  ``seat_0`` is ``BR_1(sigma_0) + v``, ``seat_1`` is ``BR_0(sigma_1) - v`` (``v``: player 0's
+  game value), and ``chips``, their mean, the exploitability (``NashConv / 2``)."""
+  from jaxcfr.core import public_tree as ops  # pylint: disable=import-outside-toplevel
+
+  best = ops.best_response_values(whole, tuple(profile))
+  return {"chips": float(best.sum() / 2), "seat_0": float(best[1] + value), "seat_1": float(best[0] - value)}
+
+
+def best_completion(whole, tree, strategy, player: int, iterations: int):
+  """[N_p, A, H] ``player``'s strategy with its first round held to ``strategy``'s and its later
+  rounds solved for the least gain of a best-responding opponent: ``iterations`` of CFR+ on
+  the whole game in which ``player``'s first-round strategy is fixed. After every step the held
+  rows get the fixed strategy back, and their regrets a 1e30 multiple of it, so that the regret
+  matching inside the next (alternating) step, whose strategy player 1's update sees, returns it
+  to 1e-16. The opponent's gain against the result bounds the first round's own cost from above
+  (tight as ``iterations`` grow)."""
+  import jax  # pylint: disable=import-outside-toplevel
+  import jax.numpy as jnp  # pylint: disable=import-outside-toplevel
+
+  from jaxcfr.solvers import vector_cfr  # pylint: disable=import-outside-toplevel
+
+  held, fixed = jnp.asarray(first_round(tree, player)), jnp.asarray(strategy, whole.dtype)
+  base = vector_cfr.preset_step("cfr+")
+
+  def hold(state):
+    strategies, regrets = list(state.strategy), list(state.regrets)
+    strategies[player] = jnp.where(held, fixed, strategies[player])
+    regrets[player] = jnp.where(held, 1e30 * fixed, regrets[player])
+    return state._replace(strategy=tuple(strategies), regrets=tuple(regrets))
+
+  state = hold(vector_cfr.init(whole, **vector_cfr.preset_hyperparameters("cfr+")))
+  run = jax.jit(lambda s: jax.lax.fori_loop(0, iterations, lambda _, x: hold(base(whole, x)), s))
+  return jnp.where(held, fixed, vector_cfr.average_strategy(whole, run(state))[player])
+
+
+def split(whole, tree, profile, reference, value: float, iterations: int) -> dict:
+  """``profile``'s split by seat and round (module doc, part 4) against the near-equilibrium
+  ``reference`` of player 0's game value ``value``."""
+  row = seat_gains(whole, profile, value)
+  completed = {}
+  for p in (0, 1):
+    profile_p = list(profile)
+    profile_p[p] = best_completion(whole, tree, profile[p], p, iterations)
+    completed[f"seat_{p}"] = seat_gains(whole, profile_p, value)[f"seat_{p}"]
+  row["first_round_best_completion"] = {**completed, "chips": (completed["seat_0"] + completed["seat_1"]) / 2}
+  row["later_rounds"] = {k: row[k] - completed[k] for k in ("seat_0", "seat_1")}
+  row["later_rounds"]["chips"] = (row["later_rounds"]["seat_0"] + row["later_rounds"]["seat_1"]) / 2
+  row["own_first_round_reference_later"] = seat_gains(whole, splice(tree, profile, reference), value)
+  row["reference_first_round_own_later"] = seat_gains(whole, splice(tree, reference, profile), value)
+  return row
+
+
+def one_lookahead_first_round(rules, tree, leaf_values_of, iterations: int, reference: tuple) -> tuple:
+  """``reference`` (a public-tree profile of the whole game ``tree``) with its first round
+  replaced by one solve of the first round's lookahead from the game's root (``iterations``
+  of CFR+, leaf values ``leaf_values_of(lookahead)``), both players', no re-solving."""
+  import jax.numpy as jnp  # pylint: disable=import-outside-toplevel
+
+  from jaxcfr.game import public_tree  # pylint: disable=import-outside-toplevel
+  from jaxcfr.solvers import lookahead  # pylint: disable=import-outside-toplevel
+
+  first = lookahead.build(rules)
+  tensors = public_tree.to_device(first, reference[0].dtype)
+  solved = lookahead.solve(tensors, iterations, "cfr+", leaf_values_of(first))
+  at = public_tree.embedding(tree, first)
+  out = []
+  for p in (0, 1):
+    row = {int(n): i for i, n in enumerate(tree.decision_nodes(p))}
+    rows = np.array([row[int(at[n])] for n in first.decision_nodes(p)], np.int64)
+    width = first.action_ids.shape[1]
+    out.append(jnp.asarray(reference[p]).at[rows, :width].set(solved.profile[p]))
+  return tuple(out)
+
+
 def main(argv: list[str] | None = None) -> dict:
   parser = argparse.ArgumentParser(prog="python -m benchmarks resolving_errors", description=__doc__.splitlines()[0])
   ints = lambda text: [int(x) for x in text.split(",") if x]
@@ -68,6 +171,9 @@ def main(argv: list[str] | None = None) -> dict:
   parser.add_argument("--iterations", type=ints, default=[1000, 3000], help="CFR+ iterations of each (re-)solve")
   parser.add_argument("--reference-iterations", type=int, default=20000, help="CFR+ iterations of the equilibrium")
   parser.add_argument("--leaf-iterations", type=int, default=200, help="CFR+ iterations of each exact leaf solve")
+  parser.add_argument(
+    "--completion-iterations", type=int, default=20000, help="CFR+ iterations of each best completion (split)"
+  )
   parser.add_argument(
     "--parts", type=words, default=list(PARTS), help=f"comma-separated parts to run, of {', '.join(PARTS)}"
   )
@@ -102,7 +208,7 @@ def main(argv: list[str] | None = None) -> dict:
         row = {"chips": float(exploit(whole, profile)), "seconds": time.perf_counter() - start}
         results["no_depth_limit"].setdefault(f"gadget_{gadget}", {}).setdefault(f"{carry}_values", {})[iterations] = row
         print(f"no depth limit, gadget {gadget}, {carry} values carried, T={iterations}: {row}", flush=True)
-  if "one_root_resolve" in args.parts:
+  if {"one_root_resolve", "split"} & set(args.parts):
     star = _cfr(whole, args.reference_iterations)
     results["reference_exploitability"] = float(exploit(whole, star))
   for player in (0, 1) if "one_root_resolve" in args.parts else ():
@@ -136,6 +242,47 @@ def main(argv: list[str] | None = None) -> dict:
     row["leaf_iterations"] = args.leaf_iterations
     results["exact_leaves"][f"gadget_{gadget}"] = {args.iterations[0]: row}
     print(f"exact leaves, gadget {gadget}, T={args.iterations[0]}: {row}", flush=True)
+  if "split" in args.parts:
+    best = ops.best_response_values(whole, star)
+    value = float(best[0] - best[1]) / 2  # within the reference's exploitability of the game value
+    results["split"] = {
+      "game_value": value,
+      "reference": split(whole, game.tree, star, star, value, args.completion_iterations),
+    }
+    agents = {
+      "exact_leaves": dict(leaf_values_of=leaves, gadget=args.gadgets[0]),
+      "exact_leaves_final_leaves_carried": dict(leaf_values_of=leaves, gadget=args.gadgets[0], carry="final_leaves"),
+      **{
+        "no_depth_limit" + ("" if gadget == args.gadgets[0] else f"_gadget_{gadget}"): dict(
+          leaf_values_of=None, rounds=2, gadget=gadget
+        )
+        for gadget in args.gadgets
+      },
+    }
+    for agent, settings in agents.items():
+      start = time.perf_counter()
+      profile = _agent(rules, args.iterations[0], **settings)
+      seconds = time.perf_counter() - start
+      results["split"][agent] = {
+        **split(whole, game.tree, profile, star, value, args.completion_iterations),
+        "seconds": seconds,
+      }
+      print(f"split, {agent}: {results['split'][agent]}", flush=True)
+    profile = _cfr(whole, args.iterations[0])
+    results["split"][f"whole_game_cfr+_{args.iterations[0]}"] = split(
+      whole, game.tree, profile, star, value, args.completion_iterations
+    )
+    start = time.perf_counter()
+    profile = one_lookahead_first_round(rules, game.tree, leaves, args.iterations[0], star)
+    seconds = time.perf_counter() - start
+    completed = {}
+    for p in (0, 1):
+      profile_p = list(profile)
+      profile_p[p] = best_completion(whole, game.tree, profile[p], p, args.completion_iterations)
+      completed[f"seat_{p}"] = seat_gains(whole, profile_p, value)[f"seat_{p}"]
+    completed["chips"] = (completed["seat_0"] + completed["seat_1"]) / 2
+    results["split"]["one_lookahead_solve"] = {"first_round_best_completion": completed, "seconds": seconds}
+    print(f"split, one lookahead solve's first round: {completed}", flush=True)
   write_record(
     args.out,
     benchmark="resolving_errors",
