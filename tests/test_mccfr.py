@@ -384,7 +384,7 @@ def test_row_updates_add_like_a_scatter_one_run_and_batched():
   np.testing.assert_allclose(one(big_table, many, big_rows), expected, rtol=1e-12)
 
 
-@pytest.mark.parametrize("algorithm", ["mccfr-os", "mccfr-es", "cfr-cs"])
+@pytest.mark.parametrize("algorithm", ["mccfr-os", "mccfr-es", "cfr-cs", "mcts"])
 def test_a_sampled_run_compiles_into_one_kernel(algorithm):
   """On a CPU a sampled solver's ``run`` of one seed or a batch of seeds on Leduc poker is one kernel (an
   XLA:CPU "small call"): no loop is left for the runtime to step through kernel by kernel
@@ -393,9 +393,9 @@ def test_a_sampled_run_compiles_into_one_kernel(algorithm):
     pytest.skip("an XLA:CPU property")
   s = solver(algorithm)
   tensors = helpers.load("leduc_poker").tensors
-  # one run, and a batch of four seeds (chance-sampled CFR's batched step holds reductions
-  # that XLA:CPU runs as library calls)
-  for seed in (0,) if algorithm == "cfr-cs" else (0, np.arange(4)):
+  # one run, and a batch of four seeds (the batched steps of chance-sampled CFR and MCTS hold
+  # reductions that XLA:CPU runs as library calls)
+  for seed in (0,) if algorithm in ("cfr-cs", "mcts") else (0, np.arange(4)):
     state = s.init(tensors, seed=seed)
     compiled = jax.jit(s.run).lower(tensors, state, 10).compile().as_text()
     entry = compiled[compiled.index("\nENTRY") :]

@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import functools
 
 import jax
 import jax.numpy as jnp
 
-__all__ = ["add_rows", "local_batches"]
+__all__ = ["add_rows", "max_rows", "local_batches"]
 
 # Above this many rows, a scatter even on a CPU: a large update (external sampling's frontiers
 # on Goof(7) or latent tic-tac-toe, outcome sampling's large minibatches) is no small step,
@@ -48,63 +49,89 @@ def local_batches():
     _LOCAL_BATCHES.reset(token)
 
 
-def _scatter(table: jax.Array, index: jax.Array, rows: jax.Array) -> jax.Array:
+def _scatter(combine: str, table: jax.Array, index: jax.Array, rows: jax.Array) -> jax.Array:
   index = jnp.where(index < 0, table.shape[0], index)  # dropped, where indexing would wrap it
-  return table.at[index].add(rows.astype(table.dtype), mode="drop")
+  return getattr(table.at[index], combine)(rows.astype(table.dtype), mode="drop")
 
 
-@jax.custom_batching.custom_vmap
-def _row_loop(table: jax.Array, index: jax.Array, rows: jax.Array) -> jax.Array:
-  """``_scatter`` as a loop over the rows, in their order (rows of one index add up in
-  order, as the scatter adds them on a CPU)."""
-  rows = rows.astype(table.dtype)
-
-  def add(r, out):
-    inside = (index[r] >= 0) & (index[r] < table.shape[0])
-    at = jnp.where(inside, index[r], 0)
-    row = jax.lax.dynamic_index_in_dim(out, at, 0, keepdims=True)
-    return jax.lax.dynamic_update_index_in_dim(out, row + jnp.where(inside, rows[r], 0), at, 0)
-
-  return jax.lax.fori_loop(0, index.shape[0], add, table)
+_COMBINE = {"add": jnp.add, "max": jnp.maximum}
 
 
-@_row_loop.def_vmap
-def _row_loop_batched(axis_size, in_batched, table, index, rows):
-  """A batch of runs: inside ``local_batches()`` one loop over every run's rows on the runs'
-  tables stacked as one [B * I, A] table (run ``b``'s rows offset by ``b * I``); outside it
-  the batched scatter."""
-  table, index, rows = (
-    x if batched else jnp.broadcast_to(x, (axis_size,) + x.shape)
-    for x, batched in zip((table, index, rows), in_batched)
-  )
-  if not _LOCAL_BATCHES.get():
-    return jax.vmap(_scatter)(table, index, rows), True
-  num = table.shape[1]
-  inside = (index >= 0) & (index < num)
-  offset = num * jnp.arange(axis_size, dtype=index.dtype)[:, None]
-  stacked = _row_loop(
-    table.reshape((axis_size * num,) + table.shape[2:]),
-    jnp.where(inside, index + offset, -1).reshape(-1),
-    rows.reshape((-1,) + rows.shape[2:]),
-  )
-  return stacked.reshape(table.shape), True
+def _make_row_loop(combine: str, stack_batches: bool):
+  """``_scatter`` as a loop over the rows, in their order (rows of one index combine in
+  order, as the scatter combines them on a CPU), batched by ``_row_loop_batched`` (the
+  batched scatter unless ``stack_batches``)."""
+  op = _COMBINE[combine]
+
+  @jax.custom_batching.custom_vmap
+  def row_loop(table: jax.Array, index: jax.Array, rows: jax.Array) -> jax.Array:
+    rows = rows.astype(table.dtype)
+
+    def update(r, out):
+      inside = (index[r] >= 0) & (index[r] < table.shape[0])
+      at = jnp.where(inside, index[r], 0)
+      row = jax.lax.dynamic_index_in_dim(out, at, 0, keepdims=True)
+      return jax.lax.dynamic_update_index_in_dim(out, jnp.where(inside, op(row, rows[r]), row), at, 0)
+
+    return jax.lax.fori_loop(0, index.shape[0], update, table)
+
+  @row_loop.def_vmap
+  def _row_loop_batched(axis_size, in_batched, table, index, rows):
+    """A batch of runs: inside ``local_batches()`` one loop over every run's rows on the
+    runs' tables stacked as one [B * I, ...] table (run ``b``'s rows offset by ``b * I``);
+    outside it the batched scatter."""
+    table, index, rows = (
+      x if batched else jnp.broadcast_to(x, (axis_size,) + x.shape)
+      for x, batched in zip((table, index, rows), in_batched)
+    )
+    if not (stack_batches and _LOCAL_BATCHES.get()):
+      return jax.vmap(functools.partial(_scatter, combine))(table, index, rows), True
+    num = table.shape[1]
+    inside = (index >= 0) & (index < num)
+    offset = num * jnp.arange(axis_size, dtype=index.dtype)[:, None]
+    stacked = row_loop(
+      table.reshape((axis_size * num,) + table.shape[2:]),
+      jnp.where(inside, index + offset, -1).reshape(-1),
+      rows.reshape((-1,) + rows.shape[2:]),
+    )
+    return stacked.reshape(table.shape), True
+
+  return row_loop
 
 
-def add_rows(table: jax.Array, index: jax.Array, rows: jax.Array) -> jax.Array:
+_ROW_LOOPS = {(c, stack): _make_row_loop(c, stack) for c in _COMBINE for stack in (False, True)}
+
+
+def _update_rows(combine: str, table, index, rows, stack_batches: bool) -> jax.Array:
+  if index.shape[0] == 0:
+    return table
+  scatter = functools.partial(_scatter, combine)
+  if index.shape[0] > ROW_LOOP_ROWS:
+    return scatter(table, index, rows)
+  loop = _ROW_LOOPS[combine, stack_batches]
+  return jax.lax.platform_dependent(table, index, rows, cpu=loop, default=scatter)
+
+
+def add_rows(table: jax.Array, index: jax.Array, rows: jax.Array, *, stack_batches: bool = True) -> jax.Array:
   """``table.at[index].add(rows, mode="drop")``, except that every row whose index is
   outside ``[0, I)`` is dropped (negative ones too).
 
   Args:
-    table: [I, A].
+    table: [I, ...], e.g. [I, A].
     index: [R] int, the row of each update.
-    rows: [R, A], the values to add.
+    rows: [R, ...], the values to add.
+    stack_batches: under ``vmap`` inside ``local_batches()``, add the batch's rows as one loop
+      over the stacked tables (False: the batched scatter; MCTS, whose batched step holds
+      library calls anyway and whose loops over stacked tables XLA compiled for minutes).
   Returns:
-    [I, A]. On a CPU a loop of row updates in the order of the rows (under ``vmap``, the
+    [I, ...]. On a CPU a loop of row updates in the order of the rows (under ``vmap``, the
     batch's rows in one loop inside ``local_batches()``, else a scatter; a scatter above
     ``ROW_LOOP_ROWS`` rows); a scatter elsewhere.
   """
-  if index.shape[0] == 0:
-    return table
-  if index.shape[0] > ROW_LOOP_ROWS:
-    return _scatter(table, index, rows)
-  return jax.lax.platform_dependent(table, index, rows, cpu=_row_loop, default=_scatter)
+  return _update_rows("add", table, index, rows, stack_batches)
+
+
+def max_rows(table: jax.Array, index: jax.Array, rows: jax.Array, *, stack_batches: bool = True) -> jax.Array:
+  """``table.at[index].max(rows, mode="drop")`` as ``add_rows`` does it (for a bool table, a
+  logical or: setting flags)."""
+  return _update_rows("max", table, index, rows, stack_batches)

@@ -61,7 +61,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcfr.core import regret
+from jaxcfr.core import regret, row_updates
 from jaxcfr.core import sampling as sampling_lib
 from jaxcfr.core import walk as walk_lib
 from jaxcfr.game.arrays import CHANCE_NODE
@@ -248,7 +248,9 @@ def simulate(tensors: GameTensors, state: MCTSState, uniforms: jax.Array, *, smo
   carry = (jnp.zeros((), bool), jnp.asarray(num_histories, jnp.int32))
   done = walk_lib.walk(tree, policy, uniforms, root=root, carry=carry, unroll=True)
   kinds, infosets, actions, updates = done.outputs
-  expanded = expanded.at[done.carry[1]].set(True, mode="drop")  # one scatter per simulation
+  expanded = row_updates.max_rows(
+    expanded, done.carry[1][None], jnp.ones((1,), bool), stack_batches=False
+  )  # the new node, if any
   return Path(terminal=done.last, kind=kinds, infoset=infosets, action=actions, update=updates, expanded=expanded)
 
 
@@ -261,9 +263,11 @@ def step(tensors: GameTensors, state: MCTSState, *, smooth: bool, backup: str) -
   for player, tp in enumerate(tensors.players):
     mine = path.update & (path.kind == player)
     row = jnp.where(mine, path.infoset, tp.num_infosets)  # out of range: dropped
-    col = jnp.clip(path.action, 0, tp.max_actions - 1)
-    visits[player] = visits[player].at[row, col].add(1, mode="drop")
-    rewards[player] = rewards[player].at[row, col].add(reward if player == 0 else -reward, mode="drop")
+    taken = jax.nn.one_hot(jnp.clip(path.action, 0, tp.max_actions - 1), tp.max_actions, dtype=rewards[player].dtype)
+    visits[player] = row_updates.add_rows(visits[player], row, taken.astype(visits[player].dtype), stack_batches=False)
+    rewards[player] = row_updates.add_rows(
+      rewards[player], row, taken * (reward if player == 0 else -reward), stack_batches=False
+    )
   return state._replace(
     visits=tuple(visits), rewards=tuple(rewards), expanded=path.expanded, key=key, iteration=state.iteration + 1
   )
