@@ -9,11 +9,12 @@ row updates (``dynamic_update_slice``), the same sum compiles into the surroundi
 and a sampled solver's whole ``run`` becomes one kernel. Above ``ROW_LOOP_ROWS`` rows and
 off the CPU, ``add_rows`` is the scatter.
 
-Under ``vmap`` (a batch of runs) the loop runs over every run's rows on the runs' tables
-stacked as one table, inside ``local_batches()``: ``Solver.run`` enters it, since its batch
-lives on one device or runs per device (``shard_map``). Elsewhere a batch's rows are a
-batched scatter, which XLA's partitioner keeps local when a sharding splits the batch over
-devices (a loop into stacked tables it could not).
+Under ``vmap`` (a batch of runs) a batch's rows are a batched scatter, which XLA's
+partitioner keeps local when a sharding splits the batch over devices. With
+``stack_batches=True`` (outcome sampling: a few rows per run) and inside ``local_batches()``
+(``Solver.run`` enters it: its batch lives on one device, or runs per device under
+``shard_map``) they are one loop over the runs' tables stacked as one table instead, so that
+the batch's step compiles into one kernel too.
 """
 
 from __future__ import annotations
@@ -112,7 +113,7 @@ def _update_rows(combine: str, table, index, rows, stack_batches: bool) -> jax.A
   return jax.lax.platform_dependent(table, index, rows, cpu=loop, default=scatter)
 
 
-def add_rows(table: jax.Array, index: jax.Array, rows: jax.Array, *, stack_batches: bool = True) -> jax.Array:
+def add_rows(table: jax.Array, index: jax.Array, rows: jax.Array, *, stack_batches: bool = False) -> jax.Array:
   """``table.at[index].add(rows, mode="drop")``, except that every row whose index is
   outside ``[0, I)`` is dropped (negative ones too).
 
@@ -121,8 +122,9 @@ def add_rows(table: jax.Array, index: jax.Array, rows: jax.Array, *, stack_batch
     index: [R] int, the row of each update.
     rows: [R, ...], the values to add.
     stack_batches: under ``vmap`` inside ``local_batches()``, add the batch's rows as one loop
-      over the stacked tables (False: the batched scatter; MCTS, whose batched step holds
-      library calls anyway and whose loops over stacked tables XLA compiled for minutes).
+      over the stacked tables; else the batched scatter. Worth it for a few rows per run
+      (outcome sampling); external and chance sampling, with hundreds, were not measured
+      faster so, and MCTS's stacked loops took XLA 12 minutes to compile for 64 seeds.
   Returns:
     [I, ...]. On a CPU a loop of row updates in the order of the rows (under ``vmap``, the
     batch's rows in one loop inside ``local_batches()``, else a scatter; a scatter above
@@ -131,7 +133,7 @@ def add_rows(table: jax.Array, index: jax.Array, rows: jax.Array, *, stack_batch
   return _update_rows("add", table, index, rows, stack_batches)
 
 
-def max_rows(table: jax.Array, index: jax.Array, rows: jax.Array, *, stack_batches: bool = True) -> jax.Array:
+def max_rows(table: jax.Array, index: jax.Array, rows: jax.Array, *, stack_batches: bool = False) -> jax.Array:
   """``table.at[index].max(rows, mode="drop")`` as ``add_rows`` does it (for a bool table, a
   logical or: setting flags)."""
   return _update_rows("max", table, index, rows, stack_batches)

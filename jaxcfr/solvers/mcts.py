@@ -248,9 +248,7 @@ def simulate(tensors: GameTensors, state: MCTSState, uniforms: jax.Array, *, smo
   carry = (jnp.zeros((), bool), jnp.asarray(num_histories, jnp.int32))
   done = walk_lib.walk(tree, policy, uniforms, root=root, carry=carry, unroll=True)
   kinds, infosets, actions, updates = done.outputs
-  expanded = row_updates.max_rows(
-    expanded, done.carry[1][None], jnp.ones((1,), bool), stack_batches=False
-  )  # the new node, if any
+  expanded = row_updates.max_rows(expanded, done.carry[1][None], jnp.ones((1,), bool))  # the new node, if any
   return Path(terminal=done.last, kind=kinds, infoset=infosets, action=actions, update=updates, expanded=expanded)
 
 
@@ -264,10 +262,8 @@ def step(tensors: GameTensors, state: MCTSState, *, smooth: bool, backup: str) -
     mine = path.update & (path.kind == player)
     row = jnp.where(mine, path.infoset, tp.num_infosets)  # out of range: dropped
     taken = jax.nn.one_hot(jnp.clip(path.action, 0, tp.max_actions - 1), tp.max_actions, dtype=rewards[player].dtype)
-    visits[player] = row_updates.add_rows(visits[player], row, taken.astype(visits[player].dtype), stack_batches=False)
-    rewards[player] = row_updates.add_rows(
-      rewards[player], row, taken * (reward if player == 0 else -reward), stack_batches=False
-    )
+    visits[player] = row_updates.add_rows(visits[player], row, taken.astype(visits[player].dtype))
+    rewards[player] = row_updates.add_rows(rewards[player], row, taken * (reward if player == 0 else -reward))
   return state._replace(
     visits=tuple(visits), rewards=tuple(rewards), expanded=path.expanded, key=key, iteration=state.iteration + 1
   )

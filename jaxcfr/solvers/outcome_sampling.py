@@ -415,9 +415,10 @@ def outcome_sampling_update(
   source = _Sigma(state.regrets, True) if strategies is None else _Sigma(tuple(strategies))
   rows = _os_rows(tensors, source, trajectories, player, walk_rows=_walk_rows, keep=keep)
   regrets, average, last_visit = list(state.regrets), list(state.average), list(state.last_visit)
-  regrets[player] = row_updates.add_rows(regrets[player], rows.index, rows.regret)
+  # a few rows per run: a batch's rows as one loop over the stacked tables (row_updates)
+  regrets[player] = row_updates.add_rows(regrets[player], rows.index, rows.regret, stack_batches=True)
   if averaging == "stochastic":
-    average[player] = row_updates.add_rows(average[player], rows.index, rows.average)
+    average[player] = row_updates.add_rows(average[player], rows.index, rows.average, stack_batches=True)
   elif averaging == "optimistic":  # Ponsen et al. 2011, Algorithm 1 line 15, once per visited infoset
     estimate = _estimate(tensors, rows, player)
     sigma = (
