@@ -38,11 +38,11 @@ _LOCAL_BATCHES = contextvars.ContextVar("jaxcfr_local_batches", default=False)
 
 @contextlib.contextmanager
 def local_batches():
-  """While tracing inside it, ``add_rows`` under ``vmap`` adds a batch's rows as one loop
-  over the runs' stacked tables, which is right when the batch lives on one device (or on
-  each device of a ``shard_map``): on a CPU the batch's step then compiles into one kernel
-  (outcome sampling on Leduc, 64 vmapped seeds of one trajectory: about 75 against 135 us
-  per iteration with the batched scatter used outside it)."""
+  """While tracing inside it, ``add_rows(..., stack_batches=True)`` under ``vmap`` adds a
+  batch's rows as one loop over the runs' stacked tables, which is right when the batch
+  lives on one device (or on each device of a ``shard_map``): on a CPU the batch's step then
+  compiles into one kernel (outcome sampling on Leduc, 64 vmapped seeds of one trajectory:
+  about 75 against 135 us per iteration with the batched scatter, ad hoc on a loaded CPU)."""
   token = _LOCAL_BATCHES.set(True)
   try:
     yield
@@ -60,8 +60,8 @@ _COMBINE = {"add": jnp.add, "max": jnp.maximum}
 
 def _make_row_loop(combine: str, stack_batches: bool):
   """``_scatter`` as a loop over the rows, in their order (rows of one index combine in
-  order, as the scatter combines them on a CPU), batched by ``_row_loop_batched`` (the
-  batched scatter unless ``stack_batches``)."""
+  order, as the scatter combines them on a CPU); under ``vmap`` the batched scatter unless
+  ``stack_batches`` inside ``local_batches()``."""
   op = _COMBINE[combine]
 
   @jax.custom_batching.custom_vmap
@@ -78,9 +78,8 @@ def _make_row_loop(combine: str, stack_batches: bool):
 
   @row_loop.def_vmap
   def _row_loop_batched(axis_size, in_batched, table, index, rows):
-    """A batch of runs: inside ``local_batches()`` one loop over every run's rows on the
-    runs' tables stacked as one [B * I, ...] table (run ``b``'s rows offset by ``b * I``);
-    outside it the batched scatter."""
+    """A batch of runs: one loop over every run's rows on the runs' tables stacked as one
+    [B * I, ...] table (run ``b``'s rows offset by ``b * I``), or the batched scatter."""
     table, index, rows = (
       x if batched else jnp.broadcast_to(x, (axis_size,) + x.shape)
       for x, batched in zip((table, index, rows), in_batched)
@@ -126,9 +125,9 @@ def add_rows(table: jax.Array, index: jax.Array, rows: jax.Array, *, stack_batch
       (outcome sampling); external and chance sampling, with hundreds, were not measured
       faster so, and MCTS's stacked loops took XLA 12 minutes to compile for 64 seeds.
   Returns:
-    [I, ...]. On a CPU a loop of row updates in the order of the rows (under ``vmap``, the
-    batch's rows in one loop inside ``local_batches()``, else a scatter; a scatter above
-    ``ROW_LOOP_ROWS`` rows); a scatter elsewhere.
+    [I, ...]. On a CPU a loop of row updates in the order of the rows (under ``vmap`` a
+    scatter, or with ``stack_batches`` inside ``local_batches()`` one loop over the batch's
+    rows; a scatter above ``ROW_LOOP_ROWS`` rows); a scatter elsewhere.
   """
   return _update_rows("add", table, index, rows, stack_batches)
 
