@@ -149,7 +149,12 @@ def resolve_step(
 
 
 CARRIES = ("averaged", "best_response", "final_leaves")
-"""The opponent values a re-solve hands on (``resolve``'s ``carry``), the default first."""
+"""The opponent values a re-solve hands on (``resolve``'s ``carry``), the default first. On
+no-limit Leduc (stack 1,200, 1,000 iterations per solve) neither alternative helps: without a
+depth limit the best-response values leave the agent at 0.55 chips against the averages' 0.54
+(``benchmarks/results/resolving_errors.json``); with exact leaves "final_leaves" makes it 3.66
+against 1.16, its second-round re-solves losing more in both seats
+(``benchmarks/results/resolving_split.json``)."""
 GADGETS = ("rm+", "rm")
 """How the gadget's follow probabilities learn, the default first. With regret matching+ a
 hand's follow probability jumps whenever its floored regrets cross, and a re-solve rooted at an
