@@ -80,12 +80,13 @@ def _make_row_loop(combine: str, stack_batches: bool):
   def _row_loop_batched(axis_size, in_batched, table, index, rows):
     """A batch of runs: one loop over every run's rows on the runs' tables stacked as one
     [B * I, ...] table (run ``b``'s rows offset by ``b * I``), or the batched scatter."""
+    if not (stack_batches and _LOCAL_BATCHES.get()):
+      in_axes = tuple(0 if batched else None for batched in in_batched)
+      return jax.vmap(functools.partial(_scatter, combine), in_axes=in_axes)(table, index, rows), True
     table, index, rows = (
       x if batched else jnp.broadcast_to(x, (axis_size,) + x.shape)
       for x, batched in zip((table, index, rows), in_batched)
     )
-    if not (stack_batches and _LOCAL_BATCHES.get()):
-      return jax.vmap(functools.partial(_scatter, combine))(table, index, rows), True
     num = table.shape[1]
     inside = (index >= 0) & (index < num)
     offset = num * jnp.arange(axis_size, dtype=index.dtype)[:, None]
