@@ -103,17 +103,22 @@ def _fixed_below(rules, whole, tree, profile):
   return leaf_fn
 
 
-def test_lookahead_values_equal_the_whole_trees_with_the_same_strategies_below():
-  rules, whole_host, whole = _game(500)
-  tree = lookahead.build(rules)
-  tensors = public_tree.to_device(tree)
-  rng = np.random.default_rng(3)
+def _random_profile(whole, seed: int) -> tuple:
+  """A random profile ([N_p, A, H] per player, six hands) on the whole tree's legal actions."""
+  rng = np.random.default_rng(seed)
   profile = tuple(
     jnp.asarray(rng.dirichlet(np.ones(whole.legal[p].shape[1]), size=(whole.legal[p].shape[0], 6)).transpose(0, 2, 1))
     * whole.legal[p][:, :, None]
     for p in (0, 1)
   )
-  profile = tuple(x / x.sum(1, keepdims=True) for x in profile)
+  return tuple(x / x.sum(1, keepdims=True) for x in profile)
+
+
+def test_lookahead_values_equal_the_whole_trees_with_the_same_strategies_below():
+  rules, whole_host, whole = _game(500)
+  tree = lookahead.build(rules)
+  tensors = public_tree.to_device(tree)
+  profile = _random_profile(whole, seed=3)
   leaf_fn = _fixed_below(rules, whole_host, tree, profile)
   mine = _restrict(whole_host, profile, tree)
   at = public_tree.embedding(whole_host, tree)
@@ -191,13 +196,7 @@ def test_final_leaves_carry_is_the_leaf_function_at_the_average_ranges():
   rules, whole_host, whole = _game(300)
   tree = lookahead.build(rules)
   tensors = public_tree.to_device(tree)
-  rng = np.random.default_rng(5)
-  profile = tuple(
-    jnp.asarray(rng.dirichlet(np.ones(whole.legal[p].shape[1]), size=(whole.legal[p].shape[0], 6)).transpose(0, 2, 1))
-    * whole.legal[p][:, :, None]
-    for p in (0, 1)
-  )
-  profile = tuple(x / x.sum(1, keepdims=True) for x in profile)
+  profile = _random_profile(whole, seed=5)
   leaf_fn = _fixed_below(rules, whole_host, tree, profile)  # linear: the opponent's values follow the agent's range
   leaves = np.asarray(tensors.leaf_nodes)
   for player in (0, 1):

@@ -168,12 +168,13 @@ def _parent_reach(level_slices, gathers, legal, parent_seq, children, plan):
 
 
 def _parent_reach_fwd(level_slices, gathers, legal, parent_seq, children, plan):
-  return plan[parent_seq], (legal, parent_seq, children, jnp.zeros_like(plan))
+  return plan[parent_seq], (legal, parent_seq, children)
 
 
 def _parent_reach_bwd(level_slices, gathers, residuals, reach_bar):
-  legal, parent_seq, children, zeros = residuals
+  legal, parent_seq, children = residuals
   view = _LevelView(level_slices, legal, parent_seq, children)
+  zeros = jnp.zeros((1 + legal.size,) + reach_bar.shape[1:], reach_bar.dtype)  # [S, *B]: the padded sequences
   plan_bar = _bottom_up(view, zeros, lambda _, lo, hi: reach_bar[lo:hi], gathers)
   return (*_integer_zeros((legal, parent_seq, children)), plan_bar)
 
