@@ -17,7 +17,7 @@ Parts:
   and the run time to reach 0.5% of the pot. The turn endgames are timed per iteration only
   (``--turn-iterations``): a thousand iterations take hours on a 2-core CPU.
 - ``turn_curves``: the turn endgames (``--turn-endgames``, default 2 then 1) with CFR+, DCFR
-  and PCFR+ to ``--iterations`` like the rivers' curves, each curve stopped early once its run
+  and PCFR+ (``--algorithms``) to ``--iterations`` like the rivers' curves, each curve stopped early once its run
   time passes ``--max-minutes`` (the point it reached recorded).
 - ``range_batch``: Libratus endgame 4 (a river) with ``--batches`` different range pairs (the
   endgame's ranges times independent log-normal noise, sigma 1, per hand) as one program
@@ -139,14 +139,14 @@ def endgames(iterations: int, every: int, turn_iterations: int) -> dict:
   return out
 
 
-def turn_curves(endgames: list, iterations: int, every: int, max_minutes: float) -> dict:
+def turn_curves(endgames: list, iterations: int, every: int, max_minutes: float, algorithms: list) -> dict:
   import jaxcfr  # pylint: disable=import-outside-toplevel
 
   out = {}
   for k in endgames:
     game = jaxcfr.load(f"hunl_subgame(endgame={k})")
     row = {"statistics": game.statistics(), "pot": game.info.pot}
-    for algorithm in ("cfr+", "dcfr", "pcfr+"):
+    for algorithm in algorithms:
       row[f"{algorithm}_curve"] = curve = _curve(game, algorithm, iterations, every, 60 * max_minutes)
       last = curve["curve"][-1]
       row[f"{algorithm}_ms_per_iteration"] = 1000 * last["run_seconds"] / last["iteration"]
@@ -263,6 +263,7 @@ def main(argv: list[str] | None = None) -> dict:
   parser.add_argument("--turn-iterations", type=int, default=3, help="timed CFR+ iterations on the turn endgames")
   parser.add_argument("--turn-endgames", default="2,1", help="turn_curves: comma-separated turn endgames (1, 2)")
   parser.add_argument("--max-minutes", type=float, default=60.0, help="turn_curves: run time cap of each curve")
+  parser.add_argument("--algorithms", default="cfr+,dcfr,pcfr+", help="turn_curves: comma-separated solvers")
   parser.add_argument(
     "--batches", default="1,64,1024", help="range_batch: comma-separated batch sizes (1 first: the baseline)"
   )
@@ -285,7 +286,11 @@ def main(argv: list[str] | None = None) -> dict:
     endgames_ = [int(k) for k in args.turn_endgames.split(",")]
     if not set(endgames_) <= {1, 2}:
       parser.error(f"--turn-endgames takes the turn endgames 1 and 2, got {args.turn_endgames}")
-    results["turn_curves_float32"] = turn_curves(endgames_, args.iterations, args.every, args.max_minutes)
+    algorithms = args.algorithms.split(",")
+    unknown = sorted(set(algorithms) - {"cfr+", "dcfr", "pcfr+"})
+    if unknown:
+      parser.error(f"--algorithms: unknown {unknown}; choose from cfr+, dcfr, pcfr+")
+    results["turn_curves_float32"] = turn_curves(endgames_, args.iterations, args.every, args.max_minutes, algorithms)
   if "range_batch" in parts:
     batches = [int(b) for b in args.batches.split(",")]
     if batches[0] != 1 or min(batches) < 1:
