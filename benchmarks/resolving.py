@@ -9,8 +9,10 @@ exploitability (``NashConv / 2``, chips per game and mbb/g with the ante as the 
 the uniform strategy; CFR+ on the whole game after 100, 1,000 and 10,000 iterations; the
 continual re-solving agent (jaxcfr.solvers.resolving.agent_strategy: a first solve of the
 first round's lookahead, then a re-solve at every decision of the agent, ``--iterations``
-CFR+ iterations each) with exact leaf values (``--leaf-iterations`` CFR+ iterations per leaf
-solve) and with value networks trained on ``--train-sizes`` random situations (DeepStack's
+CFR+ iterations each, the gadget ``--gadget``) with exact leaf values (``--leaves``: fresh
+solves of ``--leaf-iterations`` CFR+ iterations per call, agent ``exact``; solves warm-started
+across the lookahead's iterations, ``--warm-leaf-iterations`` per call, agent ``exact_warm``)
+and with value networks trained on ``--train-sizes`` random situations (DeepStack's
 range generator; each solved by ``--data-iterations`` CFR+ iterations). The agent plays both
 seats; its exploitability is exact (best responses on the public tree). Head to head, the
 agent's exact expected winnings per game (seats averaged) against CFR+ of 100 and 1,000
@@ -45,14 +47,13 @@ DEEPSTACK_LEDUC = {
 }
 
 
-def _profile(agent: str, rules, iterations: int, leaf_values_of) -> tuple:
+def _profile(rules, iterations: int, leaf_values_of, gadget: str) -> tuple:
   import jax.numpy as jnp  # pylint: disable=import-outside-toplevel
 
   from jaxcfr.solvers import resolving  # pylint: disable=import-outside-toplevel
 
-  del agent
   return tuple(
-    jnp.asarray(resolving.agent_strategy(rules, p, iterations=iterations, leaf_values_of=leaf_values_of))
+    jnp.asarray(resolving.agent_strategy(rules, p, iterations=iterations, leaf_values_of=leaf_values_of, gadget=gadget))
     for p in (0, 1)
   )
 
@@ -79,7 +80,11 @@ def one_stack(stack: int, args, out_dir: Path) -> dict:
     done = target
     cfr[target] = vector_cfr.average_strategy(whole, state)
     rows[f"cfr+_{target}"] = row(float(exploit(whole, cfr[target])), time.perf_counter() - start)
-  agents = {"exact": functools.partial(lookahead.exact_leaf_values, iterations=args.leaf_iterations)}
+  exact = {
+    "fresh": ("exact", functools.partial(lookahead.exact_leaf_values, iterations=args.leaf_iterations)),
+    "warm": ("exact_warm", functools.partial(lookahead.warm_leaf_values, iterations=args.warm_leaf_iterations)),
+  }
+  agents = dict(exact[kind] for kind in args.leaves)
   data_rows = {}
   for size in args.train_sizes:
     start = time.perf_counter()
@@ -102,7 +107,7 @@ def one_stack(stack: int, args, out_dir: Path) -> dict:
     agents[f"network_{size}"] = lambda tree, fn=leaf_fn: fn
   for agent, leaf_values_of in agents.items():
     start = time.perf_counter()
-    profile = _profile(agent, rules, args.iterations, leaf_values_of)
+    profile = _profile(rules, args.iterations, leaf_values_of, args.gadget)
     rows[f"resolving_{agent}"] = row(float(exploit(whole, profile)), time.perf_counter() - start)
     strategy_files.save_public_strategy(out_dir / f"resolving_{stack}_{agent}.npz", game, profile)
     rows[f"resolving_{agent}"]["head_to_head_chips"] = {
@@ -117,11 +122,20 @@ def one_stack(stack: int, args, out_dir: Path) -> dict:
 def main(argv: list[str] | None = None) -> dict:
   parser = argparse.ArgumentParser(prog="python -m benchmarks resolving", description=__doc__.splitlines()[0])
   ints = lambda text: [int(x) for x in text.split(",") if x]
+  words = lambda text: [x.strip() for x in text.split(",") if x.strip()]
   parser.add_argument(
     "--stacks", type=ints, default=[1200, 3600], help="comma-separated stacks (ante 100; 2,400 has 1,200's tree)"
   )
   parser.add_argument("--iterations", type=int, default=1000, help="CFR+ iterations of every solve and re-solve")
-  parser.add_argument("--leaf-iterations", type=int, default=200, help="CFR+ iterations of each exact leaf solve")
+  parser.add_argument(
+    "--leaves",
+    type=words,
+    default=["fresh", "warm"],
+    help="exact-leaf agents: fresh (a solve from scratch per call) and warm (lookahead.warm_leaf_values)",
+  )
+  parser.add_argument("--leaf-iterations", type=int, default=200, help="CFR+ iterations of each fresh leaf solve")
+  parser.add_argument("--warm-leaf-iterations", type=int, default=5, help="CFR+ steps of each warm leaf call")
+  parser.add_argument("--gadget", default="rm+", help="the gadget of every re-solve (resolving.GADGETS)")
   parser.add_argument("--train-sizes", type=ints, default=[1000, 10000, 100000], help="situations per network")
   parser.add_argument("--data-iterations", type=int, default=1000, help="CFR+ iterations solving each situation")
   parser.add_argument("--batch", type=int, default=4096, help="situations solved as one program")
@@ -134,6 +148,10 @@ def main(argv: list[str] | None = None) -> dict:
     "--out", default=str(Path(__file__).parent / "results" / "resolving.json"), help="the results file"
   )
   args = parser.parse_args(argv)
+  if set(args.leaves) - {"fresh", "warm"}:
+    parser.error(f"--leaves: unknown {sorted(set(args.leaves) - {'fresh', 'warm'})}; choose from fresh, warm")
+  if args.gadget not in ("rm+", "rm"):
+    parser.error(f"--gadget: unknown {args.gadget!r}; choose from rm+, rm")
   import jax  # pylint: disable=import-outside-toplevel
 
   jax.config.update("jax_enable_x64", args.dtype == "float64")

@@ -33,6 +33,12 @@ DeepStack-Leduc's gadget):
    with exact leaves carrying the leaf function's values at the final average ranges
    (``carry="final_leaves"``), and the first round of one solve of the first round's lookahead
    (``one_lookahead_first_round``: no re-solving), best-completed.
+5. **Warm leaves** (``lookahead.warm_leaf_values``: each leaf's subgame solve continued across
+   the lookahead's iterations, ``--warm-iterations`` CFR+ steps per call, against fresh solves of
+   ``--fresh-leaf-iterations``): the first round of one solve of the first round's lookahead,
+   best-completed (as in part 4), for each of ``--iterations``; and the agent with warm leaves
+   (the last of ``--warm-iterations``) for each of ``--agent-iterations`` and ``--gadgets``,
+   its exploitability and seat gains.
 
 The results file records the hardware and commit.
 """
@@ -52,7 +58,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
 
 
-PARTS = ("no_depth_limit", "one_root_resolve", "exact_leaves", "split")
+PARTS = ("no_depth_limit", "one_root_resolve", "exact_leaves", "split", "warm_leaves")
 
 
 def _cfr(tree, iterations: int):
@@ -163,6 +169,58 @@ def one_lookahead_first_round(rules, tree, leaf_values_of, iterations: int, refe
   return tuple(out)
 
 
+def completed_first_round(whole, tree, profile, value: float, iterations: int) -> dict:
+  """Each seat's gain against ``profile`` with that seat's later rounds best-completed
+  (``best_completion``), and their mean."""
+  out = {}
+  for p in (0, 1):
+    profile_p = list(profile)
+    profile_p[p] = best_completion(whole, tree, profile[p], p, iterations)
+    out[f"seat_{p}"] = seat_gains(whole, profile_p, value)[f"seat_{p}"]
+  out["chips"] = (out["seat_0"] + out["seat_1"]) / 2
+  return out
+
+
+def warm_leaves(rules, game, args) -> dict:
+  """Part 5 (module doc): fresh against warm leaves."""
+  import jax  # pylint: disable=import-outside-toplevel
+
+  from jaxcfr.core import public_tree as ops  # pylint: disable=import-outside-toplevel
+  from jaxcfr.solvers import lookahead  # pylint: disable=import-outside-toplevel
+
+  whole = game.tensors
+  star = _cfr(whole, args.reference_iterations)
+  best = ops.best_response_values(whole, star)
+  value = float(best[0] - best[1]) / 2
+  leaves = {
+    f"fresh_{k}": functools.partial(lookahead.exact_leaf_values, iterations=k) for k in args.fresh_leaf_iterations
+  }
+  leaves.update(
+    {f"warm_{k}": functools.partial(lookahead.warm_leaf_values, iterations=k) for k in args.warm_iterations}
+  )
+  out = {"game_value": value, "one_lookahead_first_round": {}, "agent": {}}
+  for name, leaf_values_of in leaves.items():
+    for iterations in args.iterations:
+      start = time.perf_counter()
+      profile = one_lookahead_first_round(rules, game.tree, leaf_values_of, iterations, star)
+      row = completed_first_round(whole, game.tree, profile, value, args.completion_iterations)
+      row["seconds"] = time.perf_counter() - start
+      out["one_lookahead_first_round"].setdefault(name, {})[iterations] = row
+      print(f"warm_leaves, one lookahead, {name} leaves, T={iterations}: {row}", flush=True)
+  warm = functools.partial(lookahead.warm_leaf_values, iterations=args.warm_iterations[-1])
+  exploit = jax.jit(ops.exploitability)
+  for gadget in args.gadgets:
+    for iterations in args.agent_iterations or args.iterations:
+      start = time.perf_counter()
+      profile = _agent(rules, iterations, leaf_values_of=warm, gadget=gadget)
+      row = {**seat_gains(whole, profile, value), "seconds": time.perf_counter() - start}
+      row["exploitability"] = float(exploit(whole, profile))
+      out["agent"].setdefault(f"gadget_{gadget}", {})[iterations] = row
+      print(f"warm_leaves, agent, gadget {gadget}, T={iterations}: {row}", flush=True)
+  out["agent_warm_iterations"] = args.warm_iterations[-1]
+  return out
+
+
 def main(argv: list[str] | None = None) -> dict:
   parser = argparse.ArgumentParser(prog="python -m benchmarks resolving_errors", description=__doc__.splitlines()[0])
   ints = lambda text: [int(x) for x in text.split(",") if x]
@@ -173,6 +231,15 @@ def main(argv: list[str] | None = None) -> dict:
   parser.add_argument("--leaf-iterations", type=int, default=200, help="CFR+ iterations of each exact leaf solve")
   parser.add_argument(
     "--completion-iterations", type=int, default=20000, help="CFR+ iterations of each best completion (split)"
+  )
+  parser.add_argument(
+    "--warm-iterations", type=ints, default=[1, 5], help="CFR+ steps of each warm leaf call (warm_leaves)"
+  )
+  parser.add_argument(
+    "--agent-iterations", type=ints, default=None, help="warm_leaves: the agent's iterations (default --iterations)"
+  )
+  parser.add_argument(
+    "--fresh-leaf-iterations", type=ints, default=[200, 1000], help="fresh leaf solves compared (warm_leaves)"
   )
   parser.add_argument(
     "--parts", type=words, default=list(PARTS), help=f"comma-separated parts to run, of {', '.join(PARTS)}"
@@ -275,14 +342,11 @@ def main(argv: list[str] | None = None) -> dict:
     start = time.perf_counter()
     profile = one_lookahead_first_round(rules, game.tree, leaves, args.iterations[0], star)
     seconds = time.perf_counter() - start
-    completed = {}
-    for p in (0, 1):
-      profile_p = list(profile)
-      profile_p[p] = best_completion(whole, game.tree, profile[p], p, args.completion_iterations)
-      completed[f"seat_{p}"] = seat_gains(whole, profile_p, value)[f"seat_{p}"]
-    completed["chips"] = (completed["seat_0"] + completed["seat_1"]) / 2
+    completed = completed_first_round(whole, game.tree, profile, value, args.completion_iterations)
     results["split"]["one_lookahead_solve"] = {"first_round_best_completion": completed, "seconds": seconds}
     print(f"split, one lookahead solve's first round: {completed}", flush=True)
+  if "warm_leaves" in args.parts:
+    results["warm_leaves"] = warm_leaves(rules, game, args)
   write_record(
     args.out,
     benchmark="resolving_errors",

@@ -3,6 +3,7 @@ continual re-solving agent (jaxcfr.solvers.lookahead, jaxcfr.solvers.resolving) 
 no-limit Leduc in DeepStack-Leduc's betting (ante 100, pot-sized raises and all-in), with
 stacks of 300 (89 public nodes) or 500 chips (317)."""
 
+import dataclasses
 import functools
 import json
 
@@ -227,17 +228,43 @@ def test_bad_resolve_settings_are_one_line_errors():
     resolving.resolve(tree, hands, hands, player=0, iterations=1, gadget="cfr+")
 
 
+def test_warm_leaf_values_continue_cfr_on_each_leafs_subgame():
+  rules, _, _ = _game(300)
+  tree = lookahead.build(rules)
+  tensors = public_tree.to_device(tree)
+  solver = lookahead.warm_leaf_values(tree, iterations=3)
+  state = solver.init(tensors, ())
+  ranges = jnp.asarray(np.random.default_rng(1).random((2, tensors.leaf_nodes.shape[0], tensors.num_hands)))
+  apply = jax.jit(solver.apply)
+  for _ in range(4):
+    values, state = apply(tensors, ranges, state)
+  # the last leaf's subgame: 12 CFR+ steps from its (unnormalised, board-masked) ranges
+  leaf = int(tensors.leaf_nodes[-1])
+  sub = public_tree.to_device(lookahead.build(rules, tree.states[leaf], rounds=None))
+  valid = sub.valid[sub.board[0]]
+  sub = dataclasses.replace(sub, initial_range=ranges[:, -1] * valid)
+  alone = vector_cfr.init(sub, **vector_cfr.preset_hyperparameters("cfr+"))
+  alone = vector_cfr.run(sub, alone, 12, vector_cfr.preset_step("cfr+"))
+  np.testing.assert_allclose(values[:, -1], alone.values[:, 0], rtol=1e-12, atol=1e-12)
+  assert np.any(np.abs(values[:, -1]) > 1)
+
+
 def test_continual_resolving_with_exact_values_approaches_an_equilibrium():
   rules, _, whole = _game(300)
-  agent = functools.partial(
-    resolving.agent_strategy, rules, leaf_values_of=functools.partial(lookahead.exact_leaf_values, iterations=200)
-  )
-  exploitability = []
-  for iterations in (30, 300):  # about 20 s each, compiling most of it
-    profile = tuple(jnp.asarray(agent(p, iterations=iterations)) for p in (0, 1))
-    exploitability.append(float(ops.exploitability(whole, profile)))
+  agent = functools.partial(resolving.agent_strategy, rules)
+
+  def exploitability(leaf_values_of, iterations):
+    profile = tuple(jnp.asarray(agent(p, iterations=iterations, leaf_values_of=leaf_values_of)) for p in (0, 1))
+    return float(ops.exploitability(whole, profile))
+
+  warm = functools.partial(lookahead.warm_leaf_values, iterations=1)
+  fresh = functools.partial(lookahead.exact_leaf_values, iterations=200)
+  warm_30, warm_300 = exploitability(warm, 30), exploitability(warm, 300)  # about 20 s each, compiling most of it
+  fresh_300 = exploitability(fresh, 300)  # about 40 s
   uniform = float(ops.exploitability(whole, ops.uniform_profile(whole)))
-  assert exploitability[1] < exploitability[0] / 2 and exploitability[1] < uniform / 20, (exploitability, uniform)
+  assert warm_300 < warm_30 / 10 and warm_300 < uniform / 1000, (warm_30, warm_300, uniform)
+  # fresh leaf solves are a function of the ranges alone, and converge more slowly
+  assert fresh_300 < uniform / 200 and warm_300 < fresh_300 / 2, (warm_300, fresh_300, uniform)
 
 
 def test_command_line_generates_trains_and_scores(tmp_path, capsys):

@@ -46,6 +46,7 @@ __all__ = [
   "whole_game_rules",
   "solve_ranges",
   "exact_leaf_values",
+  "warm_leaf_values",
   "Solved",
   "solve",
 ]
@@ -101,11 +102,10 @@ def solve_ranges(tree: PublicTreeTensors, ranges: jax.Array, iterations: int, al
   return jnp.stack([values[0] * scale[1], values[1] * scale[0]])
 
 
-def exact_leaf_values(tree: PublicTree, iterations: int = 200, algorithm: str = "cfr+", dtype=None) -> LeafValueFn:
-  """The ``LeafValueFn`` of the depth-limited ``tree`` (host) that solves the rest of the
-  game below each leaf: ``iterations`` of ``algorithm`` on the leaf's subgame from the
-  ranges it is given (``solve_ranges``), the leaves whose subgames have one shape (the same
-  betting on different boards) in one ``vmap``. Exact as ``iterations`` grows."""
+def _leaf_subgames(tree: PublicTree, dtype) -> list:
+  """[(positions [G], stacked subgames)]: the subgames below the leaves of the depth-limited
+  ``tree`` (host), grouped by shape (the same betting on different boards), each group's
+  positions among the leaves and its subgames stacked on a leading axis."""
   leaf_nodes = np.flatnonzero(tree.kind == public_tree.LEAF)
   if not len(leaf_nodes):
     raise ValueError("the tree has no depth-limit leaves (build it with rounds set)")
@@ -114,7 +114,20 @@ def exact_leaf_values(tree: PublicTree, iterations: int = 200, algorithm: str = 
   for position, node in enumerate(leaf_nodes):
     subgame = public_tree.to_device(build(rules, tree.states[node], rounds=None), dtype)
     groups.setdefault(_signature(subgame), []).append((position, subgame))
-  stacked = [(np.array([p for p, _ in group]), _stack([t for _, t in group])) for group in groups.values()]
+  return [(np.array([p for p, _ in group]), _stack([t for _, t in group])) for group in groups.values()]
+
+
+def exact_leaf_values(tree: PublicTree, iterations: int = 200, algorithm: str = "cfr+", dtype=None) -> LeafValueFn:
+  """The ``LeafValueFn`` of the depth-limited ``tree`` (host) that solves the rest of the
+  game below each leaf: ``iterations`` of ``algorithm`` on the leaf's subgame from the
+  ranges it is given (``solve_ranges``), the leaves whose subgames have one shape (the same
+  betting on different boards) in one ``vmap``. Exact as ``iterations`` grows.
+
+  Each call solves from scratch, so the values are a function of the ranges alone, as a
+  network's are; but a best response's values are not smooth in the ranges, and a
+  lookahead's CFR converges on them at about the rate of 1 / sqrt(T) (a no-regret method on
+  a non-smooth concave-convex game), not at CFR+'s on the whole game: ``warm_leaf_values``."""
+  stacked = _leaf_subgames(tree, dtype)
   solve_one = functools.partial(solve_ranges, iterations=iterations, algorithm=algorithm)
 
   def leaf_fn(lookahead: PublicTreeTensors, ranges: jax.Array) -> jax.Array:
@@ -126,6 +139,53 @@ def exact_leaf_values(tree: PublicTree, iterations: int = 200, algorithm: str = 
     return out
 
   return leaf_fn
+
+
+def warm_leaf_values(
+  tree: PublicTree, iterations: int = 1, algorithm: str = "cfr+", dtype=None
+) -> vector_cfr.LeafSolver:
+  """Exact values at the leaves of the depth-limited ``tree`` (host) by solves of the game
+  below them warm-started across the lookahead's iterations (a ``vector_cfr.LeafSolver``):
+  each leaf's subgame keeps its own ``algorithm`` state, and each call runs ``iterations``
+  steps of it from that state with the ranges it is given, unnormalised (so that the
+  subgame's regrets are those of the whole game's CFR, weighted by the lookahead's reach),
+  and returns both players' counterfactual values at the leaf under the strategies of the
+  last of those steps. The lookahead's CFR with them is CFR-D (Burch, Johanson and Bowling,
+  "Solving Imperfect Information Games Using Decomposition", 2014) with each subgame's
+  strategy of an iteration from a no-regret learner instead of a fresh equilibrium, and
+  converges like CFR on the whole game; ``exact_leaf_values``' fresh solves are a function of
+  the ranges alone but converge much more slowly (its doc)."""
+  stacked = _leaf_subgames(tree, dtype)
+  step = vector_cfr.preset_step(algorithm)
+  hyperparameters = vector_cfr.preset_hyperparameters(algorithm)
+
+  def with_ranges(subgame: PublicTreeTensors, ranges: jax.Array) -> PublicTreeTensors:
+    valid = subgame.valid[subgame.board[0]].reshape((subgame.num_hands,) + (1,) * (ranges.ndim - 2))
+    return dataclasses.replace(subgame, initial_range=ranges * valid.astype(ranges.dtype))
+
+  def init(lookahead: PublicTreeTensors, batch: tuple) -> tuple:
+    def one(subgame):
+      shape = (2, subgame.num_hands) + tuple(batch)
+      return vector_cfr.init(with_ranges(subgame, jnp.zeros(shape, subgame.dtype)), **hyperparameters)
+
+    del lookahead
+    return tuple(jax.vmap(one)(subgames) for _, subgames in stacked)
+
+  def apply(lookahead: PublicTreeTensors, ranges: jax.Array, states: tuple) -> tuple:
+    def one(subgame, subgame_ranges, state):
+      subgame = with_ranges(subgame, subgame_ranges)
+      state = jax.lax.fori_loop(0, iterations, lambda _, s: step(subgame, s), state)
+      return state.values[:, 0], state
+
+    del lookahead
+    out, new = jnp.zeros_like(ranges), []
+    for (positions, subgames), state in zip(stacked, states):
+      values, state = jax.vmap(one, in_axes=(0, 1, 0), out_axes=(1, 0))(subgames, ranges[:, positions], state)
+      out = out.at[:, positions].set(values.astype(out.dtype))
+      new.append(state)
+    return out, tuple(new)
+
+  return vector_cfr.LeafSolver(init, apply)
 
 
 class Solved(NamedTuple):
@@ -146,7 +206,10 @@ class Solved(NamedTuple):
 
 @functools.partial(jax.jit, static_argnames=("iterations", "algorithm", "leaf_fn"))
 def solve(
-  tree: PublicTreeTensors, iterations: int, algorithm: str = "cfr+", leaf_fn: LeafValueFn | None = None
+  tree: PublicTreeTensors,
+  iterations: int,
+  algorithm: str = "cfr+",
+  leaf_fn: LeafValueFn | vector_cfr.LeafSolver | None = None,
 ) -> Solved:
   """``iterations`` of ``algorithm`` on ``tree`` (a lookahead with ``leaf_fn`` for its
   leaves, or a whole subgame), from its own root ranges."""
@@ -157,6 +220,6 @@ def solve(
     state = step(tree, state)
     return state, vector_cfr.running_average(state.weight_ratio, average, state.values)
 
-  state = vector_cfr.init(tree, **vector_cfr.preset_hyperparameters(algorithm), keep_values=True)
+  state = vector_cfr.init(tree, **vector_cfr.preset_hyperparameters(algorithm), keep_values=True, leaf_fn=leaf_fn)
   state, values = jax.lax.fori_loop(0, iterations, body, (state, jnp.zeros_like(state.values)))
   return Solved(vector_cfr.average_strategy(tree, state), values)

@@ -105,10 +105,13 @@ def _root_ranges(tree: PublicTreeTensors, player: int, own_range: jax.Array, fol
   return jnp.stack([own, opponent] if player == 0 else [opponent, own])
 
 
-def resolve_init(tree: PublicTreeTensors, algorithm: str = "cfr+", batch: tuple = ()) -> ResolveState:
-  """A fresh re-solve of ``tree`` with ``algorithm`` (a CFR preset): the gadget starts
-  undecided (follow and terminate equally likely)."""
-  inner = vector_cfr.init(tree, **vector_cfr.preset_hyperparameters(algorithm), keep_values=True)
+def resolve_init(
+  tree: PublicTreeTensors, algorithm: str = "cfr+", batch: tuple = (), leaf_fn: LeafValueFn | None = None
+) -> ResolveState:
+  """A fresh re-solve of ``tree`` with ``algorithm`` (a CFR preset) and the leaf function
+  ``leaf_fn`` of its steps: the gadget starts undecided (follow and terminate equally
+  likely)."""
+  inner = vector_cfr.init(tree, **vector_cfr.preset_hyperparameters(algorithm), keep_values=True, leaf_fn=leaf_fn)
   zeros = jnp.zeros((tree.num_hands,) + tuple(batch), tree.dtype)
   values = jnp.zeros((tree.kind.shape[0], tree.num_hands) + tuple(batch), tree.dtype)
   return ResolveState(inner, jnp.stack([zeros, zeros]), zeros, values)
@@ -203,7 +206,7 @@ def resolve(
   batch = jnp.broadcast_shapes(own_range.shape[1:], opponent_values.shape[1:])
   step_fn = vector_cfr.preset_step(algorithm, leaf_fn=leaf_fn)
   step = functools.partial(resolve_step, player=player, step_fn=step_fn, gadget=gadget)
-  state = resolve_init(tree, algorithm, batch)
+  state = resolve_init(tree, algorithm, batch, leaf_fn)
   state = jax.lax.fori_loop(0, iterations, lambda _, s: step(tree, s, own_range, opponent_values), state)
   strategy = vector_cfr.average_strategy(tree, state.inner_state)[player]
   values = state.opponent_values
@@ -214,7 +217,7 @@ def resolve(
     profile = vector_cfr.average_strategy(tree, state.inner_state)
     root = _root_ranges(tree, player, own_range, state.follow)
     reach = [ops.ranges(tree, p, profile[p], root[p]) for p in (0, 1)]
-    leaves = vector_cfr.leaf_values(tree, leaf_fn, reach)[1 - player]
+    leaves = vector_cfr.leaf_values(tree, leaf_fn, reach, state.inner_state.leaf_state)[1 - player]
     values = values.at[tree.leaf_nodes].set(leaves.astype(values.dtype))
   return Resolved(strategy, values, state.follow)
 

@@ -53,6 +53,7 @@ __all__ = [
   "PRESETS",
   "VectorCFRState",
   "LeafValueFn",
+  "LeafSolver",
   "init",
   "step",
   "preset_step",
@@ -79,6 +80,22 @@ LeafValueFn = Callable[[PublicTreeTensors, jax.Array], jax.Array]
 there (in the public tree's units: jaxcfr.core.public_tree)."""
 
 
+class LeafSolver(NamedTuple):
+  """A leaf value function with a state carried across a solve's iterations (a solve of the
+  game below the leaves warm-started from the last call's: jaxcfr.solvers.lookahead's
+  ``warm_leaf_values``); ``step`` accepts it wherever it accepts a ``LeafValueFn``.
+
+  Attributes:
+    init: ``init(tree, batch) -> leaf_state`` for the depth-limited ``tree`` and the run's
+      batch shape ``batch``.
+    apply: ``apply(tree, ranges, leaf_state) -> (values, leaf_state)``, ``LeafValueFn``'s
+      ranges and values.
+  """
+
+  init: Callable
+  apply: Callable
+
+
 class VectorCFRState(NamedTuple):
   """State of one run, or of a batch with trailing axes ``B``; the fields of
   jaxcfr.solvers.cfr.CFRState with tables over public nodes and hands.
@@ -91,6 +108,7 @@ class VectorCFRState(NamedTuple):
     values: [2, K, H, *B] each player's counterfactual values under the strategies its
       last update saw (zeros before the first step), at every node (``K = N``: ``init``'s
       ``keep_values``) or at the root only (``K = 1``).
+    leaf_state: a ``LeafSolver``'s state (``init``'s ``leaf_fn``), else ().
   """
 
   regrets: tuple
@@ -104,6 +122,7 @@ class VectorCFRState(NamedTuple):
   gamma: jax.Array
   averaging_delay: jax.Array
   values: jax.Array
+  leaf_state: tuple = ()
 
 
 def _legal(tree: PublicTreeTensors, player: int, ndim: int) -> jax.Array:
@@ -121,12 +140,14 @@ def init(
   averaging_delay=0,
   predictive: bool = False,
   keep_values: bool = False,
+  leaf_fn: LeafValueFn | LeafSolver | None = None,
 ) -> VectorCFRState:
   """A fresh state: zero regrets, uniform strategies. Hyperparameters of shape ``B`` make
   a batch (cfr.init), and so do the tree's ranges ``[2, H, *B]`` (a batch of subgames:
   jaxcfr.core.public_tree.with_initial_ranges); the batch is their broadcast.
   ``keep_values``: the state keeps both players' values at every node, not only at the
-  root (re-solving averages them: jaxcfr.solvers.resolving)."""
+  root (re-solving averages them: jaxcfr.solvers.resolving). ``leaf_fn``: the leaf
+  function ``step`` will be given; a ``LeafSolver``'s state starts here."""
   cfr.check_hyperparameters(alpha=alpha, beta=beta, gamma=gamma, averaging_delay=averaging_delay)
   dtype = tree.dtype
   hyper, batch = cfr.broadcast_hyperparameters(dtype, alpha, beta, gamma, averaging_delay)
@@ -147,6 +168,7 @@ def init(
     weight_ratio=jnp.zeros(batch, dtype),
     **hyper,
     values=jnp.zeros((2, tree.kind.shape[0] if keep_values else 1, tree.num_hands) + batch, dtype),
+    leaf_state=leaf_fn.init(tree, batch) if isinstance(leaf_fn, LeafSolver) else (),
   )
 
 
@@ -178,14 +200,25 @@ def running_average(weight_ratio: jax.Array, average: jax.Array, current: jax.Ar
   return average * (1 - mix) + current * mix
 
 
-def leaf_values(tree: PublicTreeTensors, leaf_fn: LeafValueFn | None, reach) -> jax.Array | None:
+def leaf_values(
+  tree: PublicTreeTensors, leaf_fn: LeafValueFn | LeafSolver | None, reach, leaf_state: tuple = ()
+) -> jax.Array | None:
   """[2, L, H, *B] ``leaf_fn``'s values at the leaves given both players' ranges ``reach``
-  ([N, H, *B] each), or None for a tree without leaves."""
+  ([N, H, *B] each) (a ``LeafSolver`` from ``leaf_state``), or None for a tree without
+  leaves."""
+  return _leaf_call(tree, leaf_fn, reach, leaf_state)[0]
+
+
+def _leaf_call(tree, leaf_fn, reach, leaf_state) -> tuple:
+  """``leaf_values`` and the leaf state after the call."""
   if tree.leaf_nodes.shape[0] == 0:
-    return None
+    return None, leaf_state
   if leaf_fn is None:
     raise ValueError(f"the tree has {tree.leaf_nodes.shape[0]} depth-limit leaves: give a leaf_fn for their values")
-  return leaf_fn(tree, jnp.stack([r[tree.leaf_nodes] for r in reach]))
+  ranges = jnp.stack([r[tree.leaf_nodes] for r in reach])
+  if isinstance(leaf_fn, LeafSolver):
+    return leaf_fn.apply(tree, ranges, leaf_state)
+  return leaf_fn(tree, ranges), leaf_state
 
 
 def step(
@@ -195,13 +228,14 @@ def step(
   alternating: bool = True,
   predictive: bool = False,
   dense=False,
-  leaf_fn: LeafValueFn | None = None,
+  leaf_fn: LeafValueFn | LeafSolver | None = None,
   root_ranges: jax.Array | None = None,
 ) -> VectorCFRState:
   """One iteration: player 0's update, then player 1's (against player 0's new strategy
   if ``alternating``, else against its old one). ``dense``: terminal values by [H, H]
   products instead of sorted prefix sums. ``leaf_fn``: the values at a depth-limited
-  tree's leaves (asked before each player's update, with the ranges it sees).
+  tree's leaves (asked before each player's update, with the ranges it sees; a
+  ``LeafSolver`` from the state's ``leaf_state``, which ``init`` made).
   ``root_ranges``: [2, H, *B] both players' ranges at the root for this step (default the
   tree's, ``tree.initial_range``)."""
   t = (state.iteration + 1).astype(state.alpha.dtype)
@@ -211,7 +245,7 @@ def step(
   initial = (None, None) if root_ranges is None else root_ranges
   reach = [ops.ranges(tree, p, s, initial[p]) for p, s in enumerate(current)]
   values = [None, None]
-  leaves = leaf_values(tree, leaf_fn, reach)
+  leaves, leaf_state = _leaf_call(tree, leaf_fn, reach, state.leaf_state)
   for player in (0, 1):
     regrets[player], average[player], instant, new[player], values[player] = _update_player(
       tree,
@@ -231,7 +265,7 @@ def step(
     if alternating and player == 0:  # player 1 updates against player 0's new strategy
       current[player] = new[player]
       reach[player] = ops.ranges(tree, player, new[player], initial[player])
-      leaves = leaf_values(tree, leaf_fn, reach)
+      leaves, leaf_state = _leaf_call(tree, leaf_fn, reach, leaf_state)
   return state._replace(
     values=jnp.stack(values).astype(state.values.dtype),
     regrets=tuple(regrets),
@@ -240,12 +274,17 @@ def step(
     last_regret=tuple(last),
     iteration=state.iteration + 1,
     weight_ratio=weight_ratio,
+    leaf_state=leaf_state,
   )
 
 
 @functools.cache
 def preset_step(
-  algorithm: str, updates: str | None = None, *, dense: bool = False, leaf_fn: LeafValueFn | None = None
+  algorithm: str,
+  updates: str | None = None,
+  *,
+  dense: bool = False,
+  leaf_fn: LeafValueFn | LeafSolver | None = None,
 ) -> Callable:
   """``step(tree, state)`` of a preset (cfr.PRESETS) with its update order (default: the
   preset's) and ``leaf_fn`` for depth-limited trees; cached, so that ``run`` compiles once
