@@ -284,6 +284,10 @@ def test_command_line_generates_trains_and_scores(tmp_path, capsys):
   record = json.loads(open(report, encoding="utf-8").read())
   assert record["exploitability_chips"] > 0 and {"git_commit", "hardware", "timestamp", "command"} <= set(record)
   assert record["gadget"] == "rm"
+  warm = str(tmp_path / "warm.json")
+  assert cli.main(["resolve", game, "--leaf", "warm", "--iters", "20", "--json", warm]) == 0
+  record_warm = json.loads(open(warm, encoding="utf-8").read())
+  assert (record_warm["leaf"], record_warm["leaf_iters"]) == ("warm", 1) and record_warm["exploitability_chips"] > 0
   assert "player0" in integrity.read_arrays(strategy, "strategy file")
   import jaxcfr
 

@@ -52,9 +52,16 @@ def add_commands(commands, formatter, *, positive, ints, game_help: str) -> None
     formatter_class=formatter,
   )
   resolve.add_argument("game", nargs="?", default=DEFAULT_GAME, help=game_help)
-  resolve.add_argument("--leaf", default="exact", help="the leaves' values: 'exact' (solved) or a network file")
+  resolve.add_argument(
+    "--leaf",
+    default="exact",
+    help="the leaves' values: 'exact' (solved afresh at every call), 'warm' (solved on, warm-started across the "
+    "lookahead's iterations: docs/resolving.md) or a network file",
+  )
   resolve.add_argument("--iters", type=positive, default=1000, help="CFR+ iterations of every re-solve")
-  resolve.add_argument("--leaf-iters", type=positive, default=200, help="CFR+ iterations of each exact leaf solve")
+  resolve.add_argument(
+    "--leaf-iters", type=positive, help="CFR+ iterations of each exact leaf solve (default 200) or warm call (1)"
+  )
   resolve.add_argument(
     "--gadget",
     choices=GADGETS,
@@ -136,8 +143,10 @@ def _resolve(args, write_output) -> dict:
     jax.config.update("jax_enable_x64", True)
   game = _public_game(args.game, args.dtype)
   rules = game.tree.rules
-  if args.leaf == "exact":
-    leaf_values_of = functools.partial(lookahead.exact_leaf_values, iterations=args.leaf_iters)
+  if args.leaf in ("exact", "warm"):
+    args.leaf_iters = args.leaf_iters or (200 if args.leaf == "exact" else 1)
+    leaf_values = lookahead.exact_leaf_values if args.leaf == "exact" else lookahead.warm_leaf_values
+    leaf_values_of = functools.partial(leaf_values, iterations=args.leaf_iters)
   else:
     network = value_network.load(args.leaf)
     if (network.num_hands, network.stack) != (game.tree.num_hands, value_network.stack_of(rules)):

@@ -222,9 +222,10 @@ def resolve(
   return Resolved(strategy, values, state.follow)
 
 
-LeafValuesOf = Callable[[PublicTree], LeafValueFn]
+LeafValuesOf = Callable[[PublicTree], LeafValueFn | vector_cfr.LeafSolver]
 """``leaf_values_of(lookahead)``: the value function of a depth-limited lookahead's leaves
-(``functools.partial(lookahead.exact_leaf_values, iterations=...)``, or a value network's:
+(``functools.partial(lookahead.exact_leaf_values, iterations=...)``, the warm-started
+``lookahead.warm_leaf_values``, or a value network's:
 ``lambda tree: fn`` with ``fn = value_network.leaf_fn(network)`` made once, so that the
 re-solves of lookaheads of one shape share one compiled program)."""
 
