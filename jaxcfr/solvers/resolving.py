@@ -165,9 +165,11 @@ opponent's decision converges slowly: once at the opponent's first decision of n
 (stack 1,200), 1,000 CFR+ iterations from exact bounds left the opponent 0.70 chips above its
 equilibrium value with "rm+" and 0.10 with "rm" (plain CFR+ on the whole game: 0.05), and the
 agent re-solving without a depth limit is exploitable by 0.54 and 0.34. With depth-limited
-lookaheads and exact leaves the gadget matters little and "rm+" is slightly ahead (1.16
-against 1.19 chips), so DeepStack's choice stays the default
-(``benchmarks/results/resolving_errors.json``)."""
+lookaheads and fresh exact leaves the gadget matters little and "rm+" is slightly ahead (1.16
+against 1.19 chips; ``benchmarks/results/resolving_errors.json``); with warm-started leaves
+"rm+" is ahead at 1,000 iterations per solve (0.46 against 0.52) and "rm" from 3,000 on (0.036
+against 0.065 at 30,000; ``benchmarks/results/resolving_warm_leaves.json``), so DeepStack's
+choice stays the default of the default 1,000 iterations."""
 
 
 @functools.partial(jax.jit, static_argnames=("player", "iterations", "algorithm", "leaf_fn", "carry", "gadget"))
