@@ -208,6 +208,23 @@ QUOTES = [
       (f"{TURN1}/pcfr+_curve/curve/-1/exploitability_pot_percent", "{:.2f}"),
     ],
   ),
+  # README.md, continual re-solving on no-limit Leduc
+  (
+    "README.md",
+    "the agent with warm-started exact leaves is exploitable by {} chips per game, below CFR+ on the whole game at "
+    "1,000 iterations ({})",
+    "resolving_exact_warm.json",
+    [
+      ("results/stack_1200/exploitability/resolving_exact_warm/chips", "{:.3f}"),
+      ("results/stack_1200/exploitability/cfr+_1000/chips", "{:.3f}"),
+    ],
+  ),
+  (
+    "README.md",
+    "with a network trained on 10,000 situations by {} (`resolving.json`)",
+    "resolving.json",
+    [("results/stack_1200/exploitability/resolving_network_10000/chips", "{:.2f}")],
+  ),
   # README.md, peers on Leduc as their authors run them
   (
     "README.md",
