@@ -194,18 +194,41 @@ QUOTES = [
   ),
   (
     "README.md",
-    "turn endgame 1 costs {} s per CFR+ iteration (`public_tree_turn_curves_endgame1.json`, each curve capped at 11 "
-    "minutes of run time: {} iterations of CFR+ and DCFR, {} of PCFR+), where DCFR reaches {}% of the pot ({} mbb/g) "
-    "and CFR+ and PCFR+ {}% and {}%",
+    "turn endgame 1 costs {} s per CFR+ iteration on two cores (`public_tree_turn_curves_endgame1.json`)",
     "public_tree_turn_curves_endgame1.json",
+    [(f"{TURN1}/cfr+_ms_per_iteration", lambda ms: f"{ms / 1000:.2f}")],
+  ),
+  (
+    "README.md",
+    "DCFR reaches 0.5% of the pot after {} s of run time ({} iterations) and ends at {} mbb/g ({}% of the pot) "
+    "after {} s",
+    "public_tree_turn_endgame1_dcfr.json",
     [
-      (f"{TURN1}/cfr+_ms_per_iteration", lambda ms: f"{ms / 1000:.2f}"),
-      (f"{TURN1}/cfr+_curve/curve/-1/iteration", "{}"),
-      (f"{TURN1}/pcfr+_curve/curve/-1/iteration", "{}"),
-      (f"{TURN1}/dcfr_curve/curve/-1/exploitability_pot_percent", "{:.2f}"),
+      (f"{TURN1}/dcfr_curve/reached_half_percent_of_pot/run_seconds", lambda s: f"{s:,.0f}"),
+      (f"{TURN1}/dcfr_curve/reached_half_percent_of_pot/iteration", "{}"),
       (f"{TURN1}/dcfr_curve/curve/-1/exploitability_mbb", "{:.1f}"),
+      (f"{TURN1}/dcfr_curve/curve/-1/exploitability_pot_percent", "{:.2f}"),
+      (f"{TURN1}/dcfr_curve/curve/-1/run_seconds", lambda s: f"{s:,.0f}"),
+    ],
+  ),
+  (
+    "README.md",
+    "CFR+ at {} ({}%) after {} s",
+    "public_tree_turn_endgame1_cfr+.json",
+    [
+      (f"{TURN1}/cfr+_curve/curve/-1/exploitability_mbb", "{:.1f}"),
       (f"{TURN1}/cfr+_curve/curve/-1/exploitability_pot_percent", "{:.2f}"),
+      (f"{TURN1}/cfr+_curve/curve/-1/run_seconds", lambda s: f"{s:,.0f}"),
+    ],
+  ),
+  (
+    "README.md",
+    "PCFR+ at {} ({}%) after {} s",
+    "public_tree_turn_endgame1_pcfr+.json",
+    [
+      (f"{TURN1}/pcfr+_curve/curve/-1/exploitability_mbb", "{:.1f}"),
       (f"{TURN1}/pcfr+_curve/curve/-1/exploitability_pot_percent", "{:.2f}"),
+      (f"{TURN1}/pcfr+_curve/curve/-1/run_seconds", lambda s: f"{s:,.0f}"),
     ],
   ),
   # README.md, continual re-solving on no-limit Leduc
