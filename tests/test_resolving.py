@@ -224,6 +224,8 @@ def test_bad_resolve_settings_are_one_line_errors():
     resolving.resolve(tree, hands, hands, player=0, iterations=1, leaf_fn=lambda t, r: r, carry="best_response")
   with pytest.raises(ValueError, match="carry must be one of averaged, best_response"):
     resolving.resolve(tree, hands, hands, player=0, iterations=1, carry="exact")
+  with pytest.raises(ValueError, match="iterations must be >= 1"):
+    lookahead.warm_leaf_values(lookahead.build(rules), iterations=0)
   with pytest.raises(ValueError, match=r"gadget must be one of rm\+, rm,"):
     resolving.resolve(tree, hands, hands, player=0, iterations=1, gadget="cfr+")
 

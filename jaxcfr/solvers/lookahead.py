@@ -14,7 +14,9 @@ batched like any public tree.
 each leaf from the ranges it is given (CFR+ on the leaf's subgame, every leaf of one shape
 in one ``vmap``) and returns the solution's counterfactual values, so a lookahead with it
 solves the whole game up to the inner solves' accuracy. A counterfactual value network
-stands in for it at play time (jaxcfr.solvers.value_network).
+stands in for it at play time (jaxcfr.solvers.value_network). ``warm_leaf_values`` is the
+exact reference that converges like CFR on the whole game: each leaf's solve goes on from
+the lookahead's last iteration (a ``vector_cfr.LeafSolver``, whose state the run carries).
 
     rules = game.public_tree_rules()
     tree = lookahead.build(rules)                           # the first round, host
@@ -155,6 +157,8 @@ def warm_leaf_values(
   strategy of an iteration from a no-regret learner instead of a fresh equilibrium, and
   converges like CFR on the whole game; ``exact_leaf_values``' fresh solves are a function of
   the ranges alone but converge much more slowly (its doc)."""
+  if iterations < 1:
+    raise ValueError(f"iterations must be >= 1 (CFR steps per call), got {iterations}")
   stacked = _leaf_subgames(tree, dtype)
   step = vector_cfr.preset_step(algorithm)
   hyperparameters = vector_cfr.preset_hyperparameters(algorithm)
