@@ -130,16 +130,23 @@ def best_completion(whole, tree, strategy, player: int, iterations: int):
   return jnp.where(held, fixed, vector_cfr.average_strategy(whole, run(state))[player])
 
 
+def completed_first_round(whole, tree, profile, value: float, iterations: int) -> dict:
+  """Each seat's gain against ``profile`` with that seat's later rounds best-completed
+  (``best_completion``), and their mean."""
+  out = {}
+  for p in (0, 1):
+    profile_p = list(profile)
+    profile_p[p] = best_completion(whole, tree, profile[p], p, iterations)
+    out[f"seat_{p}"] = seat_gains(whole, profile_p, value)[f"seat_{p}"]
+  out["chips"] = (out["seat_0"] + out["seat_1"]) / 2
+  return out
+
+
 def split(whole, tree, profile, reference, value: float, iterations: int) -> dict:
   """``profile``'s split by seat and round (module doc, part 4) against the near-equilibrium
   ``reference`` of player 0's game value ``value``."""
   row = seat_gains(whole, profile, value)
-  completed = {}
-  for p in (0, 1):
-    profile_p = list(profile)
-    profile_p[p] = best_completion(whole, tree, profile[p], p, iterations)
-    completed[f"seat_{p}"] = seat_gains(whole, profile_p, value)[f"seat_{p}"]
-  row["first_round_best_completion"] = {**completed, "chips": (completed["seat_0"] + completed["seat_1"]) / 2}
+  row["first_round_best_completion"] = completed = completed_first_round(whole, tree, profile, value, iterations)
   row["later_rounds"] = {k: row[k] - completed[k] for k in ("seat_0", "seat_1")}
   row["later_rounds"]["chips"] = (row["later_rounds"]["seat_0"] + row["later_rounds"]["seat_1"]) / 2
   row["own_first_round_reference_later"] = seat_gains(whole, splice(tree, profile, reference), value)
@@ -169,29 +176,13 @@ def one_lookahead_first_round(rules, tree, leaf_values_of, iterations: int, refe
   return tuple(out)
 
 
-def completed_first_round(whole, tree, profile, value: float, iterations: int) -> dict:
-  """Each seat's gain against ``profile`` with that seat's later rounds best-completed
-  (``best_completion``), and their mean."""
-  out = {}
-  for p in (0, 1):
-    profile_p = list(profile)
-    profile_p[p] = best_completion(whole, tree, profile[p], p, iterations)
-    out[f"seat_{p}"] = seat_gains(whole, profile_p, value)[f"seat_{p}"]
-  out["chips"] = (out["seat_0"] + out["seat_1"]) / 2
-  return out
+def warm_leaves(rules, game, args, star: tuple, value: float) -> dict:
+  """Part 5 (module doc): fresh against warm leaves, from the reference ``star`` of player
+  0's game value ``value``."""
 
-
-def warm_leaves(rules, game, args) -> dict:
-  """Part 5 (module doc): fresh against warm leaves."""
-  import jax  # pylint: disable=import-outside-toplevel
-
-  from jaxcfr.core import public_tree as ops  # pylint: disable=import-outside-toplevel
   from jaxcfr.solvers import lookahead  # pylint: disable=import-outside-toplevel
 
   whole = game.tensors
-  star = _cfr(whole, args.reference_iterations)
-  best = ops.best_response_values(whole, star)
-  value = float(best[0] - best[1]) / 2
   leaves = {
     f"fresh_{k}": functools.partial(lookahead.exact_leaf_values, iterations=k) for k in args.fresh_leaf_iterations
   }
@@ -208,13 +199,12 @@ def warm_leaves(rules, game, args) -> dict:
       out["one_lookahead_first_round"].setdefault(name, {})[iterations] = row
       print(f"warm_leaves, one lookahead, {name} leaves, T={iterations}: {row}", flush=True)
   warm = functools.partial(lookahead.warm_leaf_values, iterations=args.warm_iterations[-1])
-  exploit = jax.jit(ops.exploitability)
   for gadget in args.gadgets:
     for iterations in args.agent_iterations or args.iterations:
       start = time.perf_counter()
       profile = _agent(rules, iterations, leaf_values_of=warm, gadget=gadget)
       row = {**seat_gains(whole, profile, value), "seconds": time.perf_counter() - start}
-      row["exploitability"] = float(exploit(whole, profile))
+      row["exploitability"] = row["chips"]  # NashConv / 2: the seats' mean gain
       out["agent"].setdefault(f"gadget_{gadget}", {})[iterations] = row
       print(f"warm_leaves, agent, gadget {gadget}, T={iterations}: {row}", flush=True)
   out["agent_warm_iterations"] = args.warm_iterations[-1]
@@ -275,9 +265,11 @@ def main(argv: list[str] | None = None) -> dict:
         row = {"chips": float(exploit(whole, profile)), "seconds": time.perf_counter() - start}
         results["no_depth_limit"].setdefault(f"gadget_{gadget}", {}).setdefault(f"{carry}_values", {})[iterations] = row
         print(f"no depth limit, gadget {gadget}, {carry} values carried, T={iterations}: {row}", flush=True)
-  if {"one_root_resolve", "split"} & set(args.parts):
+  if {"one_root_resolve", "split", "warm_leaves"} & set(args.parts):
     star = _cfr(whole, args.reference_iterations)
     results["reference_exploitability"] = float(exploit(whole, star))
+    best = ops.best_response_values(whole, star)
+    value = float(best[0] - best[1]) / 2  # within the reference's exploitability of the game value
   for player in (0, 1) if "one_root_resolve" in args.parts else ():
     opponent = 1 - player
     target = float(ops.best_response_values(whole, star)[opponent])
@@ -310,8 +302,6 @@ def main(argv: list[str] | None = None) -> dict:
     results["exact_leaves"][f"gadget_{gadget}"] = {args.iterations[0]: row}
     print(f"exact leaves, gadget {gadget}, T={args.iterations[0]}: {row}", flush=True)
   if "split" in args.parts:
-    best = ops.best_response_values(whole, star)
-    value = float(best[0] - best[1]) / 2  # within the reference's exploitability of the game value
     results["split"] = {
       "game_value": value,
       "reference": split(whole, game.tree, star, star, value, args.completion_iterations),
@@ -346,7 +336,7 @@ def main(argv: list[str] | None = None) -> dict:
     results["split"]["one_lookahead_solve"] = {"first_round_best_completion": completed, "seconds": seconds}
     print(f"split, one lookahead solve's first round: {completed}", flush=True)
   if "warm_leaves" in args.parts:
-    results["warm_leaves"] = warm_leaves(rules, game, args)
+    results["warm_leaves"] = warm_leaves(rules, game, args, star, value)
   write_record(
     args.out,
     benchmark="resolving_errors",
