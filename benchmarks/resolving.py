@@ -12,12 +12,15 @@ first round's lookahead, then a re-solve at every decision of the agent, ``--ite
 CFR+ iterations each, the gadget ``--gadget``) with exact leaf values (``--leaves``: fresh
 solves of ``--leaf-iterations`` CFR+ iterations per call, agent ``exact``; solves warm-started
 across the lookahead's iterations, ``--warm-leaf-iterations`` per call, agent ``exact_warm``)
-and with value networks trained on ``--train-sizes`` random situations (DeepStack's
-range generator; each solved by ``--data-iterations`` CFR+ iterations). The agent plays both
+and with value networks trained on ``--train-sizes`` situations (``train_network``: half of
+them random, from DeepStack's range generator, half asked about by the agent itself over
+``--query-rounds`` rounds; each solved by ``--data-iterations`` CFR+ iterations; the suits'
+relabellings added; ``--query-rounds 0 --no-suit-permutations --no-cosine`` is DeepStack's
+method). Every agent is scored at each of ``--iterations``. The agent plays both
 seats; its exploitability is exact (best responses on the public tree). Head to head, the
 agent's exact expected winnings per game (seats averaged) against CFR+ of 100 and 1,000
 iterations and the 10,000-iteration solution. Data generation reports situations per second.
-The agents' strategies are saved beside the results (``resolving_<stack>_<agent>.npz``,
+The agents' strategies are saved beside the results (``<results stem>_<stack>_<agent>.npz``,
 ``jaxcfr.evaluate.strategy_files``). DeepStack-Leduc's published figures are quoted with its
 definition (its exploitability is ``NashConv / 2`` times 5/6: its deal weights sum to 30/36).
 The results file records the hardware and commit.
@@ -58,6 +61,65 @@ def _profile(rules, iterations: int, leaf_values_of, gadget: str) -> tuple:
   )
 
 
+def train_network(rules, size: int, args) -> tuple:
+  """(network, record): a value network trained on ``size`` situations: with ``--query-rounds``
+  R > 0, ``size / 2`` generated ones and, R times, ``size / (2 R)`` of the situations that the
+  agent with the network so far asks about (``value_network.agent_queries``, DAgger), solved,
+  added, and the network trained again from its initial weights; each time the suits'
+  relabellings are added if ``--suit-permutations``. The record has the seconds, situations
+  per second, the losses and, per round, the network's error on the new queries before it
+  trains on them (mean absolute error per chip of the pot, on the hands the board leaves
+  possible)."""
+  import jax.numpy as jnp  # pylint: disable=import-outside-toplevel
+  import numpy as np  # pylint: disable=import-outside-toplevel
+  import optax  # pylint: disable=import-outside-toplevel
+
+  from jaxcfr.solvers import value_network  # pylint: disable=import-outside-toplevel
+
+  rounds = args.query_rounds
+  generated = size // 2 if rounds else size
+  start = time.perf_counter()
+  data = value_network.generate(rules, generated, iterations=args.data_iterations, seed=size, batch=args.batch)
+  record = {"generated": generated, "generation_seconds": time.perf_counter() - start}
+  record["situations_per_second"] = generated / record["generation_seconds"]
+  held = value_network.generate(rules, min(1000, size), iterations=args.data_iterations, seed=size + 1)
+  rng = np.random.default_rng(size)
+
+  def fit(data):
+    schedule = optax.cosine_decay_schedule(args.learning_rate, args.train_steps) if args.cosine else args.learning_rate
+    shown = value_network.with_suit_permutations(rules, data) if args.suit_permutations else data
+    net = value_network.init(rules, hidden=tuple(args.hidden), seed=0)
+    return value_network.train(
+      net, shown, steps=args.train_steps, batch_size=args.train_batch, learning_rate=schedule, validation=held
+    )
+
+  start = time.perf_counter()
+  net, (losses, validation) = fit(data)
+  record["queries"] = []
+  for round_ in range(rounds):
+    wanted = (size - generated) // rounds + (round_ < (size - generated) % rounds)
+    which, ranges = value_network.agent_queries(rules, net, iterations=args.query_iterations, every=args.query_every)
+    pick = np.sort(rng.choice(len(which), min(wanted, len(which)), replace=False))
+    asked = value_network.solve(
+      rules, which[pick], ranges[..., pick], iterations=args.data_iterations, batch=args.batch
+    )
+    error = np.asarray(value_network.predict(net, *(jnp.asarray(x) for x in asked[:3]))) - asked.values
+    possible = np.broadcast_to(np.asarray(value_network.possible(net, jnp.asarray(asked.board)))[None], error.shape)
+    record["queries"].append(
+      {"asked": len(which), "kept": len(pick), "error_before_training_on_them": float(np.abs(error)[possible].mean())}
+    )
+    data = value_network.concatenate(data, asked)
+    net, (losses, validation) = fit(data)
+  record |= {
+    "situations": int(data.pot.shape[0]),
+    "training_seconds": time.perf_counter() - start,
+    "train_loss_last_100": float(losses[-100:].mean()),
+    "validation_loss": float(validation[-1]),
+  }
+  print(f"network of {size} situations: {record}", flush=True)
+  return net, record
+
+
 def one_stack(stack: int, args, out_dir: Path) -> dict:
   import jax  # pylint: disable=import-outside-toplevel
 
@@ -87,35 +149,24 @@ def one_stack(stack: int, args, out_dir: Path) -> dict:
   agents = dict(exact[kind] for kind in args.leaves)
   data_rows = {}
   for size in args.train_sizes:
-    start = time.perf_counter()
-    data = value_network.generate(rules, size, iterations=args.data_iterations, seed=size, batch=args.batch)
-    generated = time.perf_counter() - start
-    held = value_network.generate(rules, min(1000, size), iterations=args.data_iterations, seed=size + 1)
-    net = value_network.init(rules, hidden=tuple(args.hidden), seed=0)
-    start = time.perf_counter()
-    net, (losses, validation) = value_network.train(
-      net, data, steps=args.train_steps, batch_size=args.train_batch, learning_rate=args.learning_rate, validation=held
-    )
-    data_rows[size] = {
-      "generation_seconds": generated,
-      "situations_per_second": size / generated,
-      "training_seconds": time.perf_counter() - start,
-      "train_loss_last_100": float(losses[-100:].mean()),
-      "validation_loss": float(validation[-1]),
-    }
+    net, data_rows[size] = train_network(rules, size, args)
     leaf_fn = value_network.leaf_fn(net)  # one function: re-solves of one shape share a program
     agents[f"network_{size}"] = lambda tree, fn=leaf_fn: fn
+  prefix = Path(args.out).stem
   for agent, leaf_values_of in agents.items():
-    start = time.perf_counter()
-    profile = _profile(rules, args.iterations, leaf_values_of, args.gadget)
-    rows[f"resolving_{agent}"] = row(float(exploit(whole, profile)), time.perf_counter() - start)
-    strategy_files.save_public_strategy(out_dir / f"resolving_{stack}_{agent}.npz", game, profile)
-    rows[f"resolving_{agent}"]["head_to_head_chips"] = {
-      f"cfr+_{t}": float(
-        (ops.expected_value(whole, (profile[0], cfr[t][1])) - ops.expected_value(whole, (cfr[t][0], profile[1]))) / 2
-      )
-      for t in cfr
-    }
+    for iterations in args.iterations:
+      label = agent if iterations == args.iterations[0] else f"{agent}_iterations_{iterations}"
+      start = time.perf_counter()
+      profile = _profile(rules, iterations, leaf_values_of, args.gadget)
+      rows[f"resolving_{label}"] = row(float(exploit(whole, profile)), time.perf_counter() - start)
+      strategy_files.save_public_strategy(out_dir / f"{prefix}_{stack}_{label}.npz", game, profile)
+      rows[f"resolving_{label}"]["head_to_head_chips"] = {
+        f"cfr+_{t}": float(
+          (ops.expected_value(whole, (profile[0], cfr[t][1])) - ops.expected_value(whole, (cfr[t][0], profile[1]))) / 2
+        )
+        for t in cfr
+      }
+      print(f"stack {stack}, {label}: {rows[f'resolving_{label}']}", flush=True)
   return {"game": name, "ante": ANTE, "exploitability": rows, "value_network_data": data_rows}
 
 
@@ -126,7 +177,12 @@ def main(argv: list[str] | None = None) -> dict:
   parser.add_argument(
     "--stacks", type=ints, default=[1200, 3600], help="comma-separated stacks (ante 100; 2,400 has 1,200's tree)"
   )
-  parser.add_argument("--iterations", type=int, default=1000, help="CFR+ iterations of every solve and re-solve")
+  parser.add_argument(
+    "--iterations",
+    type=ints,
+    default=[1000, 3000],
+    help="CFR+ iterations of every solve and re-solve (each agent at each)",
+  )
   parser.add_argument(
     "--leaves",
     type=words,
@@ -140,7 +196,18 @@ def main(argv: list[str] | None = None) -> dict:
   parser.add_argument("--data-iterations", type=int, default=1000, help="CFR+ iterations solving each situation")
   parser.add_argument("--batch", type=int, default=4096, help="situations solved as one program")
   parser.add_argument("--hidden", type=ints, default=[50, 50, 50, 50, 50], help="hidden widths (DeepStack-Leduc)")
-  parser.add_argument("--train-steps", type=int, default=20000, help="Adam steps")
+  parser.add_argument("--train-steps", type=int, default=300000, help="Adam steps")
+  parser.add_argument(
+    "--query-rounds", type=int, default=3, help="rounds of the agent's own queries added to the data (0: none)"
+  )
+  parser.add_argument("--query-every", type=int, default=10, help="the leaves of every n-th leaf call are recorded")
+  parser.add_argument("--query-iterations", type=int, default=1000, help="CFR+ iterations of the querying agent")
+  parser.add_argument(
+    "--suit-permutations", action=argparse.BooleanOptionalAction, default=True, help="add the suits' relabellings"
+  )
+  parser.add_argument(
+    "--cosine", action=argparse.BooleanOptionalAction, default=True, help="cosine decay of the learning rate"
+  )
   parser.add_argument("--train-batch", type=int, default=100, help="minibatch size (DeepStack-Leduc: 100)")
   parser.add_argument("--learning-rate", type=float, default=1e-3, help="Adam's (DeepStack-Leduc: 0.001)")
   parser.add_argument("--dtype", default="float64", choices=("float32", "float64"), help="of every solve")

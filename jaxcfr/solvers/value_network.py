@@ -17,6 +17,9 @@ random point between the two halves, recursively (DeepStack-Leduc's ``RangeGener
     net = value_network.init(rules, seed=0)
     net, losses = value_network.train(net, data, steps=5_000)
     leaf_fn = value_network.leaf_fn(net)            # for jaxcfr.solvers.lookahead/resolving
+    # the ranges the agent asks about, solved and added (DAgger), every suit relabelling too
+    asked = value_network.solve(rules, *value_network.agent_queries(rules, net), iterations=500)
+    data = value_network.with_suit_permutations(rules, value_network.concatenate(data, asked))
 
 Shapes: ``H`` hands, ``C`` cards, ``S`` situations (trailing, like every batch axis here).
 Networks and data files are ``.npz`` with a checksum (``save``, ``load``, ``save_data``,
@@ -26,6 +29,7 @@ Networks and data files are ``.npz`` with a checksum (``save``, ``load``, ``save
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import math
 from pathlib import Path
@@ -48,6 +52,10 @@ __all__ = [
   "random_ranges",
   "round_starts",
   "generate",
+  "solve",
+  "agent_queries",
+  "with_suit_permutations",
+  "concatenate",
   "init",
   "predict",
   "possible",
@@ -147,40 +155,149 @@ def generate(
 ) -> Situations:
   """``count`` random situations at the start of the second round of ``rules`` (a pot and a
   board that the game reaches, uniformly; ranges from ``random_ranges``), each solved to
-  the end of the game by ``iterations`` of CFR+, ``batch`` at a time in one program (the
-  situations of one pot and board are a batch of ranges on one public tree).
-  ``progress`` is called with the number solved."""
-  if count < 1 or batch < 1 or iterations < 1:
-    raise ValueError(f"count, batch and iterations must be >= 1, got {count}, {batch}, {iterations}")
+  the end of the game by ``iterations`` of CFR+ (``solve``). ``progress`` is called with the
+  number solved."""
+  if count < 1:
+    raise ValueError(f"count must be >= 1, got {count}")
   rng = np.random.default_rng(seed)
   starts = round_starts(rules)
   which = rng.integers(len(starts), size=count)
+  ranges = np.zeros((2, len(poker_rules.hands(rules.num_cards, rules.hand_size)), count))
+  for index, start in enumerate(starts):
+    picked = np.flatnonzero(which == index)
+    tree = public_tree.build(poker_rules.Subgame(rules, start))
+    valid = tree.valid[tree.board[0]]
+    on_board = np.flatnonzero(tree.showdown_boards == tree.board[0])
+    order = np.argsort(tree.strength[on_board[0]], kind="stable") if len(on_board) else np.arange(len(valid))
+    for p in (0, 1):
+      ranges[p][:, picked] = random_ranges(order, valid, len(picked), rng)
+  return solve(rules, which, ranges, iterations=iterations, batch=batch, dtype=dtype, progress=progress)
+
+
+def solve(
+  rules, which: np.ndarray, ranges: np.ndarray, *, iterations: int = 500, batch: int = 1024, dtype=None, progress=None
+) -> Situations:
+  """Situations at the second round's starts ``round_starts(rules)[which]`` (``which`` [S])
+  with the players' ranges ``ranges`` [2, H, S] (each player's weight of each hand, any
+  positive scale: normalised to sum to one on the hands the board leaves possible, zero
+  where a player has no weight there), each solved to the end of the game by
+  ``iterations`` of CFR+ (``lookahead.solve_ranges``), ``batch`` at a time in one program
+  (the situations of one pot and board are a batch of ranges on one public tree).
+  ``progress`` is called with the number solved."""
+  starts = round_starts(rules)
   hands = len(poker_rules.hands(rules.num_cards, rules.hand_size))
+  which, ranges = np.asarray(which), np.asarray(ranges, float)
+  count = which.shape[0] if which.ndim == 1 else -1
+  if count < 1 or ranges.shape != (2, hands, count):
+    raise ValueError(f"which must be [S] and ranges [2, {hands}, S] with S >= 1, got {which.shape} and {ranges.shape}")
+  if which.min() < 0 or which.max() >= len(starts):
+    raise ValueError(f"which must index the {len(starts)} round starts, got values in [{which.min()}, {which.max()}]")
+  if not np.all(np.isfinite(ranges)) or np.any(ranges < 0):
+    raise ValueError("ranges must be finite and >= 0")
+  if batch < 1 or iterations < 1:
+    raise ValueError(f"batch and iterations must be >= 1, got {batch} and {iterations}")
   pot, board = np.zeros(count), np.zeros((rules.num_cards, count), bool)
-  ranges, values = np.zeros((2, hands, count)), np.zeros((2, hands, count))
+  normalised, values = np.zeros((2, hands, count)), np.zeros((2, hands, count))
   # every chunk padded to one size, so that each shape of tree compiles once
-  width = min(batch, 1 << int(np.ceil(np.log2(max(np.bincount(which, minlength=len(starts)).max(), 1)))))
+  width = min(batch, 1 << int(np.ceil(np.log2(np.bincount(which, minlength=len(starts)).max()))))
   done = 0
   for index, start in enumerate(starts):
     picked = np.flatnonzero(which == index)
+    if not len(picked):
+      continue
     tree = public_tree.build(poker_rules.Subgame(rules, start))
     tensors = public_tree.to_device(tree, dtype)
     pot[picked] = sum(start.chips)
     board[list(start.board), picked[:, None]] = True
-    valid = tree.valid[tree.board[0]]
-    on_board = np.flatnonzero(tree.showdown_boards == tree.board[0])
-    order = np.argsort(tree.strength[on_board[0]], kind="stable") if len(on_board) else np.arange(hands)
-    for p in (0, 1):
-      ranges[p][:, picked] = random_ranges(order, valid, len(picked), rng)
+    weights = ranges[:, :, picked] * tree.valid[tree.board[0]][:, None]
+    total = weights.sum(1, keepdims=True)
+    normalised[:, :, picked] = np.where(total > 0, weights / np.where(total > 0, total, 1), 0)
     for lo in range(0, len(picked), width):
       chunk = picked[lo : lo + width]
-      padded = np.pad(ranges[:, :, chunk], ((0, 0), (0, 0), (0, width - len(chunk))), constant_values=1.0)
+      padded = np.pad(normalised[:, :, chunk], ((0, 0), (0, 0), (0, width - len(chunk))), constant_values=1.0)
       solved = _solve(tensors, jnp.asarray(padded, tensors.dtype), iterations=iterations)
       values[:, :, chunk] = np.asarray(solved)[:, :, : len(chunk)] / pot[chunk]
       done += len(chunk)
       if progress is not None:
         progress(done)
-  return Situations(pot, board, ranges, values)
+  return Situations(pot, board, normalised, values)
+
+
+def agent_queries(
+  rules, network: ValueNetwork, *, iterations: int = 1000, every: int = 20, gadget: str = "rm+"
+) -> tuple:
+  """``(which [S], ranges [2, H, S])``, the situations that the continual re-solving agent
+  (``resolving.agent_strategy``, both seats, ``iterations`` per solve, ``gadget``) asks
+  ``network`` about: both players' ranges at the leaves of its lookaheads, at every
+  ``every``-th call of the leaf function, and which of ``round_starts(rules)`` each leaf is.
+
+  These ranges are unlike the range generator's (many hands at zero, the mass on few hands),
+  and a network trained on generated situations alone errs on them several times more than
+  on its own held-out data (docs/resolving.md). Solved by ``solve`` and added to the training
+  data, they are DAgger's data (Ross, Gordon and Bagnell, "A Reduction of Imitation Learning
+  and Structured Prediction to No-Regret Online Learning", 2011): the learner's own queries
+  labelled by the expert, here the exact solve."""
+  from jaxcfr.solvers import resolving  # pylint: disable=import-outside-toplevel  (resolving drives lookaheads)
+
+  if every < 1 or iterations < 1:
+    raise ValueError(f"every and iterations must be >= 1, got {every} and {iterations}")
+  index_of = {(tuple(s.chips), tuple(s.board)): i for i, s in enumerate(round_starts(rules))}
+  values_of = leaf_fn(network)
+  calls, kept = [0], []
+
+  def record(chips, cards, ranges):  # host: chips [L, 2], cards [L, b], ranges [2, L, H, *B]
+    calls[0] += 1
+    if calls[0] % every == 0:
+      flat = np.asarray(ranges).reshape(ranges.shape[:3] + (-1,))
+      for leaf in range(flat.shape[1]):
+        key = (tuple(int(c) for c in chips[leaf]), tuple(int(c) for c in cards[leaf]))
+        kept.append((np.full(flat.shape[3], index_of[key]), flat[:, leaf]))
+
+  def recording(tree: PublicTreeTensors, ranges: jax.Array) -> jax.Array:
+    jax.debug.callback(record, tree.leaf_chips, tree.boards[tree.board[tree.leaf_nodes]], ranges)
+    return values_of(tree, ranges)
+
+  for player in (0, 1):
+    resolving.agent_strategy(
+      rules,
+      player,
+      iterations=iterations,
+      leaf_values_of=lambda tree: recording,
+      gadget=gadget,
+      dtype=network.weights[0][0].dtype,
+    )
+  if not kept:
+    raise ValueError(f"the agent called its leaves {calls[0]} times, fewer than every={every}")
+  return np.concatenate([w for w, _ in kept]), np.concatenate([r for _, r in kept], -1)
+
+
+def with_suit_permutations(rules, data: Situations) -> Situations:
+  """``data`` followed by its images under every other permutation of the suits, ``S x
+  suits!`` situations: relabelling the suits of every card is a symmetry of the game (the
+  deal is uniform and the showdown treats the suits alike), so each image is a solved
+  situation too, which a network then need not learn separately."""
+  suits, cards = rules.suits, rules.num_cards
+  hands = poker_rules.hands(cards, rules.hand_size)
+  index = {tuple(hand): h for h, hand in enumerate(hands.tolist())}
+  images = []
+  for perm in itertools.permutations(range(suits)):
+    card = np.array([c - c % suits + perm[c % suits] for c in range(cards)])
+    hand = np.array([index[tuple(sorted(card[hand]))] for hand in hands])
+    # the image holds at card[c] what data holds at c: gather with the inverse maps
+    images.append(
+      Situations(
+        data.pot,
+        data.board[np.argsort(card)],
+        data.ranges[:, np.argsort(hand)],
+        data.values[:, np.argsort(hand)],
+      )
+    )
+  return concatenate(*images)
+
+
+def concatenate(*parts: Situations) -> Situations:
+  """The situations of ``parts`` (of one game) in one ``Situations``."""
+  return Situations(*(np.concatenate(arrays, -1) for arrays in zip(*parts)))
 
 
 def _features(network: ValueNetwork, pot: jax.Array, board: jax.Array, ranges: jax.Array) -> jax.Array:
@@ -236,12 +353,13 @@ def train(
   *,
   steps: int = 2000,
   batch_size: int = 256,
-  learning_rate: float = 1e-3,
+  learning_rate: float | optax.Schedule = 1e-3,
   seed: int = 0,
   validation: Situations | None = None,
 ) -> tuple:
   """(network, losses) after ``steps`` of Adam (optax) on minibatches of ``data`` with
-  DeepStack's Huber loss on the values of the hands the board leaves possible; ``losses``
+  DeepStack's Huber loss on the values of the hands the board leaves possible (``learning_rate``
+  a number or an optax schedule of the step, e.g. ``optax.cosine_decay_schedule``); ``losses``
   [steps] the minibatch losses (and the validation loss every 100 steps if given:
   ``(train [steps], validation [steps // 100])``)."""
   if steps < 1 or batch_size < 1:
