@@ -65,6 +65,68 @@ def test_generated_situations_are_solved_subgames():
     vn.generate(_rules(), 0)
 
 
+def _which(data) -> np.ndarray:
+  """[S] each situation's index among the round starts (by pot and board)."""
+  index = {(sum(s.chips), tuple(s.board)): i for i, s in enumerate(vn.round_starts(_rules()))}
+  return np.array([index[(int(pot), tuple(np.flatnonzero(board)))] for pot, board in zip(data.pot, data.board.T)])
+
+
+def test_solve_normalises_any_ranges_and_refuses_bad_input():
+  data = _data()
+  blocked = data.board.astype(float)[None]  # weight on the hands the board blocks: ignored
+  again = vn.solve(_rules(), _which(data), data.ranges, iterations=200, batch=64)
+  scaled = vn.solve(_rules(), _which(data), 2 * data.ranges + 5 * blocked, iterations=200, batch=64)
+  np.testing.assert_array_equal(scaled.values, again.values)
+  np.testing.assert_allclose(again.ranges, data.ranges, atol=1e-15)
+  # data.ranges are themselves normalised once more here: CFR+ differs in the last bits' ties
+  assert np.abs(again.values - data.values).max() < 0.01
+  for which, ranges, message in (
+    (_which(data)[:-1], data.ranges, "which must be"),
+    (_which(data) + 100, data.ranges, "index the"),
+    (_which(data), -data.ranges, ">= 0"),
+  ):
+    with pytest.raises(ValueError, match=message):
+      vn.solve(_rules(), which, ranges)
+
+
+def test_suit_relabellings_are_solved_situations_too():
+  data = _data()
+  count = data.pot.shape[0]
+  both = vn.with_suit_permutations(_rules(), data)
+  assert both.pot.shape == (2 * count,)
+  np.testing.assert_array_equal(both.values[..., :count], data.values)
+  image = vn.Situations(*(x[..., count:] for x in both))
+  assert not np.array_equal(image.board, data.board)
+  solved = vn.solve(_rules(), _which(image), image.ranges, iterations=200, batch=64)
+  # the same solve up to the order of floating-point sums (CFR+ at 200 iterations)
+  assert np.abs(solved.values - image.values).max() < 0.01
+  unpermuted = vn.Situations(data.pot, data.board, image.ranges, image.values)  # the board left as it was
+  assert (
+    np.abs(vn.solve(_rules(), _which(unpermuted), image.ranges, iterations=200, batch=64).values - image.values).max()
+    > 0.1
+  )
+
+
+def test_agent_queries_are_the_ranges_at_its_lookaheads_leaves():
+  rules = _rules()
+  net = vn.init(rules, hidden=(8,), seed=0)
+  which, ranges = vn.agent_queries(rules, net, iterations=3, every=1)
+  assert ranges.shape == (2, 6, which.shape[0])
+  # the first call: the first lookahead's leaves (from the game's root) under uniform strategies
+  tree = lookahead.build(rules)
+  tensors = public_tree.to_device(tree)
+  leaves = np.asarray(tensors.leaf_nodes)
+  reach = np.stack([np.asarray(ops.ranges(tensors, p, ops.uniform_strategy(tensors, p)))[leaves] for p in (0, 1)])
+  np.testing.assert_allclose(ranges[..., : len(leaves)], reach.transpose(0, 2, 1), atol=1e-15)
+  starts = vn.round_starts(rules)
+  for leaf, node in enumerate(leaves):
+    start = starts[which[leaf]]
+    assert sum(start.chips) == tree.contribution[node].sum() and start.board == tuple(tree.board_cards(node))
+  assert not np.allclose(ranges[..., -len(leaves) :], ranges[..., : len(leaves)])  # later calls: not uniform
+  with pytest.raises(ValueError, match="every"):
+    vn.agent_queries(rules, net, iterations=3, every=0)
+
+
 def test_zero_sum_correction_and_blocked_hands():
   net = vn.init(_rules(), hidden=(8,), seed=1)
   data = _data()
