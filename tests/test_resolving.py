@@ -16,6 +16,7 @@ from jaxcfr.core import public_tree as ops
 from jaxcfr.game import public_tree
 from jaxcfr.games import no_limit_leduc_poker, poker_rules
 from jaxcfr.solvers import lookahead, resolving, vector_cfr
+from jaxcfr.solvers import value_network as vn
 
 
 @functools.cache
@@ -280,6 +281,13 @@ def test_command_line_generates_trains_and_scores(tmp_path, capsys):
     cli.main(["value-train", data, "--game", game, "--steps", "100", "--out", net, "--json", str(tmp_path / "t.json")])
     == 0
   )
+  asked = str(tmp_path / "asked.npz")
+  argv = ["value-data", game, "--queries", net, "--query-iters", "3", "--every", "1", "--count", "32", "--iters", "50"]
+  assert cli.main([*argv, "--out", asked]) == 0
+  assert vn.load_data(asked).pot.shape == (32,)
+  argv = ["value-train", data, asked, "--game", game, "--steps", "100", "--suit-permutations", "--cosine"]
+  assert cli.main([*argv, "--out", net, "--json", str(tmp_path / "t2.json")]) == 0
+  assert json.loads(open(tmp_path / "t2.json", encoding="utf-8").read())["situations"] == 2 * (64 + 32)
   report = str(tmp_path / "r.json")
   argv = ["resolve", game, "--leaf", net, "--iters", "20", "--gadget", "rm", "--strategy-out", strategy]
   assert cli.main([*argv, "--json", report]) == 0
@@ -319,6 +327,7 @@ def test_command_line_generates_trains_and_scores(tmp_path, capsys):
     (["resolve", "kuhn_poker", "--iters", "2"], "two betting rounds"),
     (["resolve", game, "--iters", "2", "--json", report, "--strategy-out", report], "name the same file"),
     (["value-train", net, "--game", game, "--out", net + "2"], "not value network data"),
+    (["value-data", game, "--queries", data, "--out", net + "3"], "not a value network"),
   ]:
     assert cli.main(argv) == 2
     err = capsys.readouterr().err.strip()
