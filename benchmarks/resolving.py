@@ -20,7 +20,7 @@ method). Every agent is scored at each of ``--iterations``. The agent plays both
 seats; its exploitability is exact (best responses on the public tree). Head to head, the
 agent's exact expected winnings per game (seats averaged) against CFR+ of 100 and 1,000
 iterations and the 10,000-iteration solution. Data generation reports situations per second.
-The agents' strategies are saved beside the results (``<results stem>_<stack>_<agent>.npz``,
+The agents' strategies and the networks are saved beside the results (``<results stem>_<stack>_<agent>.npz``,
 ``jaxcfr.evaluate.strategy_files``). DeepStack-Leduc's published figures are quoted with its
 definition (its exploitability is ``NashConv / 2`` times 5/6: its deal weights sum to 30/36).
 The results file records the hardware and commit.
@@ -67,9 +67,9 @@ def train_network(rules, size: int, args) -> tuple:
   agent with the network so far asks about (``value_network.agent_queries``, DAgger), solved,
   added, and the network trained again from its initial weights; each time the suits'
   relabellings are added if ``--suit-permutations``. The record has the seconds, situations
-  per second, the losses and, per round, the network's error on the new queries before it
-  trains on them (mean absolute error per chip of the pot, on the hands the board leaves
-  possible)."""
+  per second, the losses and, per round, the network's errors on the new queries before it
+  trains on them and on held-out generated situations (mean absolute error per chip of the
+  pot, on the hands the board leaves possible)."""
   import jax.numpy as jnp  # pylint: disable=import-outside-toplevel
   import numpy as np  # pylint: disable=import-outside-toplevel
   import optax  # pylint: disable=import-outside-toplevel
@@ -93,6 +93,12 @@ def train_network(rules, size: int, args) -> tuple:
       net, shown, steps=args.train_steps, batch_size=args.train_batch, learning_rate=schedule, validation=held
     )
 
+  def error(net, situations) -> float:  # mean |error| per chip of the pot on the possible hands
+    predicted = value_network.predict(net, *(jnp.asarray(x) for x in situations[:3]))
+    wrong = np.abs(np.asarray(predicted) - situations.values)
+    possible = np.asarray(value_network.possible(net, jnp.asarray(situations.board)))[None]
+    return float(wrong[np.broadcast_to(possible, wrong.shape)].mean())
+
   start = time.perf_counter()
   net, (losses, validation) = fit(data)
   record["queries"] = []
@@ -103,13 +109,17 @@ def train_network(rules, size: int, args) -> tuple:
     asked = value_network.solve(
       rules, which[pick], ranges[..., pick], iterations=args.data_iterations, batch=args.batch
     )
-    error = np.asarray(value_network.predict(net, *(jnp.asarray(x) for x in asked[:3]))) - asked.values
-    possible = np.broadcast_to(np.asarray(value_network.possible(net, jnp.asarray(asked.board)))[None], error.shape)
     record["queries"].append(
-      {"asked": len(which), "kept": len(pick), "error_before_training_on_them": float(np.abs(error)[possible].mean())}
+      {
+        "asked": len(which),
+        "kept": len(pick),
+        "error_on_them_before_training_on_them": error(net, asked),
+        "error_on_generated_held_out": error(net, held),
+      }
     )
     data = value_network.concatenate(data, asked)
     net, (losses, validation) = fit(data)
+  record["error_on_generated_held_out"] = error(net, held)
   record |= {
     "situations": int(data.pot.shape[0]),
     "training_seconds": time.perf_counter() - start,
@@ -150,6 +160,7 @@ def one_stack(stack: int, args, out_dir: Path) -> dict:
   data_rows = {}
   for size in args.train_sizes:
     net, data_rows[size] = train_network(rules, size, args)
+    value_network.save(out_dir / f"{Path(args.out).stem}_{stack}_value_network_{size}.npz", net)
     leaf_fn = value_network.leaf_fn(net)  # one function: re-solves of one shape share a program
     agents[f"network_{size}"] = lambda tree, fn=leaf_fn: fn
   prefix = Path(args.out).stem
