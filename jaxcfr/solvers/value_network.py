@@ -43,7 +43,7 @@ import optax
 from jaxcfr.game import integrity, public_tree
 from jaxcfr.game.public_tree import PublicTreeTensors
 from jaxcfr.games import poker_rules
-from jaxcfr.solvers import lookahead
+from jaxcfr.solvers import lookahead, resolving
 from jaxcfr.solvers.vector_cfr import LeafValueFn
 
 __all__ = [
@@ -231,14 +231,12 @@ def agent_queries(
   ``network`` about: both players' ranges at the leaves of its lookaheads, at every
   ``every``-th call of the leaf function, and which of ``round_starts(rules)`` each leaf is.
 
-  These ranges are unlike the range generator's (many hands at zero, the mass on few hands),
-  and a network trained on generated situations alone errs on them several times more than
-  on its own held-out data (docs/resolving.md). Solved by ``solve`` and added to the training
-  data, they are DAgger's data (Ross, Gordon and Bagnell, "A Reduction of Imitation Learning
+  These ranges are unlike the range generator's (hands at zero weight, the mass on few
+  hands); a network trained on them as well errs several times less on what its agent asks
+  (docs/resolving.md). Solved by ``solve`` and added to the training data, they are DAgger's
+  data (Ross, Gordon and Bagnell, "A Reduction of Imitation Learning
   and Structured Prediction to No-Regret Online Learning", 2011): the learner's own queries
   labelled by the expert, here the exact solve."""
-  from jaxcfr.solvers import resolving  # pylint: disable=import-outside-toplevel  (resolving drives lookaheads)
-
   if every < 1 or iterations < 1:
     raise ValueError(f"every and iterations must be >= 1, got {every} and {iterations}")
   index_of = {(tuple(s.chips), tuple(s.board)): i for i, s in enumerate(round_starts(rules))}
