@@ -244,9 +244,37 @@ QUOTES = [
   ),
   (
     "README.md",
-    "with a network trained on 10,000 situations by {} (`resolving.json`)",
-    "resolving.json",
-    [("results/stack_1200/exploitability/resolving_network_10000/chips", "{:.2f}")],
+    "by {} at 3,000 iterations per re-solve and {} at 1,000, as with exact leaves (`resolving_networks.json`",
+    "resolving_networks.json",
+    [
+      ("results/stack_1200/exploitability/resolving_network_10000_iterations_3000/chips", "{:.2f}"),
+      ("results/stack_1200/exploitability/resolving_network_10000/chips", "{:.2f}"),
+    ],
+  ),
+  # docs/resolving.md, the agent with networks trained on its own queries
+  (
+    "docs/resolving.md",
+    "at 3,000 iterations per re-solve ({} chips, {} mbb/g, with 10,000 situations)",
+    "resolving_networks.json",
+    [
+      ("results/stack_1200/exploitability/resolving_network_10000_iterations_3000/chips", "{:.2f}"),
+      ("results/stack_1200/exploitability/resolving_network_10000_iterations_3000/mbb_per_game", "{:.1f}"),
+    ],
+  ),
+  (
+    "docs/resolving.md",
+    "and at 10,000 ({}, with 100,000)",
+    "resolving_networks_100000_iterations_10000.json",
+    [("exploitability_chips", "{:.2f}")],
+  ),
+  (
+    "docs/resolving.md",
+    "| 100,000 (50,000 + 3 x 16,667) | {} / {} |",
+    "resolving_networks_100000.json",
+    [
+      ("results/stack_1200/value_network_data/100000/queries/0/error_on_them_before_training_on_them", "{:.3f}"),
+      ("results/stack_1200/value_network_data/100000/queries/0/error_on_generated_held_out", "{:.3f}"),
+    ],
   ),
   # README.md, peers on Leduc as their authors run them
   (
