@@ -66,8 +66,9 @@ def train_network(rules, size: int, args) -> tuple:
   R > 0, ``size / 2`` generated ones and, R times, ``size / (2 R)`` of the situations that the
   agent with the network so far asks about (``value_network.agent_queries``, DAgger), solved,
   added, and the network trained again from its initial weights; each time the suits'
-  relabellings are added if ``--suit-permutations``. The record has the seconds, situations
-  per second, the losses and, per round, the network's errors on the new queries before it
+  relabellings are added if ``--suit-permutations``. The record has the generation's seconds
+  and situations per second, ``training_seconds`` (from the first training to the last, the
+  queries' agents and solves included), the losses and, per round, the network's errors on the new queries before it
   trains on them and on held-out generated situations (mean absolute error per chip of the
   pot, on the hands the board leaves possible)."""
   import jax.numpy as jnp  # pylint: disable=import-outside-toplevel
