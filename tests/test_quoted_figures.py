@@ -265,7 +265,7 @@ QUOTES = [
     "docs/resolving.md",
     "and at 10,000 ({}, with 100,000)",
     "resolving_networks_100000_iterations_10000.json",
-    [("exploitability_chips", "{:.2f}")],
+    [("results/exploitability_chips", "{:.2f}")],
   ),
   (
     "docs/resolving.md",
