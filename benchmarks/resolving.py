@@ -79,19 +79,26 @@ def train_network(rules, size: int, args) -> tuple:
 
   rounds = args.query_rounds
   generated = size // 2 if rounds else size
+  seed = size + 1_000_003 * args.seed  # --seed 0: the seeds of the first records
   start = time.perf_counter()
-  data = value_network.generate(rules, generated, iterations=args.data_iterations, seed=size, batch=args.batch)
+  data = value_network.generate(rules, generated, iterations=args.data_iterations, seed=seed, batch=args.batch)
   record = {"generated": generated, "generation_seconds": time.perf_counter() - start}
   record["situations_per_second"] = generated / record["generation_seconds"]
-  held = value_network.generate(rules, min(1000, size), iterations=args.data_iterations, seed=size + 1)
-  rng = np.random.default_rng(size)
+  held = value_network.generate(rules, min(1000, size), iterations=args.data_iterations, seed=seed + 1)
+  rng = np.random.default_rng(seed)
 
   def fit(data):
     schedule = optax.cosine_decay_schedule(args.learning_rate, args.train_steps) if args.cosine else args.learning_rate
     shown = value_network.with_suit_permutations(rules, data) if args.suit_permutations else data
-    net = value_network.init(rules, hidden=tuple(args.hidden), seed=0)
+    net = value_network.init(rules, hidden=tuple(args.hidden), seed=args.seed)
     return value_network.train(
-      net, shown, steps=args.train_steps, batch_size=args.train_batch, learning_rate=schedule, validation=held
+      net,
+      shown,
+      steps=args.train_steps,
+      batch_size=args.train_batch,
+      learning_rate=schedule,
+      seed=args.seed,
+      validation=held,
     )
 
   def error(net, situations) -> float:  # mean |error| per chip of the pot on the possible hands
@@ -222,6 +229,7 @@ def main(argv: list[str] | None = None) -> dict:
   )
   parser.add_argument("--train-batch", type=int, default=100, help="minibatch size (DeepStack-Leduc: 100)")
   parser.add_argument("--learning-rate", type=float, default=1e-3, help="Adam's (DeepStack-Leduc: 0.001)")
+  parser.add_argument("--seed", type=int, default=0, help="seed of the networks' data, weights and queries")
   parser.add_argument("--dtype", default="float64", choices=("float32", "float64"), help="of every solve")
   parser.add_argument(
     "--out", default=str(Path(__file__).parent / "results" / "resolving.json"), help="the results file"
