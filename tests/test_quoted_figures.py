@@ -31,6 +31,12 @@ PEERS = "results/entries"
 NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
 
 
+def _chips(seed: str, suffix: str) -> str:
+  """The 10,000-situation network agent's chips in ``resolving_networks_<seed>.json``."""
+  record = json.loads((RESULTS / f"resolving_networks_{seed}.json").read_text())
+  return f"{record['results']['stack_1200']['exploitability'][f'resolving_network_10000{suffix}']['chips']:.2f}"
+
+
 def _sci(x: float) -> str:
   """7.5e-7, not 7.5e-07."""
   return f"{x:.1e}".replace("e-0", "e-")
@@ -274,6 +280,32 @@ QUOTES = [
     [
       ("results/stack_1200/value_network_data/100000/queries/0/error_on_them_before_training_on_them", "{:.3f}"),
       ("results/stack_1200/value_network_data/100000/queries/0/error_on_generated_held_out", "{:.3f}"),
+    ],
+  ),
+  (
+    "docs/resolving.md",
+    "| the same, seeds 1 and 2 (`resolving_networks_seed1.json`, `_seed2.json`) | {} / {} | {} / {} |",
+    "resolving_networks_seed1.json",
+    [
+      ("results/stack_1200/exploitability/resolving_network_10000/chips", "{:.2f}"),
+      ("results/stack_1200/exploitability/resolving_network_10000/chips", lambda _: _chips("seed2", "")),
+      ("results/stack_1200/exploitability/resolving_network_10000_iterations_3000/chips", "{:.2f}"),
+      (
+        "results/stack_1200/exploitability/resolving_network_10000/chips",
+        lambda _: _chips("seed2", "_iterations_3000"),
+      ),
+    ],
+  ),
+  (
+    "README.md",
+    "{} and {} at 3,000 with two other seeds",
+    "resolving_networks_seed1.json",
+    [
+      ("results/stack_1200/exploitability/resolving_network_10000_iterations_3000/chips", "{:.2f}"),
+      (
+        "results/stack_1200/exploitability/resolving_network_10000/chips",
+        lambda _: _chips("seed2", "_iterations_3000"),
+      ),
     ],
   ),
   # README.md, peers on Leduc as their authors run them
