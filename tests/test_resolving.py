@@ -289,7 +289,7 @@ def test_command_line_generates_trains_and_scores(tmp_path, capsys):
   assert cli.main([*argv, "--out", net, "--json", str(tmp_path / "t2.json")]) == 0
   assert json.loads(open(tmp_path / "t2.json", encoding="utf-8").read())["situations"] == 2 * (64 + 32)
   report = str(tmp_path / "r.json")
-  argv = ["resolve", game, "--leaf", net, "--iters", "20", "--gadget", "rm", "--strategy-out", strategy]
+  argv = ["resolve", game, "--leaf", f"{net},{net}", "--iters", "20", "--gadget", "rm", "--strategy-out", strategy]
   assert cli.main([*argv, "--json", report]) == 0
   record = json.loads(open(report, encoding="utf-8").read())
   assert record["exploitability_chips"] > 0 and {"git_commit", "hardware", "timestamp", "command"} <= set(record)

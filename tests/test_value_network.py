@@ -165,6 +165,12 @@ def test_leaf_function_units():
     np.testing.assert_allclose(got[:, leaf], expected, rtol=1e-12, atol=1e-12)
   batched = vn.leaf_fn(net)(tensors, jnp.stack([ranges, ranges * 2], -1))
   np.testing.assert_allclose(batched[..., 1], 2 * got, rtol=1e-12)  # values scale with the opponent's weight
+  other = vn.init(rules, hidden=(8,), seed=3)
+  ensemble = vn.leaf_fn((net, other))(tensors, ranges)  # the mean of the networks' values
+  np.testing.assert_allclose(ensemble, (got + vn.leaf_fn(other)(tensors, ranges)) / 2, rtol=1e-12, atol=1e-12)
+  bigger = no_limit_leduc_poker.NoLimitLeducPoker(betting="deepstack", stack=600, ante=100).public_tree_rules()
+  with pytest.raises(ValueError, match="one game"):
+    vn.leaf_fn((net, vn.init(bigger, hidden=(8,))))
 
 
 def test_files_round_trip_and_refuse_damage(tmp_path):

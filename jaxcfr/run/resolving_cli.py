@@ -72,7 +72,7 @@ def add_commands(commands, formatter, *, positive, ints, game_help: str) -> None
     "--leaf",
     default="exact",
     help="the leaves' values: 'exact' (solved afresh at every call), 'warm' (solved on, warm-started across the "
-    "lookahead's iterations: docs/resolving.md) or a network file",
+    "lookahead's iterations: docs/resolving.md), a network file, or several, comma-separated (their mean)",
   )
   resolve.add_argument("--iters", type=positive, default=1000, help="CFR+ iterations of every re-solve")
   resolve.add_argument(
@@ -188,9 +188,8 @@ def _resolve(args, write_output) -> dict:
     leaf_values = lookahead.exact_leaf_values if args.leaf == "exact" else lookahead.warm_leaf_values
     leaf_values_of = functools.partial(leaf_values, iterations=args.leaf_iters)
   else:
-    leaf_fn = value_network.leaf_fn(
-      _network_of(args.leaf, game, "--leaf")
-    )  # one function: re-solves of one shape share a compiled program
+    networks = tuple(_network_of(path, game, "--leaf") for path in args.leaf.split(","))
+    leaf_fn = value_network.leaf_fn(networks)  # one function: re-solves of one shape share a compiled program
     leaf_values_of = lambda tree: leaf_fn  # noqa: E731
   started = time.perf_counter()
   profile = tuple(

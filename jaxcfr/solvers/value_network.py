@@ -409,10 +409,15 @@ def possible(network: ValueNetwork, board: jax.Array) -> jax.Array:
   return ~board[hands].any(1)
 
 
-def leaf_fn(network: ValueNetwork) -> LeafValueFn:
+def leaf_fn(network: ValueNetwork | tuple) -> LeafValueFn:
   """The LeafValueFn of lookaheads of the network's game: at each leaf, the pot and board of
   the leaf and both players' ranges there (normalised) into the network, its values scaled
-  back by the pot and the opponent's total weight (the public tree's units)."""
+  back by the pot and the opponent's total weight (the public tree's units). Given a tuple of
+  networks of one game, the mean of their values (an ensemble: docs/resolving.md)."""
+  networks = tuple(network) if isinstance(network, (tuple, list)) else (network,)
+  if not networks or len({(n.num_cards, n.num_hands, n.stack) for n in networks}) != 1:
+    raise ValueError("leaf_fn needs one network, or several of one game (the same deck, hands and stack)")
+  network = networks[0]
 
   def values(tree: PublicTreeTensors, ranges: jax.Array) -> jax.Array:
     leaves = ranges.shape[1]
@@ -426,7 +431,8 @@ def leaf_fn(network: ValueNetwork) -> LeafValueFn:
     total = mine.sum(1)  # [2, L, *B]
     normalised = jnp.where(total[:, None] > 0, mine / jnp.where(total > 0, total, 1)[:, None], 0)
     flat = lambda x, lead: x.reshape(lead + (-1,))
-    out = predict(network, flat(pot, ()), flat(board, (network.num_cards,)), flat(normalised, (2, ranges.shape[2])))
+    inputs = (flat(pot, ()), flat(board, (network.num_cards,)), flat(normalised, (2, ranges.shape[2])))
+    out = sum(predict(net, *inputs) for net in networks) / len(networks)
     out = out.reshape((2, ranges.shape[2], leaves) + batch) * pot * total[::-1][:, None] * valid
     return jnp.moveaxis(out, 2, 1)
 
