@@ -314,6 +314,21 @@ QUOTES = [
       ),
     ],
   ),
+  (
+    "README.md",
+    "and {} with the mean of the three networks, `resolving_networks_ensemble.json`",
+    "resolving_networks_ensemble.json",
+    [("results/iterations_3000/exploitability_chips", "{:.2f}")],
+  ),
+  (
+    "docs/resolving.md",
+    "is better than any of them: {} chips at 3,000 iterations and {} at 10,000",
+    "resolving_networks_ensemble.json",
+    [
+      ("results/iterations_3000/exploitability_chips", "{:.2f}"),
+      ("results/iterations_10000/exploitability_chips", "{:.2f}"),
+    ],
+  ),
   # README.md, peers on Leduc as their authors run them
   (
     "README.md",
