@@ -279,8 +279,8 @@ def with_suit_permutations(rules, data: Situations) -> Situations:
   index = {tuple(hand): h for h, hand in enumerate(hands.tolist())}
   images = []
   for perm in itertools.permutations(range(suits)):
-    card = np.array([c - c % suits + perm[c % suits] for c in range(cards)])
-    hand = np.array([index[tuple(sorted(card[hand]))] for hand in hands])
+    card = np.array([c - c % suits + perm[c % suits] for c in range(cards)])  # [C] each card's image
+    hand = np.array([index[tuple(sorted(card[held]))] for held in hands])  # [H] each hand's image
     # the image holds at card[c] what data holds at c: gather with the inverse maps
     images.append(
       Situations(
