@@ -282,14 +282,8 @@ def with_suit_permutations(rules, data: Situations) -> Situations:
     card = np.array([c - c % suits + perm[c % suits] for c in range(cards)])  # [C] each card's image
     hand = np.array([index[tuple(sorted(card[held]))] for held in hands])  # [H] each hand's image
     # the image holds at card[c] what data holds at c: gather with the inverse maps
-    images.append(
-      Situations(
-        data.pot,
-        data.board[np.argsort(card)],
-        data.ranges[:, np.argsort(hand)],
-        data.values[:, np.argsort(hand)],
-      )
-    )
+    from_card, from_hand = np.argsort(card), np.argsort(hand)
+    images.append(Situations(data.pot, data.board[from_card], data.ranges[:, from_hand], data.values[:, from_hand]))
   return concatenate(*images)
 
 
