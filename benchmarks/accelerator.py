@@ -226,6 +226,9 @@ def main(argv=None) -> int:
   parser.add_argument("--sections", default=",".join(SECTIONS), help=f"comma-separated, from {list(SECTIONS)}")
   parser.add_argument("--smoke", action="store_true", help="small games and batches: checks that the suite runs")
   parser.add_argument("--seconds", type=float, default=1.0, help="about how long to time each sampled configuration")
+  parser.add_argument(
+    "--batches", default=None, help="comma-separated batch sizes of the batches section (default: 1 to 4096)"
+  )
   parser.add_argument("--trace-dir", default=None, help="write a jax.profiler trace of Leduc CFR+ here")
   parser.add_argument(
     "--out", default=None, help="results file (default: benchmarks/results/accelerator_<device kind>.json)"
@@ -264,6 +267,10 @@ def main(argv=None) -> int:
     "goals": GOALS,
     **{key: list(value) if isinstance(value, tuple) else value for key, value in small.items()},
   }
+  if args.batches:
+    small = dict(small)
+    small["batches"] = tuple(int(b) for b in args.batches.split(","))
+    configuration["batches"] = list(small["batches"])
   started = time.perf_counter()
 
   def save():

@@ -24,6 +24,10 @@ Parts:
   (``jaxcfr.core.public_tree.with_initial_ranges``): CFR+ milliseconds per iteration and per
   subgame against one subgame alone, then the largest batch solved for ``--iterations``
   iterations: the exploitability of every subgame in percent of the pot.
+- ``flop``: a flop subgame (``--flop``, default ``FLOP``: about 595,000 public nodes) solved by
+  each of ``--flop-algorithms`` until within 0.5% of the pot (evaluated every ``--every``
+  iterations, each run capped at ``--max-minutes``): build time, size, run and wall seconds
+  to the target, and the device's peak memory. Meant for a GPU: its state is about 25 GB.
 - ``small_deck_peer``: the small-deck subgames of ``SMALL_DECK`` (universal_poker with 5 ranks,
   OpenSpiel's ``potSize`` and ``boardCards``): OpenSpiel's C++ CFR+ (``pyspiel.CFRPlusSolver``,
   timed by ``benchmarks/peers.py`` as for Leduc) against CFR+ on the public tree and on our
@@ -43,7 +47,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
 from timing import per_iteration  # noqa: E402  pylint: disable=wrong-import-position
 
-PARTS = ("leduc", "liars_dice", "endgames", "turn_curves", "range_batch", "small_deck_peer")
+PARTS = ("leduc", "liars_dice", "endgames", "turn_curves", "range_batch", "small_deck_peer", "flop")
+# The flop part's subgame: a 3-bet pot (20 big blinds in the middle, 90 behind each: a
+# stack-to-pot ratio of 4.5, as in postflop-solver's own example), uniform ranges, one bet
+# size and all-in for the first bet of every round, a pot raise and all-in, two bets or
+# raises a round.
+FLOP = "board=Td9d6h,pot=200,stack=1000,big_blind=10,first_bets=0.5;allin,raises=1;allin,max_raises=2"
 # Small-deck no-limit hold'em subgames both OpenSpiel and the public tree hold (the twins of
 # tests/test_hunl_subgame.py): ranks, suits, board, stack; pot 200, big blind 100, bets of
 # the pot and all-in (OpenSpiel's fcpa).
@@ -84,27 +93,37 @@ def small_game(name: str, batches: tuple, terminals: tuple) -> dict:
   return rows
 
 
-def _curve(game, algorithm: str, iterations: int, every: int, max_seconds: float = float("inf")) -> dict:
+def _curve(
+  game, algorithm: str, iterations: int, every: int, max_seconds: float = float("inf"), stop_at_target: bool = False
+) -> dict:
+  """Exploitability of ``algorithm`` on ``game`` every ``every`` iterations to ``iterations``
+  (or until the run time passes ``max_seconds``, or, with ``stop_at_target``, until the
+  average strategy is within 0.5% of the pot): run seconds (the solver alone) and wall
+  seconds (evaluations included) at each point."""
+  import jax  # pylint: disable=import-outside-toplevel
+
   from jaxcfr import solvers  # pylint: disable=import-outside-toplevel
   from jaxcfr.evaluate import evaluators  # pylint: disable=import-outside-toplevel
 
   solver = solvers.get(algorithm, game.representation)
   evaluate = evaluators.for_game(game)
   state = solver.init(game.tensors)
-  state = solver.run(game.tensors, state, 1)  # compile
+  state = solver.run(game.tensors, state, 1)  # compile the run and the evaluation
+  jax.block_until_ready(evaluate(solver, game.tensors, state, 1))
   state = solver.init(game.tensors)
   points, run_seconds, reached = [], 0.0, None
-  done = 0
-  while done < iterations and run_seconds < max_seconds:
+  done, began = 0, time.perf_counter()
+  while done < iterations and run_seconds < max_seconds and not (stop_at_target and reached):
     start = time.perf_counter()
     state = solver.run(game.tensors, state, every)
     state.iteration.block_until_ready()
     run_seconds += time.perf_counter() - start
     done += every
     values = {k: float(v) for k, v in evaluate(solver, game.tensors, state, done).items()}
-    points.append({"iteration": done, "run_seconds": run_seconds, **values})
+    wall = time.perf_counter() - began
+    points.append({"iteration": done, "run_seconds": run_seconds, "wall_seconds": wall, **values})
     if reached is None and values["exploitability_pot_percent"] <= 0.5:
-      reached = {"iteration": done, "run_seconds": run_seconds}
+      reached = {"iteration": done, "run_seconds": run_seconds, "wall_seconds": wall}
   return {"curve": points, "reached_half_percent_of_pot": reached, "stopped_early": done < iterations}
 
 
@@ -137,6 +156,35 @@ def endgames(iterations: int, every: int, turn_iterations: int) -> dict:
     out[f"endgame{k}"] = row
     print(k, {key: v for key, v in row.items() if not key.endswith("curve")}, flush=True)
   return out
+
+
+def _peak_device_bytes() -> int | None:
+  import jax  # pylint: disable=import-outside-toplevel
+
+  stats = jax.devices()[0].memory_stats() or {}
+  return stats.get("peak_bytes_in_use")
+
+
+def flop(spec: str, algorithms: list, iterations: int, every: int, max_minutes: float) -> dict:
+  """A flop subgame (``hunl_subgame(spec)``, uniform ranges): build time, size, and each of
+  ``algorithms`` run until its average strategy is within 0.5% of the pot (evaluated every
+  ``every`` iterations, at most ``iterations`` or ``max_minutes`` of run time), with the
+  device's peak memory (where JAX reports it)."""
+  import jaxcfr  # pylint: disable=import-outside-toplevel
+
+  start = time.perf_counter()
+  game = jaxcfr.load(f"hunl_subgame({spec})")
+  row = {"game": game.name, "build_and_load_s": time.perf_counter() - start, "statistics": game.statistics()}
+  row["pot"] = game.info.pot
+  print("flop", row, flush=True)
+  for algorithm in algorithms:
+    curve = _curve(game, algorithm, iterations, every, 60 * max_minutes, stop_at_target=True)
+    curve["peak_device_bytes"] = _peak_device_bytes()
+    last = curve["curve"][-1]
+    curve["ms_per_iteration"] = 1000 * last["run_seconds"] / last["iteration"]
+    row[f"{algorithm}_curve"] = curve
+    print("flop", algorithm, last, curve["reached_half_percent_of_pot"], curve["peak_device_bytes"], flush=True)
+  return row
 
 
 def turn_curves(endgames: list, iterations: int, every: int, max_minutes: float, algorithms: list) -> dict:
@@ -257,13 +305,20 @@ def small_deck_peer() -> dict:
 
 def main(argv: list[str] | None = None) -> dict:
   parser = argparse.ArgumentParser(prog="python -m benchmarks public_tree", description=__doc__.splitlines()[0])
-  parser.add_argument("--parts", default=",".join(PARTS), help=f"comma-separated parts: {', '.join(PARTS)}")
+  parser.add_argument(
+    "--parts",
+    default=",".join(p for p in PARTS if p != "flop"),
+    help=f"comma-separated parts: {', '.join(PARTS)} (default: all but flop)",
+  )
   parser.add_argument("--iterations", type=int, default=1000, help="iterations of the river endgames' curves")
   parser.add_argument("--every", type=int, default=50, help="iterations between evaluations of a curve")
   parser.add_argument("--turn-iterations", type=int, default=3, help="timed CFR+ iterations on the turn endgames")
   parser.add_argument("--turn-endgames", default="2,1", help="turn_curves: comma-separated turn endgames (1, 2)")
-  parser.add_argument("--max-minutes", type=float, default=60.0, help="turn_curves: run time cap of each curve")
+  parser.add_argument("--max-minutes", type=float, default=60.0, help="turn_curves, flop: run time cap of each curve")
   parser.add_argument("--algorithms", default="cfr+,dcfr,pcfr+", help="turn_curves: comma-separated solvers")
+  parser.add_argument("--flop", default=FLOP, help="flop: the hunl_subgame parameters")
+  parser.add_argument("--flop-algorithms", default="dcfr,pcfr+,cfr+", help="flop: comma-separated solvers")
+  parser.add_argument("--leduc-batches", default="64", help="leduc: comma-separated batch sizes beside one run")
   parser.add_argument(
     "--batches", default="1,64,1024", help="range_batch: comma-separated batch sizes (1 first: the baseline)"
   )
@@ -276,12 +331,28 @@ def main(argv: list[str] | None = None) -> dict:
   if unknown:
     parser.error(f"unknown parts {unknown}; choose from {list(PARTS)}")
   results = {}
+
+  def save():
+    write_record(
+      args.out,
+      benchmark="public_tree",
+      description="CFR on the public tree against the sequence form (Leduc, liar's dice), the Libratus endgames "
+      "(hunl_subgame, stacks 20,000, big blind 100, bets 0.5/1 pot and all-in first, 1 pot and all-in raises) "
+      "and a flop subgame; float32 on JAX's default device (the hardware record names it).",
+      configuration=vars(args),
+      results=results,
+    )
+
   if "leduc" in parts:
-    results["leduc_cfr_plus_float32"] = small_game("leduc_poker", (None, 64), ("sorted", "dense"))
+    batches = (None, *(int(b) for b in args.leduc_batches.split(",") if b))
+    results["leduc_cfr_plus_float32"] = small_game("leduc_poker", batches, ("sorted", "dense"))
+    save()
   if "liars_dice" in parts:
     results["liars_dice_cfr_plus_float32"] = small_game("liars_dice", (None, 64, 1024), ("sorted",))
+    save()
   if "endgames" in parts:
     results["libratus_endgames_float32"] = endgames(args.iterations, args.every, args.turn_iterations)
+    save()
   if "turn_curves" in parts:
     endgames_ = [int(k) for k in args.turn_endgames.split(",")]
     if not set(endgames_) <= {1, 2}:
@@ -291,22 +362,20 @@ def main(argv: list[str] | None = None) -> dict:
     if unknown:
       parser.error(f"--algorithms: unknown {unknown}; choose from cfr+, dcfr, pcfr+")
     results["turn_curves_float32"] = turn_curves(endgames_, args.iterations, args.every, args.max_minutes, algorithms)
+    save()
   if "range_batch" in parts:
     batches = [int(b) for b in args.batches.split(",")]
     if batches[0] != 1 or min(batches) < 1:
       parser.error(f"--batches must start with 1 (the baseline) and hold positive sizes, got {args.batches}")
     results["range_batch_endgame4_float32"] = range_batch(batches, args.iterations, args.every)
+    save()
   if "small_deck_peer" in parts:
     results["small_deck_openspiel_peer"] = small_deck_peer()
-  write_record(
-    args.out,
-    benchmark="public_tree",
-    description="CFR on the public tree against the sequence form (Leduc, liar's dice), and the Libratus endgames "
-    "(hunl_subgame, stacks 20,000, big blind 100, bets 0.5/1 pot and all-in first, 1 pot and all-in raises); "
-    "float32 on this CPU.",
-    configuration=vars(args),
-    results=results,
-  )
+    save()
+  if "flop" in parts:
+    algorithms = args.flop_algorithms.split(",")
+    results["flop_float32"] = flop(args.flop, algorithms, args.iterations, args.every, args.max_minutes)
+    save()
   return results
 
 
