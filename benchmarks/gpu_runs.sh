@@ -10,15 +10,13 @@
 #   6. the flop subgame with PCFR+;
 #   7. the turn endgames' curves, with what time is left.
 # Usage (repository root, on the GPU machine): bash benchmarks/gpu_runs.sh OUTDIR
-# The library is put on the path without installing it (the machine has no package index):
-# jaxcfr/ with games/ as jaxcfr.games.
+# The library is run from the tree without installing it (the machine has no package index):
+# a link jaxcfr/games -> ../games gives games/ its installed name, jaxcfr.games.
 set -u
 out=${1:?usage: gpu_runs.sh OUTDIR}
-deadline=$(($(date +%s) + ${SECONDS_TOTAL:-520}))
+deadline=$(($(date +%s) + ${SECONDS_TOTAL:-520}))  # the H200 run of 2026-11-27 took 500 s for steps 1-6
 export PYTHONUNBUFFERED=1 JAXCFR_MAX_MEMORY=4T
-site=$(mktemp -d)
-cp -r jaxcfr "$site/" && cp -r games "$site/jaxcfr/games" || exit 1
-export PYTHONPATH=$site
+ln -sfn ../games jaxcfr/games || exit 1  # the package layout pyproject installs
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv
 python3 -c "import jax, jaxcfr; print(jax.__version__, jax.devices())" || exit 1
 
@@ -33,15 +31,15 @@ step() { # step CAP NAME ARGS...: run one benchmark for at most CAP seconds (les
   echo "== $name: exit $?, $(($(date +%s) - start))s"
 }
 
-step 130 endgames public_tree --parts endgames --iterations 1000 --every 50 --turn-iterations 20 \
+step 200 endgames public_tree --parts endgames --iterations 1000 --every 50 --turn-iterations 20 \
   --out "$out/public_tree_gpu.json"
 step 140 flop_dcfr public_tree --parts flop --flop-algorithms dcfr --every 10 --iterations 3000 --max-minutes 1.5 \
   --out "$out/public_tree_flop_gpu.json"
 step 80 accelerator accelerator --sections batches,profile --batches 1,64,1024,4096 \
   --out "$out/accelerator_gpu.json"
-step 50 range_batch public_tree --parts range_batch --iterations 200 --every 50 \
+step 70 range_batch public_tree --parts range_batch --batches 1,1024 --iterations 200 --every 100 \
   --out "$out/public_tree_range_batch_gpu.json"
-step 50 leduc public_tree --parts leduc --leduc-batches 64,1024 --out "$out/public_tree_leduc_gpu.json"
+step 150 leduc public_tree --parts leduc --leduc-batches 64,1024 --out "$out/public_tree_leduc_gpu.json"
 step 80 flop_pcfr public_tree --parts flop --flop-algorithms pcfr+ --every 10 --iterations 3000 --max-minutes 1 \
   --out "$out/public_tree_flop_pcfr_gpu.json"
 step 200 turn_curves public_tree --parts turn_curves --turn-endgames 2,1 --iterations 1000 --every 50 \
