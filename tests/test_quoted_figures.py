@@ -133,6 +133,67 @@ def _median_ms(fmt: str):
 
 
 QUOTES = [
+  # README.md, the public tree on one H200
+  (
+    "README.md",
+    "river endgame 3 costs {} ms per CFR+ iteration (after 1,000 iterations DCFR {} mbb/g, CFR+ {}, PCFR+ {}); "
+    "the turn endgames 2 and 1 cost {} and {} ms per CFR+ iteration",
+    "public_tree_endgames_nvidia_h200.json",
+    [
+      (f"{ENDGAMES}/endgame3/cfr+/ms_per_iteration", "{:.2f}"),
+      (f"{ENDGAMES}/endgame3/dcfr_after_1000/exploitability_mbb", "{:.1f}"),
+      (f"{ENDGAMES}/endgame3/cfr+_after_1000/exploitability_mbb", "{:.1f}"),
+      (f"{ENDGAMES}/endgame3/pcfr+_after_1000/exploitability_mbb", "{:.1f}"),
+      (f"{ENDGAMES}/endgame2/cfr+/ms_per_iteration", "{:.1f}"),
+      (f"{ENDGAMES}/endgame1/cfr+/ms_per_iteration", "{:.1f}"),
+    ],
+  ),
+  (
+    "README.md",
+    "costs {} ms per iteration, {} ms per subgame against {} ms for one alone, and every one is within 0.5% of its "
+    "pot after {} CFR+ iterations, {} s of run time",
+    "public_tree_range_batch_nvidia_h200.json",
+    [
+      ("results/range_batch_endgame4_float32/batches/batch_1024/ms_per_iteration", "{:.1f}"),
+      ("results/range_batch_endgame4_float32/batches/batch_1024/ms_per_iteration_per_subgame", "{:.4f}"),
+      ("results/range_batch_endgame4_float32/batches/batch_1/ms_per_iteration", "{:.2f}"),
+      ("results/range_batch_endgame4_float32/curve/-1/iteration", "{}"),
+      ("results/range_batch_endgame4_float32/curve/-1/run_seconds", "{:.2f}"),
+    ],
+  ),
+  (
+    "README.md",
+    "{} public nodes; `python -m benchmarks public_tree --parts flop`) builds in {} s and reaches {}% of the pot "
+    "with DCFR after {} iterations, {} s of run time ({} s with an evaluation every 10 iterations; {} ms per "
+    "iteration), at a peak of {} GB of device memory",
+    "public_tree_flop_nvidia_h200.json",
+    [
+      ("results/flop_float32/statistics/public_nodes", "{:,}"),
+      ("results/flop_float32/build_and_load_s", "{:.0f}"),
+      ("results/flop_float32/dcfr_curve/curve/-1/exploitability_pot_percent", "{:.2f}"),
+      ("results/flop_float32/dcfr_curve/reached_half_percent_of_pot/iteration", "{}"),
+      ("results/flop_float32/dcfr_curve/reached_half_percent_of_pot/run_seconds", "{:.1f}"),
+      ("results/flop_float32/dcfr_curve/reached_half_percent_of_pot/wall_seconds", "{:.1f}"),
+      ("results/flop_float32/dcfr_curve/ms_per_iteration", "{:.0f}"),
+      ("results/flop_float32/dcfr_curve/peak_device_bytes", lambda b: f"{b / 1e9:.1f}"),
+    ],
+  ),
+  (
+    "README.md",
+    "so this is {}x its time on a different tree",
+    "public_tree_flop_nvidia_h200.json",
+    [("results/flop_float32/dcfr_curve/reached_half_percent_of_pot/run_seconds", lambda s: f"{s / 13.9:.1f}")],
+  ),
+  (
+    "README.md",
+    "a batch of 1,024 CFR+ runs costs {}x one run through the solver's run ({}x in a user's loop), {} kernels",
+    "accelerator_nvidia_h200.json",
+    [
+      ("results/batches/library_1024/cost_vs_one_run", "{:.2f}"),
+      ("results/batches/user_1024/cost_vs_one_run", "{:.1f}"),
+      ("results/profile/leduc_poker/kernels_per_iteration", "{}"),
+    ],
+  ),
   # README.md, the public tree
   (
     "README.md",
