@@ -509,6 +509,24 @@ def test_a_batch_of_ranges_is_one_program_equal_to_each_subgame_alone():
   assert float(exploitability.max()) > 0
 
 
+@pytest.mark.parametrize("boards_per_step", [4, 10**6])
+def test_showdown_boards_side_by_side_give_the_same_values(boards_per_step):
+  """The loop over showdown boards taking several boards a step (an accelerator's setting,
+  ``showdown_step_bytes``; 4 of the turn's boards pad the last step, 10**6 take all in one)
+  gives the one-board-a-step values, for both players and a trailing batch of ranges."""
+  one = uniform_small_tree("turn")
+  count, groups = one.showdown_groups.shape
+  assert count > 4 and count % 4, "the turn's showdown boards should need a padded last step"
+  rng = np.random.default_rng(2)
+  reach = jnp.asarray(rng.random((one.showdown_nodes.shape[0], one.num_hands, 3)))
+  per_board = 16 * groups * one.num_hands * 3 * reach.dtype.itemsize
+  wide = dataclasses.replace(one, showdown_step_bytes=boards_per_step * per_board)
+  for player in (0, 1):
+    want = ops.showdown_values(one, player, reach)
+    got = jax.jit(functools.partial(ops.showdown_values, player=player))(wide, opponent_reach=reach)
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-12 * float(jnp.abs(want).max()))
+
+
 def test_hand_grid_places_pairs_suited_and_offsuit_hands_as_players_read_them():
   """Aces on the first row and column; AKs above the diagonal (4 hands), AKo below (12),
   pairs on it (6); a cell averages its hands by weight, NaN where no weight."""

@@ -200,6 +200,43 @@ def test_terminal_values_match_the_quadratic_definition(rules):
         np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12, err_msg=f"player {player} dense={dense}")
 
 
+def _dot_precisions(jaxpr) -> list:
+  """The precision of every dot_general in ``jaxpr`` and the jaxprs inside it (loops, conds)."""
+  found = []
+  for eqn in jaxpr.eqns:
+    if eqn.primitive.name == "dot_general":
+      found.append(eqn.params["precision"])
+    for param in eqn.params.values():
+      for sub in param if isinstance(param, (tuple, list)) else (param,):
+        inner = getattr(sub, "jaxpr", sub)
+        if hasattr(inner, "eqns"):
+          found += _dot_precisions(inner)
+  return found
+
+
+def test_every_product_of_the_terminals_is_exact_on_any_device():
+  """Sorted and dense folds and showdowns (the two-card tree: the card corrections' triangular
+  products) and the payoff terminals (liar's dice) ask for HIGHEST precision in every product,
+  so a GPU does not run them at TensorFloat-32."""
+  _, device = public(TWO_CARD)
+  _, dice = public(GAMES["liars_dice(dice_sides=4)"])
+  cases = [
+    (ops.fold_values, device, device.fold_nodes),
+    (ops.showdown_values, device, device.showdown_nodes),
+    (ops.payoff_values, dice, dice.payoff_nodes),
+  ]
+  for evaluate, tree, nodes in cases:
+    for dense in (False, True) if evaluate is not ops.payoff_values else (False,):
+      kwargs = {"dense": dense} if evaluate is not ops.payoff_values else {}
+      reach = jnp.ones((nodes.shape[0], tree.num_hands), jnp.float32)
+      jaxpr = jax.make_jaxpr(lambda r: evaluate(tree, 0, r, **kwargs))(reach).jaxpr
+      precisions = _dot_precisions(jaxpr)
+      if evaluate is not ops.fold_values or dense:  # sorted folds gather, with no product
+        assert precisions, f"{evaluate.__name__} dense={dense}: no product found"
+      highest = (jax.lax.Precision.HIGHEST, jax.lax.Precision.HIGHEST)
+      assert all(p == highest for p in precisions), f"{evaluate.__name__} dense={dense}: {precisions}"
+
+
 def test_showdown_strength_orders_ties():
   tree, _ = public(TWO_CARD)
   # board: card 7 (rank 3); cards 2r and 2r + 1 have rank r

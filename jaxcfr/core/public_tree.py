@@ -29,6 +29,7 @@ Extensive Games" (2011) introduced the sorted showdown.
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import jax
 import jax.numpy as jnp
@@ -36,6 +37,10 @@ import numpy as np
 
 from jaxcfr.core import regret
 from jaxcfr.game.public_tree import PublicTreeTensors, SequenceFormMap
+
+# Every product here is exact arithmetic in the solver's dtype: on a GPU, float32 products
+# otherwise run at TensorFloat-32 (a 10-bit mantissa), which would perturb the values.
+EXACT = jax.lax.Precision.HIGHEST
 
 __all__ = [
   "uniform_strategy",
@@ -179,7 +184,7 @@ def fold_values(tree: PublicTreeTensors, player: int, opponent_reach: jax.Array,
   """
   if dense:
     compatible = _compatible(tree).astype(opponent_reach.dtype)
-    reach = jnp.einsum("hg,fg...->fh...", compatible, opponent_reach)
+    reach = jnp.einsum("hg,fg...->fh...", compatible, opponent_reach, precision=EXACT)
   else:
     reach = compatible_reach(tree, opponent_reach)
   ndim = reach.ndim
@@ -224,7 +229,7 @@ def _scan(x: jax.Array, axis: int, suffix: bool) -> jax.Array:
     return jnp.concatenate([zero, jnp.cumsum(x, axis)], axis)
   t, j = np.arange(n)[:, None], np.arange(n + 1)[None, :]
   triangle = jnp.asarray((t >= j) if suffix else (t < j), x.dtype)  # [n, n + 1]
-  return jnp.moveaxis(jnp.tensordot(triangle, jnp.moveaxis(x, axis, 0), axes=(0, 0)), 0, axis)
+  return jnp.moveaxis(jnp.tensordot(triangle, jnp.moveaxis(x, axis, 0), axes=(0, 0), precision=EXACT), 0, axis)
 
 
 def _rest(prefix: jax.Array, axis: int) -> jax.Array:
@@ -257,14 +262,40 @@ def _weaker_stronger(tree: PublicTreeTensors, table: jax.Array, reach: jax.Array
   return weaker, stronger
 
 
+# Bytes of one board's working set in _weaker_stronger per showdown, hand and batch element,
+# over the item size: the sorted reach and its prefix sums, the two results, and per card subset
+# the holders' reach, its prefix sums and the gathered corrections (about 14; rounded up).
+_BOARD_WORK = 16
+
+
+def _boards_per_step(tree: PublicTreeTensors, padded: jax.Array) -> int:
+  """How many showdown boards one step of ``_by_board``'s loop takes: 1 where
+  ``tree.showdown_step_bytes`` is 0, else as many as fit it (all at most)."""
+  if not tree.showdown_step_bytes:
+    return 1
+  per_board = _BOARD_WORK * math.prod(padded.shape[1:]) * padded.dtype.itemsize
+  return int(min(max(tree.showdown_step_bytes // per_board, 1), padded.shape[0]))
+
+
 def _by_board(tree: PublicTreeTensors, reach: jax.Array) -> tuple:
-  """``_weaker_stronger`` at every showdown ([S, H, *B] each), one board at a time
+  """``_weaker_stronger`` at every showdown ([S, H, *B] each), board by board
   (``lax.map`` over ``showdown_groups``): each board's sorted tables are gathered once for
-  all its showdowns, and the working set is one board's (docs/design.md, "Cost")."""
+  all its showdowns, and the working set is one step's (docs/design.md, "Cost"). A step
+  takes ``_boards_per_step`` boards side by side (a ``vmap``; the boards padded to a
+  multiple of it with empty ones)."""
   padded = jnp.concatenate([reach, jnp.zeros_like(reach[:1])])[tree.showdown_groups]  # [Bs, G, H, *B]
-  boards = jnp.arange(tree.showdown_groups.shape[0])
-  weaker, stronger = jax.lax.map(lambda x: _weaker_stronger(tree, *x), (boards, padded))
-  flat = lambda x: x.reshape((-1,) + x.shape[2:])[tree.showdown_slot]
+  count, width = padded.shape[0], _boards_per_step(tree, padded)
+  if width == 1:
+    weaker, stronger = jax.lax.map(lambda x: _weaker_stronger(tree, *x), (jnp.arange(count), padded))
+    flat = lambda x: x.reshape((-1,) + x.shape[2:])[tree.showdown_slot]
+    return flat(weaker), flat(stronger)
+  steps = -(-count // width)
+  boards = jnp.minimum(jnp.arange(steps * width), count - 1).reshape(steps, width)
+  padded = jnp.concatenate([padded, jnp.zeros((steps * width - count,) + padded.shape[1:], padded.dtype)])
+  padded = padded.reshape((steps, width) + padded.shape[1:])
+  step = jax.vmap(lambda board, r: _weaker_stronger(tree, board, r))
+  weaker, stronger = jax.lax.map(lambda x: step(*x), (boards, padded))
+  flat = lambda x: x.reshape((-1,) + x.shape[3:])[tree.showdown_slot]
   return flat(weaker), flat(stronger)
 
 
@@ -285,9 +316,9 @@ def showdown_values(tree: PublicTreeTensors, player: int, opponent_reach: jax.Ar
     strength = tree.strength[table]  # [S, H]
     compatible = _compatible(tree)[None] & (strength[:, :, None] >= 0) & (strength[:, None, :] >= 0)
     beats = (compatible & (strength[:, :, None] > strength[:, None, :])).astype(opponent_reach.dtype)
-    weaker = jnp.einsum("shg,sg...->sh...", beats, opponent_reach)
-    stronger = jnp.einsum("sgh,sg...->sh...", beats, opponent_reach)
-    total = jnp.einsum("shg,sg...->sh...", compatible.astype(opponent_reach.dtype), opponent_reach)
+    weaker = jnp.einsum("shg,sg...->sh...", beats, opponent_reach, precision=EXACT)
+    stronger = jnp.einsum("sgh,sg...->sh...", beats, opponent_reach, precision=EXACT)
+    total = jnp.einsum("shg,sg...->sh...", compatible.astype(opponent_reach.dtype), opponent_reach, precision=EXACT)
   else:
     weaker, stronger = _by_board(tree, opponent_reach)
     # a split pot's term needs the compatible total only where the chips differ (never in
@@ -319,7 +350,7 @@ def payoff_values(tree: PublicTreeTensors, player: int, opponent_reach: jax.Arra
   tables = tree.payoff_tables.astype(opponent_reach.dtype)
   if player == 1:
     tables = -jnp.swapaxes(tables, 1, 2)
-  values = jnp.einsum("phg,pg...->ph...", tables[tree.payoff_table], opponent_reach)
+  values = jnp.einsum("phg,pg...->ph...", tables[tree.payoff_table], opponent_reach, precision=EXACT)
   return values * _expand(tree.valid[tree.board[tree.payoff_nodes]], values.ndim)
 
 

@@ -84,7 +84,7 @@ def deal_values(
     prob = jnp.where(jnp.asarray(player == 0)[:, None, None], probs[0], probs[1])
     child = arrays.child[nodes]  # [len, 3]
     child_values = jnp.where((child >= 0)[:, :, None], value[jnp.maximum(child, 0)], 0.0)  # [len, 3, n]
-    value = value.at[nodes].set(jnp.einsum("lna,lan->ln", prob, child_values))
+    value = value.at[nodes].set(jnp.einsum("lna,lan->ln", prob, child_values, precision=jax.lax.Precision.HIGHEST))
   return value[0]
 
 

@@ -544,7 +544,7 @@ def _pytree(*, meta: tuple = ()):
   return wrap
 
 
-@_pytree(meta=("level_slices", "level_dealt"))
+@_pytree(meta=("level_slices", "level_dealt", "showdown_step_bytes"))
 class PublicTreeTensors:
   """The public tree on the device (see PublicTree for the sizes). ``N_p`` decision nodes
   of player ``p``; level ``d`` holds the nodes of depth ``d``, ``level_slices[d]``, ``n_d``
@@ -597,6 +597,10 @@ class PublicTreeTensors:
     level_slices: static ((lo, hi), ...) node ranges by depth.
     level_dealt: static, per level, whether any of its nodes follows a deal (its ranges
       are masked by ``valid`` there).
+    showdown_step_bytes: static, the working set of one step of the loop over the showdown
+      boards (jaxcfr.core.public_tree's ``_by_board``): 0, one board a step (a CPU: the
+      working set stays in cache); else as many boards a step as fit it (an accelerator:
+      fewer, wider steps, since each step of a loop costs kernel launches).
   """
 
   kind: jax.Array
@@ -642,6 +646,7 @@ class PublicTreeTensors:
   initial_range: jax.Array
   level_slices: tuple
   level_dealt: tuple
+  showdown_step_bytes: int = 0
 
   @property
   def dtype(self):
@@ -670,8 +675,16 @@ def _groups(label: np.ndarray, count: int) -> tuple:
   return groups, slot
 
 
-def to_device(tree: PublicTree, dtype=None) -> PublicTreeTensors:
-  """The device pytree of ``tree`` (float leaves in ``dtype``, default JAX's float)."""
+# One step of the loop over showdown boards on an accelerator: 1 GiB of working set.
+ACCELERATOR_SHOWDOWN_STEP_BYTES = 2**30
+
+
+def to_device(tree: PublicTree, dtype=None, showdown_step_bytes: int | None = None) -> PublicTreeTensors:
+  """The device pytree of ``tree`` (float leaves in ``dtype``, default JAX's float) on JAX's
+  default device. ``showdown_step_bytes``: PublicTreeTensors' (default: 0 on a CPU,
+  ``ACCELERATOR_SHOWDOWN_STEP_BYTES`` elsewhere); it changes the speed, not the values."""
+  if showdown_step_bytes is None:
+    showdown_step_bytes = 0 if jax.default_backend() == "cpu" else ACCELERATOR_SHOWDOWN_STEP_BYTES
   dtype = jnp.zeros((), dtype or float).dtype
   size, width = tree.num_nodes, tree.action_ids.shape[1]
   slot = np.zeros(size, np.int64)
@@ -779,4 +792,5 @@ def to_device(tree: PublicTree, dtype=None) -> PublicTreeTensors:
     initial_range=jnp.asarray(tree.initial_range, dtype),
     level_slices=level_slices,
     level_dealt=(False,) + dealt,
+    showdown_step_bytes=int(showdown_step_bytes),
   )

@@ -344,8 +344,9 @@ def _histogram_splits(bins, values, cuttable, node, w, wy, num_nodes):
   total_w = jax.ops.segment_sum(w, node, num_nodes + 1)[:num_nodes]
   total_s = jax.ops.segment_sum(wy, node, num_nodes + 1)[:num_nodes]
   upto = jnp.arange(width)[:, None] <= jnp.arange(width)[None, :]  # [V (value), V (cut)]
-  left = jnp.einsum("nfvs,vc->nfcs", hist, upto.astype(hist.dtype))  # values <= cut's
-  right = jnp.einsum("nfvs,vc->nfcs", hist, (~upto).astype(hist.dtype))  # values > cut's
+  exact = jax.lax.Precision.HIGHEST  # sums, not TensorFloat-32 products on a GPU
+  left = jnp.einsum("nfvs,vc->nfcs", hist, upto.astype(hist.dtype), precision=exact)  # values <= cut's
+  right = jnp.einsum("nfvs,vc->nfcs", hist, (~upto).astype(hist.dtype), precision=exact)  # values > cut's
   wl, sl, wr, sr = left[..., 0], left[..., 1], right[..., 0], right[..., 1]
   wn, sn = total_w[:, None, None], total_s[:, None, None]
   valid = cuttable[None] & (wl > 0) & (wr > 0)
