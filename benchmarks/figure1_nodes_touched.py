@@ -11,7 +11,9 @@ CPU core, float64; CFR's 1e9 nodes are about 230 iterations.
 
 Nodes touched are histories visited, as Lanctot et al. 2009 section 5 counts them:
   * CFR: every history, once per player pass; our CFR alternates updates (player 0's pass,
-    then player 1's), so an iteration touches 2 |H|.
+    then player 1's), so an iteration touches 2 |H|. ``cfr-simultaneous`` draws CFR as the
+    paper states it (Zinkevich et al. 2008: both players' regrets from the same strategies),
+    with and without pruning, to tell how much of the gap to the samplers is the alternation.
   * CFR with pruning: the same iterates; a pass for player i skips the subtrees where the
     opponent's reach is zero, so it touches the histories with ``pi_-i(h) > 0``.
   * MCCFR-outcome (epsilon = 0.6, K = 1, the papers' algorithm): the sampled paths.
@@ -77,10 +79,14 @@ SEEDS = {g: 1 for g in PAPER_BUDGETS}  # game -> seeds where --seeds is not give
 # need more than this machine's 24 GiB.
 DTYPES = {"latent_tic_tac_toe": "float32", "goofspiel": "float32"}  # game name -> dtype, overriding float64
 SAMPLED = ("mccfr-os", "mccfr-es", "cfr-cs")
-RUNNABLE = ("cfr", *SAMPLED)  # --algorithms; "cfr" draws CFR and CFR with pruning
+# --algorithms; "cfr" draws CFR and CFR with pruning (alternating updates), "cfr-simultaneous"
+# the same with simultaneous updates
+RUNNABLE = ("cfr", "cfr-simultaneous", *SAMPLED)
 LABELS = {
   "cfr": "CFR",
   "cfr-pruning": "CFR with pruning",
+  "cfr-simultaneous": "CFR, simultaneous",
+  "cfr-pruning-simultaneous": "CFR with pruning, simultaneous",
   "mccfr-os": "MCCFR-outcome",
   "mccfr-es": "MCCFR-external",
   "cfr-cs": "CFR chance-sampled",
@@ -92,13 +98,15 @@ def _checkpoints(last: int) -> list[int]:
   return sorted({int(round(x)) for x in np.geomspace(1, max(last, 2), CHECKPOINTS)})
 
 
-def run_cfr(game, budget: float, max_seconds: float) -> dict:
-  """Vanilla CFR (OpenSpiel's preset, alternating); node counts with and without pruning.
-  CFR stops when it has touched ``budget`` nodes; CFR with pruning follows the same iterates
-  further, until its own (smaller) count reaches the budget. Both stop early, at the next
-  checkpoint, once ``max_seconds`` of wall time (evaluations included) have passed."""
+def run_cfr(game, budget: float, max_seconds: float, simultaneous: bool = False) -> dict:
+  """Vanilla CFR (OpenSpiel's preset, alternating; with ``simultaneous``, both players
+  updated from the same strategies, as Zinkevich et al. 2008 and Lanctot et al. 2009 state
+  it: the ``rm`` preset); node counts with and without pruning. CFR stops when it has
+  touched ``budget`` nodes; CFR with pruning follows the same iterates further, until its
+  own (smaller) count reaches the budget. Both stop early, at the next checkpoint, once
+  ``max_seconds`` of wall time (evaluations included) have passed."""
   tensors = game.tensors
-  solver = solvers.get("cfr")
+  solver = solvers.get("rm" if simultaneous else "cfr")
   histories = game.arrays.num_histories
 
   # The tensors are arguments, not closed-over constants: a full-size game's would be copied
@@ -110,9 +118,10 @@ def run_cfr(game, budget: float, max_seconds: float) -> dict:
       first = mccfr.cfr_nodes_touched(
         tensors, state.strategy[1], 0, pruning=True, histories_per_sequence=per_sequence[1]
       )
+      before = state.strategy[0]  # player 1's pass reads player 0's strategy before the step if simultaneous
       state = solver.step(tensors, state)
       second = mccfr.cfr_nodes_touched(
-        tensors, state.strategy[0], 1, pruning=True, histories_per_sequence=per_sequence[0]
+        tensors, before if simultaneous else state.strategy[0], 1, pruning=True, histories_per_sequence=per_sequence[0]
       )
       return state, pruned + first.astype(jnp.int64) + second.astype(jnp.int64)
 
@@ -142,7 +151,8 @@ def run_cfr(game, budget: float, max_seconds: float) -> dict:
   while done and int(pruned) < budget and time.perf_counter() < deadline:  # pruning touched fewer: on to its own budget
     last = int(budget / (int(pruned) / done))  # at the mean rate so far (later iterations may prune more)
     advance(sorted({int(round(x)) for x in np.geomspace(done, max(last, done + 1), CHECKPOINTS // 2)}))
-  return {"cfr": full_rows, "cfr-pruning": pruned_rows}
+  suffix = "-simultaneous" if simultaneous else ""
+  return {f"cfr{suffix}": full_rows, f"cfr-pruning{suffix}": pruned_rows}
 
 
 def run_sampled(game, algorithm: str, budget: float, seeds: int, max_seconds: float) -> list[dict]:
@@ -222,7 +232,7 @@ def plot(result: dict, path: Path) -> bool:
         [r["nodes_touched"] for r in rows],
         [r["nash_conv"] for r in rows],
         label=label,
-        linestyle="--" if algorithm == "cfr-cs" else "-",
+        linestyle="--" if algorithm == "cfr-cs" else ":" if algorithm.endswith("simultaneous") else "-",
       )
       per_seed = [r.get("nash_conv_per_seed", []) for r in rows]
       if all(len(v) > 1 for v in per_seed):  # the band: the lowest and highest seed at each checkpoint
@@ -347,7 +357,10 @@ def main(argv=None) -> dict:
   dtype = lambda name: args.dtype or game_dtype(name)
   # 64-bit arrays for float64 games and for CFR's counts of pruned nodes (billions on the
   # paper's games); a float32-only sampled run keeps 32-bit indices.
-  jax.config.update("jax_enable_x64", "cfr" in algorithms or any(dtype(name) == "float64" for name in names))
+  jax.config.update(
+    "jax_enable_x64",
+    bool({"cfr", "cfr-simultaneous"} & set(algorithms)) or any(dtype(name) == "float64" for name in names),
+  )
   for name in names:
     game = jaxcfr.load(name, dtype=dtype(name))
     budget = {**GAMES, **PAPER_BUDGETS}.get(game.name, 1e7) * args.scale
@@ -371,8 +384,8 @@ def main(argv=None) -> dict:
       if algorithm == "cfr-cs" and not has_chance:  # and its frontier would hold every history
         print(f"{game.name}: no chance nodes, so chance-sampled CFR is vanilla CFR; not drawn", flush=True)
         continue
-      if algorithm == "cfr":
-        curves = run_cfr(game, budget, max_seconds)
+      if algorithm in ("cfr", "cfr-simultaneous"):
+        curves = run_cfr(game, budget, max_seconds, simultaneous=algorithm == "cfr-simultaneous")
       else:
         curves = {algorithm: run_sampled(game, algorithm, budget, seeds_of(game.name), max_seconds)}
       entry["algorithms"].update(curves)
@@ -393,7 +406,7 @@ def main(argv=None) -> dict:
           "epsilon": mccfr_state.DEFAULT_EPSILON,
           "dtype": "float64",
           "dtype_per_game": DTYPES,
-          "algorithms": ["cfr", "cfr-pruning", *SAMPLED],
+          "algorithms": [*LABELS],
         },
         results=result,
       )
