@@ -286,16 +286,15 @@ def _by_board(tree: PublicTreeTensors, reach: jax.Array) -> tuple:
   padded = jnp.concatenate([reach, jnp.zeros_like(reach[:1])])[tree.showdown_groups]  # [Bs, G, H, *B]
   count, width = padded.shape[0], _boards_per_step(tree, padded)
   if width == 1:
-    weaker, stronger = jax.lax.map(lambda x: _weaker_stronger(tree, *x), (jnp.arange(count), padded))
-    flat = lambda x: x.reshape((-1,) + x.shape[2:])[tree.showdown_slot]
-    return flat(weaker), flat(stronger)
-  steps = -(-count // width)
-  boards = jnp.minimum(jnp.arange(steps * width), count - 1).reshape(steps, width)
-  padded = jnp.concatenate([padded, jnp.zeros((steps * width - count,) + padded.shape[1:], padded.dtype)])
-  padded = padded.reshape((steps, width) + padded.shape[1:])
-  step = jax.vmap(lambda board, r: _weaker_stronger(tree, board, r))
-  weaker, stronger = jax.lax.map(lambda x: step(*x), (boards, padded))
-  flat = lambda x: x.reshape((-1,) + x.shape[3:])[tree.showdown_slot]
+    step, boards = lambda x: _weaker_stronger(tree, *x), jnp.arange(count)
+  else:
+    steps = -(-count // width)
+    boards = jnp.minimum(jnp.arange(steps * width), count - 1).reshape(steps, width)
+    padded = jnp.concatenate([padded, jnp.zeros((steps * width - count,) + padded.shape[1:], padded.dtype)])
+    padded = padded.reshape((steps, width) + padded.shape[1:])
+    step = lambda x: jax.vmap(lambda board, r: _weaker_stronger(tree, board, r))(*x)
+  weaker, stronger = jax.lax.map(step, (boards, padded))
+  flat = lambda x: x.reshape((-1,) + reach.shape[1:])[tree.showdown_slot]  # back to [S, H, *B]
   return flat(weaker), flat(stronger)
 
 
