@@ -91,6 +91,8 @@ LABELS = {
   "mccfr-es": "MCCFR-external",
   "cfr-cs": "CFR chance-sampled",
 }
+# one colour per algorithm in every panel; the simultaneous-update curves dotted in CFR's colours
+COLORS = {"cfr": "C0", "cfr-pruning": "C1", "mccfr-os": "C2", "mccfr-es": "C3", "cfr-cs": "C4"}
 CHECKPOINTS = 24
 
 
@@ -232,6 +234,7 @@ def plot(result: dict, path: Path) -> bool:
         [r["nodes_touched"] for r in rows],
         [r["nash_conv"] for r in rows],
         label=label,
+        color=COLORS[algorithm.removesuffix("-simultaneous")],
         linestyle="--" if algorithm == "cfr-cs" else ":" if algorithm.endswith("simultaneous") else "-",
       )
       per_seed = [r.get("nash_conv_per_seed", []) for r in rows]
