@@ -96,6 +96,13 @@ def _es_reaches_within_one_cfr_iteration(algorithms: dict) -> str:
   return f"{min(p['nash_conv'] for p in algorithms['mccfr-es'] if p['nodes_touched'] <= one_iteration):.3f}"
 
 
+def _samplers_end_below_cfr(algorithms: dict) -> str:
+  """'below' if every sampler's last NashConv is below both CFR curves' (else 'not below')."""
+  cfr = min(algorithms[a][-1]["nash_conv"] for a in ("cfr", "cfr-pruning"))
+  samplers = max(algorithms[a][-1]["nash_conv"] for a in ("mccfr-os", "mccfr-es", "cfr-cs"))
+  return "below" if samplers < cfr else "not below"
+
+
 def _ends(game: str, algorithm: str, other: str):
   """'above' or 'below': where ``algorithm``'s last NashConv on ``game`` ends against ``other``'s."""
 
@@ -104,6 +111,22 @@ def _ends(game: str, algorithm: str, other: str):
     return "above" if curves[algorithm][-1]["nash_conv"] > curves[other][-1]["nash_conv"] else "below"
 
   return word
+
+
+def _last(game: str, algorithm: str, digits: int):
+  """The NashConv at the end of ``algorithm``'s curve on ``game`` (figure1_nodes_touched.json)."""
+  return lambda games: f"{games[game]['algorithms'][algorithm][-1]['nash_conv']:.{digits}f}"
+
+
+def _reaches(game: str, algorithm: str, level: float = 0.5):
+  """The nodes touched at which ``algorithm``'s curve on ``game`` first falls below ``level``, as 1.3e9."""
+
+  def nodes(games: dict) -> str:
+    rows = games[game]["algorithms"][algorithm]
+    first = next(r["nodes_touched"] for r in rows if r["nash_conv"] < level)
+    return f"{first:.1e}".replace("e+0", "e")
+
+  return nodes
 
 
 def _holdem(row: str, column: str):
@@ -534,15 +557,34 @@ QUOTES = [
   # notebooks/README.md, Lanctot et al. 2009 Figure 1 (row 03; the paper's comparisons in the list of every figure)
   (
     "notebooks/README.md",
-    "OCP(500), {} seed, to {} nodes touched ({} vanilla CFR iterations; `benchmarks/figure1_nodes_touched.py`), "
-    "where external sampling reaches NashConv {} within the nodes of one CFR iteration",
+    "OCP(500), {} seeds, to {} nodes touched ({} vanilla CFR iterations; `benchmarks/figure1_nodes_touched.py`), "
+    "where external sampling reaches NashConv {} within the nodes of one CFR iteration and every sampler ends {} CFR "
+    "and CFR with pruning",
     "figure1_nodes_touched.json",
     [
       ("results/games/one_card_poker(num_cards=500)/seeds", _word),
       ("results/games/one_card_poker(num_cards=500)/node_budget", lambda n: f"{n:.0e}".replace("e+0", "e")),
-      ("results/games/one_card_poker(num_cards=500)/algorithms/cfr/-1/iteration", _word),
+      ("results/games/one_card_poker(num_cards=500)/algorithms/cfr/-1/iteration", "{}"),
       ("results/games/one_card_poker(num_cards=500)/algorithms", _es_reaches_within_one_cfr_iteration),
+      ("results/games/one_card_poker(num_cards=500)/algorithms", _samplers_end_below_cfr),
     ],
+  ),
+  (
+    "README.md",
+    "| OCP(500) (1e9), five seeds | {} | {} | {} | {} |",
+    "figure1_nodes_touched.json",
+    [
+      ("results/games", _last("one_card_poker(num_cards=500)", "cfr", 4)),
+      ("results/games", _last("one_card_poker(num_cards=500)", "cfr-pruning", 4)),
+      ("results/games", _last("one_card_poker(num_cards=500)", "mccfr-os", 4)),
+      ("results/games", _last("one_card_poker(num_cards=500)", "mccfr-es", 5)),
+    ],
+  ),
+  (
+    "README.md",
+    "On OCP(500) chance-sampled CFR ends at {}:",
+    "figure1_nodes_touched.json",
+    [("results/games", _last("one_card_poker(num_cards=500)", "cfr-cs", 5))],
   ),
   (
     "notebooks/README.md",
@@ -552,6 +594,31 @@ QUOTES = [
     [
       ("results/games", _ends("princess_and_monster(cols=3,horizon=11,rows=3)", "mccfr-es", "cfr-pruning")),
       ("results/games", _ends("goofspiel(num_cards=7)", "mccfr-os", "mccfr-es")),
+    ],
+  ),
+  (
+    "README.md",
+    "CFR with pruning ends at {} on PAM (alternating: {}), above external sampling's {}, the paper's order, and at "
+    "{} on Goof(7) (alternating: {}), above both samplers as in the paper, where it reaches NashConv 0.5 after {} "
+    "nodes (the paper: 2.5e9; alternating: {})",
+    "figure1_nodes_touched.json",
+    [
+      ("results/games", _last("princess_and_monster(cols=3,horizon=11,rows=3)", "cfr-pruning-simultaneous", 2)),
+      ("results/games", _last("princess_and_monster(cols=3,horizon=11,rows=3)", "cfr-pruning", 3)),
+      ("results/games", _last("princess_and_monster(cols=3,horizon=11,rows=3)", "mccfr-es", 3)),
+      ("results/games", _last("goofspiel(num_cards=7)", "cfr-pruning-simultaneous", 2)),
+      ("results/games", _last("goofspiel(num_cards=7)", "cfr-pruning", 3)),
+      ("results/games", _reaches("goofspiel(num_cards=7)", "cfr-pruning-simultaneous")),
+      ("results/games", _reaches("goofspiel(num_cards=7)", "cfr-pruning")),
+    ],
+  ),
+  (
+    "README.md",
+    "the samplers need {} (external) and {} (outcome) nodes to reach 0.5 on Goof(7)",
+    "figure1_nodes_touched.json",
+    [
+      ("results/games", _reaches("goofspiel(num_cards=7)", "mccfr-es")),
+      ("results/games", _reaches("goofspiel(num_cards=7)", "mccfr-os")),
     ],
   ),
   # notebooks/README.md, Ponsen et al. 2011 Figure 6 (row 04); the list of every figure: Johanson et al. 2007
