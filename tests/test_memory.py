@@ -89,7 +89,8 @@ def _error(capsys, argv) -> str:
     ),
   ],
 )
-def test_too_large_is_one_line_before_the_allocation(argv, message, capsys):
+def test_too_large_is_one_line_before_the_allocation(argv, message, capsys, tmp_path, monkeypatch):
+  monkeypatch.setenv("JAXCFR_CACHE_DIR", str(tmp_path))  # an empty cache: the builds are priced, not a cached game
   line = _error(capsys, argv)
   assert line.startswith("jaxcfr: error: ") and message in line, line
   assert "choose smaller parameters" in line
