@@ -175,7 +175,7 @@ def flop(spec: str, algorithms: list, iterations: int, every: int, max_minutes: 
   start = time.perf_counter()
   game = jaxcfr.load(f"hunl_subgame({spec})")
   row = {"game": game.name, "build_and_load_s": time.perf_counter() - start, "statistics": game.statistics()}
-  row["pot"] = game.info.pot
+  row.update(pot=game.info.pot)
   print("flop", row, flush=True)
   for algorithm in algorithms:
     curve = _curve(game, algorithm, iterations, every, 60 * max_minutes, stop_at_target=True)

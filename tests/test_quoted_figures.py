@@ -24,6 +24,8 @@ LIARS = "results/liars_dice_cfr_plus_float32"
 FIG4 = "results/final"
 TURN = "results/turn_curves_float32/endgame2"
 TURN1 = "results/turn_curves_float32/endgame1"
+OCP500 = "one_card_poker(num_cards=500)"
+PAM = "princess_and_monster(cols=3,horizon=11,rows=3)"
 
 PEERS = "results/entries"
 
@@ -562,11 +564,11 @@ QUOTES = [
     "and CFR with pruning",
     "figure1_nodes_touched.json",
     [
-      ("results/games/one_card_poker(num_cards=500)/seeds", _word),
-      ("results/games/one_card_poker(num_cards=500)/node_budget", lambda n: f"{n:.0e}".replace("e+0", "e")),
-      ("results/games/one_card_poker(num_cards=500)/algorithms/cfr/-1/iteration", "{}"),
-      ("results/games/one_card_poker(num_cards=500)/algorithms", _es_reaches_within_one_cfr_iteration),
-      ("results/games/one_card_poker(num_cards=500)/algorithms", _samplers_end_below_cfr),
+      (f"results/games/{OCP500}/seeds", _word),
+      (f"results/games/{OCP500}/node_budget", lambda n: f"{n:.0e}".replace("e+0", "e")),
+      (f"results/games/{OCP500}/algorithms/cfr/-1/iteration", "{}"),
+      (f"results/games/{OCP500}/algorithms", _es_reaches_within_one_cfr_iteration),
+      (f"results/games/{OCP500}/algorithms", _samplers_end_below_cfr),
     ],
   ),
   (
@@ -574,17 +576,17 @@ QUOTES = [
     "| OCP(500) (1e9), five seeds | {} | {} | {} | {} |",
     "figure1_nodes_touched.json",
     [
-      ("results/games", _last("one_card_poker(num_cards=500)", "cfr", 4)),
-      ("results/games", _last("one_card_poker(num_cards=500)", "cfr-pruning", 4)),
-      ("results/games", _last("one_card_poker(num_cards=500)", "mccfr-os", 4)),
-      ("results/games", _last("one_card_poker(num_cards=500)", "mccfr-es", 5)),
+      ("results/games", _last(OCP500, "cfr", 4)),
+      ("results/games", _last(OCP500, "cfr-pruning", 4)),
+      ("results/games", _last(OCP500, "mccfr-os", 4)),
+      ("results/games", _last(OCP500, "mccfr-es", 5)),
     ],
   ),
   (
     "README.md",
     "On OCP(500) chance-sampled CFR ends at {}:",
     "figure1_nodes_touched.json",
-    [("results/games", _last("one_card_poker(num_cards=500)", "cfr-cs", 5))],
+    [("results/games", _last(OCP500, "cfr-cs", 5))],
   ),
   (
     "notebooks/README.md",
@@ -592,7 +594,7 @@ QUOTES = [
     "margins except in latent tic-tac-toe) and outcome sampling ends {} external sampling on Goof(7)",
     "figure1_nodes_touched.json",
     [
-      ("results/games", _ends("princess_and_monster(cols=3,horizon=11,rows=3)", "mccfr-es", "cfr-pruning")),
+      ("results/games", _ends(PAM, "mccfr-es", "cfr-pruning")),
       ("results/games", _ends("goofspiel(num_cards=7)", "mccfr-os", "mccfr-es")),
     ],
   ),
@@ -603,9 +605,9 @@ QUOTES = [
     "nodes (the paper: 2.5e9; alternating: {})",
     "figure1_nodes_touched.json",
     [
-      ("results/games", _last("princess_and_monster(cols=3,horizon=11,rows=3)", "cfr-pruning-simultaneous", 2)),
-      ("results/games", _last("princess_and_monster(cols=3,horizon=11,rows=3)", "cfr-pruning", 3)),
-      ("results/games", _last("princess_and_monster(cols=3,horizon=11,rows=3)", "mccfr-es", 3)),
+      ("results/games", _last(PAM, "cfr-pruning-simultaneous", 2)),
+      ("results/games", _last(PAM, "cfr-pruning", 3)),
+      ("results/games", _last(PAM, "mccfr-es", 3)),
       ("results/games", _last("goofspiel(num_cards=7)", "cfr-pruning-simultaneous", 2)),
       ("results/games", _last("goofspiel(num_cards=7)", "cfr-pruning", 3)),
       ("results/games", _reaches("goofspiel(num_cards=7)", "cfr-pruning-simultaneous")),
