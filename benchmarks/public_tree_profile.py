@@ -1,0 +1,148 @@
+"""Where one iteration on the public tree spends its time: each part of a CFR step timed alone,
+and, with ``--trace``, the device's own record of one step (the kernels or thunks by total time).
+
+A step with alternating updates computes both players' ranges (top-down), then for each player
+the counterfactual values (the terminal values, then bottom-up), the regret and average
+updates, and the updating player's ranges again. The parts timed here, each a jitted call on
+the tree with the uniform strategies (best of ``--repeats`` after a compiling call):
+``ranges`` (one player), ``folds``, ``showdowns`` (for each of ``--step-bytes``: the loop over
+the showdown boards taking as many boards a step as fit that many bytes, 0 meaning one board),
+``terminals`` (folds, showdowns, payoff terminals), ``values`` (the bottom-up pass with its
+terminals), and the whole ``step`` (``solver.run`` for one iteration, per iteration).
+
+    python -m benchmarks public_tree_profile --game 'hunl_subgame(endgame=3)'
+    python -m benchmarks public_tree_profile --game 'hunl_subgame(board=Td9d6h,...)' --trace
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import dataclasses
+import gzip
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
+from timing import best_seconds, per_iteration  # noqa: E402  pylint: disable=wrong-import-position
+
+
+def _timed_part(fn, *args, repeats: int) -> dict:
+  """Compile seconds and the best of ``repeats`` milliseconds of jitted ``fn(*args)``."""
+  import jax  # pylint: disable=import-outside-toplevel
+
+  jitted = jax.jit(fn)
+  start = time.perf_counter()
+  jax.block_until_ready(jitted(*args))
+  compile_s = time.perf_counter() - start
+  return {"ms": 1000 * best_seconds(lambda: jitted(*args), repeats), "compile_s": compile_s}
+
+
+def trace_summary(trace_dir: str, top: int) -> dict:
+  """The ``top`` event names of the Perfetto trace that ``jax.profiler.trace`` wrote under
+  ``trace_dir``, by total duration, with their counts, and the total per process (the device's
+  streams and the host's threads)."""
+  files = sorted(Path(trace_dir).rglob("perfetto_trace.json.gz"))
+  if not files:
+    return {"error": f"no perfetto_trace.json.gz under {trace_dir}"}
+  with gzip.open(files[-1], "rt") as f:
+    events = json.load(f)
+  events = events["traceEvents"] if isinstance(events, dict) else events
+  names = {e["pid"]: e["args"]["name"] for e in events if e.get("ph") == "M" and e.get("name") == "process_name"}
+  by_name, by_process = collections.defaultdict(lambda: [0.0, 0]), collections.defaultdict(float)
+  for e in events:
+    if e.get("ph") != "X":
+      continue
+    process = names.get(e.get("pid"), str(e.get("pid")))
+    key = (process, e.get("name", "?"))
+    by_name[key][0] += e.get("dur", 0.0)
+    by_name[key][1] += 1
+    by_process[process] += e.get("dur", 0.0)
+  ranked = sorted(by_name.items(), key=lambda kv: -kv[1][0])[:top]
+  return {
+    "ms_per_process": {k: v / 1000 for k, v in sorted(by_process.items(), key=lambda kv: -kv[1])},
+    "top_events": [{"process": p, "name": n[:160], "ms": d / 1000, "count": c} for (p, n), (d, c) in ranked],
+  }
+
+
+def profile(game_name: str, algorithm: str, step_bytes: list, repeats: int, trace: bool, top: int) -> dict:
+  import jax  # pylint: disable=import-outside-toplevel
+
+  import jaxcfr  # pylint: disable=import-outside-toplevel
+  from jaxcfr import solvers  # pylint: disable=import-outside-toplevel
+  from jaxcfr.core import public_tree as ops  # pylint: disable=import-outside-toplevel
+
+  start = time.perf_counter()
+  game = jaxcfr.load(game_name, representation="public_tree")
+  tree = game.tensors
+  out = {"game": game.name, "build_and_load_s": time.perf_counter() - start, "statistics": game.statistics()}
+  print(out, flush=True)
+  strategy = [ops.uniform_strategy(tree, p) for p in (0, 1)]
+  reach = [jax.jit(ops.ranges, static_argnums=1)(tree, p, strategy[p]) for p in (0, 1)]
+  parts = {
+    "ranges": _timed_part(lambda t, s: ops.ranges(t, 0, s), tree, strategy[0], repeats=repeats),
+    "folds": _timed_part(lambda t, r: ops.fold_values(t, 0, r[t.fold_nodes]), tree, reach[1], repeats=repeats),
+  }
+  for size in step_bytes:
+    sized = dataclasses.replace(tree, showdown_step_bytes=size)
+    parts[f"showdowns_step_bytes_{size}"] = _timed_part(
+      lambda t, r: ops.showdown_values(t, 0, r[t.showdown_nodes]), sized, reach[1], repeats=repeats
+    )
+    print(size, parts[f"showdowns_step_bytes_{size}"], flush=True)
+  parts["terminals"] = _timed_part(lambda t, r: ops.terminal_values(t, 0, r), tree, reach[1], repeats=repeats)
+  parts["values"] = _timed_part(
+    lambda t, s, r: ops.counterfactual_values(t, 0, s, r), tree, strategy[0], reach[1], repeats=repeats
+  )
+  solver = solvers.get(algorithm, "public_tree")
+  state = solver.init(tree)
+  timing = per_iteration(lambda s, n: solver.run(tree, s, n), state, seconds=4.0, repeats=2)
+  parts["step"] = {"ms": 1000 * timing["iteration_s"], "compile_s": timing["compile_s"]}
+  out["parts"] = parts
+  out["showdown_step_bytes_default"] = tree.showdown_step_bytes
+  print(json.dumps(parts, indent=1), flush=True)
+  if trace:
+    state = jax.block_until_ready(solver.run(tree, state, 1))
+    with tempfile.TemporaryDirectory() as trace_dir:
+      try:
+        with jax.profiler.trace(trace_dir, create_perfetto_trace=True):
+          state = jax.block_until_ready(solver.run(tree, state, 2))
+        out["trace_of_two_steps"] = trace_summary(trace_dir, top)
+      except Exception as error:  # pylint: disable=broad-except  (a profiler the machine lacks)
+        out["trace_of_two_steps"] = {"error": f"{type(error).__name__}: {error}"}
+    print(json.dumps(out["trace_of_two_steps"], indent=1), flush=True)
+  return out
+
+
+def main(argv: list[str] | None = None) -> dict:
+  parser = argparse.ArgumentParser(prog="python -m benchmarks public_tree_profile", description=__doc__.splitlines()[0])
+  parser.add_argument("--game", default="hunl_subgame(endgame=3)", help="a game with a public tree")
+  parser.add_argument("--algorithm", default="dcfr", help="the solver of the timed step")
+  parser.add_argument("--step-bytes", default="0", help="comma-separated showdown_step_bytes to time the showdowns at")
+  parser.add_argument("--repeats", type=int, default=3, help="timed calls of each part (the best is kept)")
+  parser.add_argument("--trace", action="store_true", help="also record two steps with jax.profiler and rank events")
+  parser.add_argument("--top", type=int, default=40, help="--trace: how many events to keep")
+  parser.add_argument(
+    "--out", default=str(Path(__file__).parent / "results" / "public_tree_profile.json"), help="the results file"
+  )
+  args = parser.parse_args(argv)
+  step_bytes = [int(b) for b in args.step_bytes.split(",") if b]
+  if any(b < 0 for b in step_bytes):
+    parser.error(f"--step-bytes must be >= 0, got {args.step_bytes}")
+  results = profile(args.game, args.algorithm, step_bytes, args.repeats, args.trace, args.top)
+  write_record(
+    args.out,
+    benchmark="public_tree_profile",
+    description=__doc__.splitlines()[0] + " float32 on JAX's default device (the hardware record names it).",
+    configuration=vars(args),
+    results=results,
+  )
+  return results
+
+
+if __name__ == "__main__":
+  main()
