@@ -54,7 +54,7 @@ run_step() { # run_step NAME: one of the steps above
   turn_curves) step 200 turn_curves public_tree --parts turn_curves --turn-endgames 2,1 --iterations 1000 --every 50 \
     --max-minutes 0.25 --out "$out/public_tree_turn_curves_gpu.json" ;;
   profile) step 200 profile public_tree_profile --game "hunl_subgame($flop)" --trace --top 60 \
-    --step-bytes 0,268435456,1073741824,4294967296 --out "$out/public_tree_profile_gpu.json" ;;
+    --step-bytes 268435456,1073741824 --out "$out/public_tree_profile_gpu.json" ;;
   *) echo "unknown step $1" ;;
   esac
 }

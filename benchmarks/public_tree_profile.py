@@ -70,6 +70,30 @@ def trace_summary(trace_dir: str, top: int) -> dict:
   }
 
 
+def card_incidence(tree):
+  """[H, M] 1 where hand ``h`` holds card ``m`` (``tree.members[0]``'s rows)."""
+  import numpy as np  # pylint: disable=import-outside-toplevel
+
+  members = np.asarray(tree.members[0])
+  incidence = np.zeros((tree.num_hands, members.shape[0]), np.float32)
+  incidence[members, np.arange(members.shape[0])[:, None]] = 1
+  return incidence
+
+
+def folds_by_product(tree, player: int, opponent_reach, incidence):
+  """An experiment beside ``jaxcfr.core.public_tree.fold_values`` (two-card hands): the reach
+  of each card's holders as one product with the [H, M] card-incidence matrix
+  (``card_incidence``), instead of a gather of the holders and a sum."""
+  import jax.numpy as jnp  # pylint: disable=import-outside-toplevel
+
+  subsets = tree.subsets[0]
+  total = opponent_reach.sum(1, keepdims=True)
+  held = jnp.matmul(opponent_reach, jnp.asarray(incidence, opponent_reach.dtype), precision="highest")  # [F, M]
+  reach = total - held[:, subsets[:, 0]] - held[:, subsets[:, 1]] + opponent_reach
+  mask = tree.valid[tree.board[tree.fold_nodes]]
+  return tree.fold_payoff[player][:, None] * reach * mask
+
+
 def profile(game_name: str, algorithm: str, step_bytes: list, repeats: int, trace: bool, top: int) -> dict:
   import jax  # pylint: disable=import-outside-toplevel
 
@@ -88,6 +112,13 @@ def profile(game_name: str, algorithm: str, step_bytes: list, repeats: int, trac
     "ranges": _timed_part(lambda t, s: ops.ranges(t, 0, s), tree, strategy[0], repeats=repeats),
     "folds": _timed_part(lambda t, r: ops.fold_values(t, 0, r[t.fold_nodes]), tree, reach[1], repeats=repeats),
   }
+  if tree.hands.shape[1] == 2:
+    incidence = card_incidence(tree)
+    by_product = lambda t, r, i: folds_by_product(t, 0, r[t.fold_nodes], i)
+    parts["folds_by_product"] = _timed_part(by_product, tree, reach[1], incidence, repeats=repeats)
+    expected = jax.jit(lambda t, r: ops.fold_values(t, 0, r[t.fold_nodes]))(tree, reach[1])
+    got = jax.jit(by_product)(tree, reach[1], incidence)
+    parts["folds_by_product"]["max_abs_difference"] = float(abs(expected - got).max())
   for size in step_bytes:
     sized = dataclasses.replace(tree, showdown_step_bytes=size)
     parts[f"showdowns_step_bytes_{size}"] = _timed_part(

@@ -121,13 +121,22 @@ def compatible_reach(tree: PublicTreeTensors, reach: jax.Array) -> jax.Array:
   """[T, H, *B] for each hand ``h``, the sum of ``reach`` [T, H, *B] over the hands that
   share no card with ``h``: by inclusion-exclusion over the subsets ``S`` of ``h``'s cards,
   ``sum_S (-1)^|S| sum_{h' holds S} reach(h')`` (``S`` empty: the total; ``S = h``: ``h``
-  itself)."""
-  total = reach.sum(1, keepdims=True)
-  out = jnp.broadcast_to(total, reach.shape)
+  itself). The sums over each subset's holders are one product with the 0/1 incidence
+  matrix of hands and subsets (measured on a turn endgame's folds, one CPU core: 39 ms
+  against 73 ms for a gather of the holders and a sum)."""
+  out = reach.sum(1, keepdims=True)
   for s, (members, subsets) in enumerate(zip(tree.members, tree.subsets), 1):
-    held = reach if s == tree.hands.shape[1] else reach[:, members].sum(2)  # [T, M_s, *B]
-    out = out + (-1) ** s * regret.unrolled_reduce(held[:, subsets], 2, jnp.add, jnp.sum)
-  return out
+    if s == tree.hands.shape[1]:  # S = h: the hand itself is the one hand that holds all its cards
+      out = out + (-1) ** s * reach
+      continue
+    # [T, M_s, *B] the reach of each subset's holders: a product with the [H, M_s] incidence
+    incidence = jnp.zeros((reach.shape[1], members.shape[0]), reach.dtype)
+    incidence = incidence.at[members, jnp.arange(members.shape[0])[:, None]].set(1)
+    held = jnp.moveaxis(jnp.tensordot(reach, incidence, axes=(1, 0), precision=EXACT), -1, 1)
+    # one gather per column of ``subsets`` (a gather of all columns and a sum is several
+    # times slower on a CPU)
+    out = out + (-1) ** s * sum(held[:, subsets[:, c]] for c in range(subsets.shape[1]))
+  return jnp.broadcast_to(out, reach.shape)
 
 
 def normalise_ranges(tree: PublicTreeTensors, ranges: jax.Array) -> tuple:
@@ -270,11 +279,10 @@ def _weaker_stronger(tree: PublicTreeTensors, table: jax.Array, reach: jax.Array
   stronger = _suffix(ordered, 1)[:, tree.hi[table]]
   for s, (sub_order, sub_lo, sub_hi) in enumerate(zip(tree.sub_order, tree.sub_lo, tree.sub_hi), 1):
     prefix = _prefix(reach[:, sub_order[table]], 2)  # [G, M, W + 1, *B]
-    subsets = tree.subsets[s - 1]  # [H, C]
-    below = prefix[:, subsets, sub_lo[table]]  # [G, H, C, *B]
-    above = _rest(prefix, 2)[:, subsets, sub_hi[table]]
-    weaker = weaker + (-1) ** s * regret.unrolled_reduce(below, 2, jnp.add, jnp.sum)
-    stronger = stronger + (-1) ** s * regret.unrolled_reduce(above, 2, jnp.add, jnp.sum)
+    subsets, lo, hi, rest = tree.subsets[s - 1], sub_lo[table], sub_hi[table], _rest(prefix, 2)  # [H, C], ...
+    columns = range(subsets.shape[1])  # one gather per column (as in compatible_reach)
+    weaker = weaker + (-1) ** s * sum(prefix[:, subsets[:, c], lo[:, c]] for c in columns)  # [G, H, *B]
+    stronger = stronger + (-1) ** s * sum(rest[:, subsets[:, c], hi[:, c]] for c in columns)
   return weaker, stronger
 
 
