@@ -205,9 +205,43 @@ QUOTES = [
   ),
   (
     "README.md",
-    "so this is {}x its time on a different tree",
+    "so this is {}x its time on a different tree, at {} times its memory",
     "public_tree_flop_nvidia_h200.json",
-    [("results/flop_float32/dcfr_curve/reached_half_percent_of_pot/run_seconds", lambda s: f"{s / 13.9:.1f}")],
+    [
+      ("results/flop_float32/dcfr_curve/reached_half_percent_of_pot/run_seconds", lambda s: f"{s / 13.9:.1f}"),
+      ("results/flop_float32/dcfr_curve/peak_device_bytes", lambda b: f"{b / 1.22e9:.0f}"),
+    ],
+  ),
+  (
+    "README.md",
+    "Turn endgame 2 runs 1,000 iterations in {} s of run time with each of CFR+, DCFR and PCFR+ and ends at DCFR {} mbb/g, "
+    "CFR+ {}, PCFR+ {}",
+    "public_tree_turn_curves_nvidia_h200.json",
+    [
+      ("results/turn_curves_float32/endgame2/cfr+_curve/curve/-1/run_seconds", "{:.1f}"),
+      ("results/turn_curves_float32/endgame2/dcfr_curve/curve/-1/exploitability_mbb", "{:.1f}"),
+      ("results/turn_curves_float32/endgame2/cfr+_curve/curve/-1/exploitability_mbb", "{:.1f}"),
+      ("results/turn_curves_float32/endgame2/pcfr+_curve/curve/-1/exploitability_mbb", "{:.1f}"),
+    ],
+  ),
+  (
+    "README.md",
+    "the showdowns, {} ms of each player's values pass (two passes a step), are two thirds of it; the folds take {} ms a pass, the ranges {} ms",
+    "public_tree_profile_nvidia_h200.json",
+    [
+      ("results/parts/showdowns_step_bytes_268435456/ms", "{:.0f}"),
+      ("results/parts/folds/ms", "{:.1f}"),
+      ("results/parts/ranges/ms", "{:.1f}"),
+    ],
+  ),
+  (
+    "README.md",
+    "one run costs {} ms per CFR+ iteration on the sequence form, {} ms on the public tree with dense terminals",
+    "public_tree_leduc_nvidia_h200.json",
+    [
+      ("results/leduc_cfr_plus_float32/one_run/sequence_form/ms_per_iteration", "{:.3f}"),
+      ("results/leduc_cfr_plus_float32/one_run/public_tree_dense/ms_per_iteration", "{:.2f}"),
+    ],
   ),
   (
     "README.md",
