@@ -36,12 +36,14 @@ writes OUT.json (with date, hardware and commit) and, if matplotlib is installed
 from __future__ import annotations
 
 import argparse
+import time
 
 import jax
 
 from record import read_record, write_record  # noqa: E402  pylint: disable=wrong-import-position
 
 PAPER_PS = (0.0, 0.5, 0.7, 0.8, 0.9, 0.93, 0.97, 1.0)
+SUMMED = ("gain_over_equilibrium", "exploitation", "exploitability")
 
 
 def model_of(game, spec: str, seed: int = 0):
@@ -72,11 +74,13 @@ def main(argv=None) -> dict:
   parser.add_argument(
     "--algo",
     default="rnr",
-    help="restricted solver: rnr, dbr or mcrnr (or, as before, a CFR preset for rnr on it, or mccfr-os for mcrnr)",
+    help="comma-separated restricted solvers, each drawn as its own curve: rnr, dbr or mcrnr (or, as before, "
+    "a CFR preset for rnr on it, or mccfr-os for mcrnr)",
   )
   parser.add_argument("--base", default="cfr+", help="the CFR preset under rnr and dbr (and of the game value)")
   parser.add_argument("--trajectories", type=int, default=1, help="mcrnr: trajectories per walk")
-  parser.add_argument("--iters", type=int, default=2000)
+  parser.add_argument("--iters", type=int, default=2000, help="iterations of rnr and dbr")
+  parser.add_argument("--mcrnr-iters", type=int, default=None, help="iterations of mcrnr (default: --iters)")
   parser.add_argument("--out", default="rnr_tradeoff", help="output path without extension")
   args = parser.parse_args(argv)
   jax.config.update("jax_enable_x64", True)
@@ -85,60 +89,72 @@ def main(argv=None) -> dict:
   from jaxcfr.game.loading import split_game_list  # pylint: disable=import-outside-toplevel
   from jaxcfr.solvers import cfr  # pylint: disable=import-outside-toplevel
 
-  algo, base = args.algo, args.base
-  if algo in cfr.ALGORITHMS:  # the old --algo PRESET: RNR on that preset
-    algo, base = "rnr", algo
-  elif algo == "mccfr-os":  # the old --algo mccfr-os: Monte-Carlo RNR
-    algo = "mcrnr"
-  if algo not in ("rnr", "dbr", "mcrnr"):
-    parser.error(f"--algo must be rnr, dbr or mcrnr (or a CFR preset, or mccfr-os), got {args.algo!r}")
-  options = {"trajectories": args.trajectories} if algo == "mcrnr" else {"base": base}
+  algos, base = [], args.base
+  for algo in args.algo.split(","):
+    if algo in cfr.ALGORITHMS:  # the old --algo PRESET: RNR on that preset
+      algo, base = "rnr", algo
+    elif algo == "mccfr-os":  # the old --algo mccfr-os: Monte-Carlo RNR
+      algo = "mcrnr"
+    if algo not in ("rnr", "dbr", "mcrnr"):
+      parser.error(f"--algo takes rnr, dbr and mcrnr (or a CFR preset, or mccfr-os), got {algo!r}")
+    algos.append(algo)
+  iterations = {algo: args.mcrnr_iters or args.iters if algo == "mcrnr" else args.iters for algo in algos}
+  options = {algo: {"trajectories": args.trajectories} if algo == "mcrnr" else {"base": base} for algo in algos}
   ps = [float(p) for p in args.ps.split(",")]
   restricted = (0, 1) if args.restricted == "both" else (int(args.restricted),)
   results = {}
   for name in split_game_list(args.games):
     game = jaxcfr.load(name, dtype="float64")
-    value, tolerance = exploitation.game_value(
-      game.tensors, iterations=max(args.iters, 2000), algorithm="cfr+" if algo == "mcrnr" else base
+    equilibrium, value, tolerance = exploitation.equilibrium(
+      game.tensors, iterations=max(args.iters, 2000), algorithm=base
     )
     per_model = {}
     for spec in args.models.split(","):
       model = model_of(game, spec)
-      rows = exploitation.trade_off(
-        game.tensors, model, ps, restricted=restricted, solver=algo, iterations=args.iters, value=value, **options
-      )
-      curve = []
-      for p in ps:
-        pair = [r for r in rows if r["p"] == p]
-        curve.append(
-          {
-            "p": p,
-            "exploitation": sum(r["exploitation"] for r in pair),
-            "exploitability": sum(r["exploitability"] for r in pair),
-          }
+      per_model[spec] = {}
+      for algo in algos:
+        start = time.perf_counter()
+        rows = exploitation.trade_off(
+          game.tensors,
+          model,
+          ps,
+          restricted=restricted,
+          solver=algo,
+          iterations=iterations[algo],
+          value=value,
+          equilibrium_profile=equilibrium,
+          **options[algo],
         )
-      per_model[spec] = {"curve": curve, "rows": rows}
-      print(f"{game.name}, model {spec}")
-      for point in curve:
-        print(
-          f"  p={point['p']:<5} exploitation {point['exploitation']:.5f}  exploitability {point['exploitability']:.5f}",
-          flush=True,
-        )
+        seconds = time.perf_counter() - start
+        curve = []
+        for p in ps:
+          pair = [r for r in rows if r["p"] == p]
+          curve.append({"p": p, **{key: sum(r[key] for r in pair) for key in SUMMED}})
+        per_model[spec][algo] = {"curve": curve, "rows": rows, "seconds": seconds}
+        print(f"{game.name}, model {spec}, {algo} ({iterations[algo]} iterations, {seconds:.0f} s)")
+        for point in curve:
+          print(
+            f"  p={point['p']:<5} gain over equilibrium {point['gain_over_equilibrium']:.5f}  "
+            f"exploitation {point['exploitation']:.5f}  exploitability {point['exploitability']:.5f}",
+            flush=True,
+          )
     results[game.name] = {"game_value": value, "game_value_tolerance": 2 * tolerance, "models": per_model}
   write_record(
     args.out + ".json",
     benchmark="rnr_tradeoff",
     description="The exploitation / exploitability trade-off of restricted Nash responses (Ponsen et "
-    "al. 2011 Figure 6, Johanson et al. 2007 Figure 1): for each game, opponent model and "
-    "p, the restricted solver's exploitation (value against the model minus the game "
-    "value) and exploitability (worst-case loss below the game value), summed over the "
-    "restricted players when both are restricted in turn; float64",
+    "al. 2011 Figure 6, Johanson et al. 2007 Figure 1): for each game, opponent model, restricted solver and "
+    "p, the counter-strategy's gain over an equilibrium (its value against the model minus the value of the "
+    f"equilibrium strategy of {max(args.iters, 2000)} {base} iterations against it: Ponsen et al.'s exploitation), "
+    "its exploitation over the game value, and its exploitability (worst-case loss below the game value), "
+    "summed over the restricted players when both are restricted in turn; float64",
     configuration={
       "games": list(results),
       "models": args.models.split(","),
-      "algo": algo,
-      **options,
-      "iters": args.iters,
+      "algos": algos,
+      "iterations": iterations,
+      "options": options,
+      "equilibrium": {"algorithm": base, "iterations": max(args.iters, 2000)},
       "restricted": list(restricted),
       "ps": ps,
       "dtype": "float64",
@@ -151,6 +167,8 @@ def main(argv=None) -> dict:
 
 
 def _plot(results: dict, path: str, summed: bool) -> None:
+  """One panel per game: the gain over an equilibrium (Ponsen et al. 2011 Figure 6's y axis)
+  against the exploitability, one curve per model and solver (exact RNR dashed)."""
   try:
     import matplotlib  # pylint: disable=import-outside-toplevel
 
@@ -160,15 +178,18 @@ def _plot(results: dict, path: str, summed: bool) -> None:
     return
   fig, axes = plt.subplots(1, len(results), figsize=(4 * len(results), 3.5), squeeze=False)
   for ax, (name, result) in zip(axes[0], results.items()):
-    for spec, per_model in result["models"].items():
-      curve = per_model["curve"]
-      ax.plot([c["exploitability"] for c in curve], [c["exploitation"] for c in curve], "o-", label=spec, markersize=3)
-      for c in curve:
-        ax.annotate(f"{c['p']:g}", (c["exploitability"], c["exploitation"]), fontsize=6)
+    for spec, per_algo in result["models"].items():
+      for algo, run in per_algo.items():
+        curve = run["curve"]
+        x = [c["exploitability"] for c in curve]
+        y = [c["gain_over_equilibrium"] for c in curve]
+        ax.plot(x, y, "o--" if algo != "mcrnr" else "o-", label=f"{algo}, {spec}", markersize=3)
+        for c in curve:
+          ax.annotate(f"{c['p']:g}", (c["exploitability"], c["gain_over_equilibrium"]), fontsize=6)
     ax.set_title(name, fontsize=8)
     suffix = " (summed over restricted players)" if summed else ""
     ax.set_xlabel("exploitability" + suffix, fontsize=7)
-    ax.set_ylabel("exploitation" + suffix, fontsize=7)
+    ax.set_ylabel("gain over an equilibrium" + suffix, fontsize=7)
     ax.legend(fontsize=6)
   fig.tight_layout()
   fig.savefig(path, dpi=120)

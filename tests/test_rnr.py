@@ -491,16 +491,44 @@ def test_tradeoff_script_runs(tmp_path, monkeypatch):
 
   out = tmp_path / "tradeoff"
   record = rnr_tradeoff.main(
-    ["--games", "kuhn_poker", "--iters", "50", "--out", str(out), "--models", "cfr:10,frequentist:cfr:10:2000"]
+    [
+      "--games",
+      "kuhn_poker",
+      "--iters",
+      "50",
+      "--algo",
+      "rnr,mcrnr",
+      "--mcrnr-iters",
+      "200",
+      "--out",
+      str(out),
+      "--models",
+      "cfr:10,frequentist:cfr:10:2000",
+    ]
   )
   written = json.loads(out.with_suffix(".json").read_text())
   assert written == record and written["results"]["games"].keys() == {"kuhn_poker"}
   assert written["configuration"]["models"] == ["cfr:10", "frequentist:cfr:10:2000"]
+  assert written["configuration"]["iterations"] == {"rnr": 50, "mcrnr": 200}
   models = record["results"]["games"]["kuhn_poker"]["models"]
   assert list(models) == ["cfr:10", "frequentist:cfr:10:2000"]
   for per_model in models.values():
-    assert [c["p"] for c in per_model["curve"]] == [0.0, 0.5, 0.7, 0.8, 0.9, 0.93, 0.97, 1.0]
-    assert len(per_model["rows"]) == 16
+    assert list(per_model) == ["rnr", "mcrnr"]
+    for run in per_model.values():
+      assert [c["p"] for c in run["curve"]] == [0.0, 0.5, 0.7, 0.8, 0.9, 0.93, 0.97, 1.0]
+      assert len(run["rows"]) == 16
+      # the gain over the equilibrium and the exploitation over the game value differ by one
+      # constant per restricted player: the equilibrium's own exploitation of the model
+      for r in (0, 1):
+        shift = {
+          round(row["exploitation"] - row["gain_over_equilibrium"], 12)
+          for row in run["rows"]
+          if row["restricted_player"] == r
+        }
+        assert len(shift) == 1, shift
+    gain = [c["gain_over_equilibrium"] for c in per_model["rnr"]["curve"]]
+    assert abs(gain[0]) < 0.01 and gain[-1] > gain[0] + 0.01  # ~zero at p = 0, grows to the best response
   # the frequentist model differs from the strategy it observed, but not by much
-  gap = [abs(a["value_vs_model"] - b["value_vs_model"]) for a, b in zip(*(m["rows"] for m in models.values()))]
+  runs = [m["rnr"]["rows"] for m in models.values()]
+  gap = [abs(a["value_vs_model"] - b["value_vs_model"]) for a, b in zip(*runs)]
   assert 0 < max(gap) < 0.1
