@@ -94,6 +94,38 @@ def folds_by_product(tree, player: int, opponent_reach, incidence):
   return tree.fold_payoff[player][:, None] * reach * mask
 
 
+def showdown_gathers(tree, reach, width: int) -> dict:
+  """An experiment on the showdowns' first step, each board's reach [G, H] put in its hands'
+  order of strength, over every showdown board in steps of ``width`` boards (``lax.map`` over
+  a ``vmap``, as jaxcfr.core.public_tree runs the showdowns): ``columns`` gathers the hands
+  axis of [G, H] as the library does; ``rows`` gathers rows of the transposed [H, G];
+  ``transpose`` only transposes. Milliseconds, best of three."""
+  import jax  # pylint: disable=import-outside-toplevel
+  import jax.numpy as jnp  # pylint: disable=import-outside-toplevel
+
+  groups = tree.showdown_groups  # [Bs, G]
+  padded = jnp.concatenate([reach, jnp.zeros_like(reach[:1])])[groups]  # [Bs, G, H]
+  count = padded.shape[0]
+  steps = -(-count // width)
+  padded = jnp.concatenate([padded, jnp.zeros((steps * width - count,) + padded.shape[1:], padded.dtype)])
+  padded = padded.reshape((steps, width) + padded.shape[1:])
+  boards = jnp.minimum(jnp.arange(steps * width), count - 1).reshape(steps, width)
+  variants = {
+    "columns": lambda order, r: r[:, order],
+    "rows": lambda order, r: r.T[order],
+    "transpose": lambda order, r: r.T,
+  }
+  out = {}
+  for name, gather in variants.items():
+
+    def run(t, boards, padded, gather=gather):
+      step = lambda x: jax.vmap(lambda b, r: gather(t.order[b], r))(*x)
+      return jax.lax.map(step, (boards, padded))
+
+    out[name] = _timed_part(run, tree, boards, padded, repeats=3)
+  return out
+
+
 def profile(game_name: str, algorithm: str, step_bytes: list, repeats: int, trace: bool, top: int) -> dict:
   import jax  # pylint: disable=import-outside-toplevel
 
@@ -125,6 +157,10 @@ def profile(game_name: str, algorithm: str, step_bytes: list, repeats: int, trac
       lambda t, r: ops.showdown_values(t, 0, r[t.showdown_nodes]), sized, reach[1], repeats=repeats
     )
     print(size, parts[f"showdowns_step_bytes_{size}"], flush=True)
+  if tree.showdown_step_bytes:
+    width = max(int(tree.showdown_step_bytes // (16 * tree.showdown_groups.shape[1] * tree.num_hands * 4)), 1)
+    parts["experiment_showdown_gathers"] = showdown_gathers(tree, reach[1][tree.showdown_nodes], width)
+    print(parts["experiment_showdown_gathers"], flush=True)
   parts["terminals"] = _timed_part(lambda t, r: ops.terminal_values(t, 0, r), tree, reach[1], repeats=repeats)
   parts["values"] = _timed_part(
     lambda t, s, r: ops.counterfactual_values(t, 0, s, r), tree, strategy[0], reach[1], repeats=repeats

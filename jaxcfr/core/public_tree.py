@@ -215,74 +215,76 @@ def _compatible(tree: PublicTreeTensors) -> jax.Array:
   return ~(hands[:, None, :, None] == hands[None, :, None, :]).any((2, 3))
 
 
-def _prefix(x: jax.Array, axis: int) -> jax.Array:
-  """Exclusive prefix sums along ``axis``, one longer: ``P[j] = sum_{t < j} x[t]``."""
-  return _scan(x, axis, suffix=False)
+def _prefix(x: jax.Array) -> jax.Array:
+  """Exclusive prefix sums along the first axis, one longer: ``P[j] = sum_{t < j} x[t]``."""
+  return _scan(x, suffix=False)
 
 
-def _suffix(x: jax.Array, axis: int) -> jax.Array:
-  """Suffix sums along ``axis``, one longer: ``Q[j] = sum_{t >= j} x[t]`` (``Q[end] = 0``)."""
-  return _scan(x, axis, suffix=True)
+def _suffix(x: jax.Array) -> jax.Array:
+  """Suffix sums along the first axis, one longer: ``Q[j] = sum_{t >= j} x[t]`` (``Q[end] = 0``)."""
+  return _scan(x, suffix=True)
 
 
 def _triangle(n: int, suffix: bool, dtype, *, inclusive: bool = False) -> jax.Array:
-  """[n, n + 1] (exclusive) or [n, n] (``inclusive``) 0/1 matrix ``T`` with ``(x T)[j]`` the
-  sum of ``x[t]`` over ``t < j`` (``t <= j`` inclusive), or over ``t >= j`` (``suffix``)."""
+  """[n, n + 1] (exclusive) or [n, n] (``inclusive``) 0/1 matrix ``T`` with ``(T^T x)[j]``
+  the sum of ``x[t]`` over ``t < j`` (``t <= j`` inclusive), or over ``t >= j`` (``suffix``)."""
   t, j = np.arange(n)[:, None], np.arange(n if inclusive else n + 1)[None, :]
   return jnp.asarray((t >= j) if suffix else ((t <= j) if inclusive else (t < j)), dtype)
 
 
-def _scan(x: jax.Array, axis: int, suffix: bool) -> jax.Array:
-  """Prefix or suffix sums along ``axis``, one longer, with exact zeros at ``P[0]`` and
-  ``Q[end]``, as products with triangular 0/1 matrices (every sum a sum of its own terms,
-  so a sum of zeros is exactly zero). A short axis (a card's holders: 51 in hold'em) is one
-  product; a long one (the hands) is cut into blocks of ``_SCAN_BLOCK``: a product within
-  each block plus the sums of the blocks before (after) it, a second product. XLA's
-  ``cumsum`` (a reduce-window) is several times slower on a CPU and leaves transposes on a
-  GPU (measured: [3000, 1326] float32 on one core, 45.5 ms against 7.9 ms)."""
-  n = x.shape[axis]
-  x = jnp.moveaxis(x, axis, -1)
-  dot = lambda a, b: jnp.matmul(a, b, precision=EXACT)
+def _scan(x: jax.Array, suffix: bool) -> jax.Array:
+  """Prefix or suffix sums along the first axis, one longer, with exact zeros at ``P[0]``
+  and ``Q[end]``, as products with triangular 0/1 matrices (every sum a sum of its own
+  terms, so a sum of zeros is exactly zero) that contract the first axis, the rows of a
+  matrix product. A short axis (a card's holders: 51 in hold'em) is one product; a long one
+  (the hands) is cut into blocks of ``_SCAN_BLOCK``: a product within each block plus the
+  sums of the blocks before (after) it, a second product. XLA's ``cumsum`` (a
+  reduce-window) is several times slower on a CPU and needed transposes on a GPU (measured:
+  [3000, 1326] float32 on one core, 45.5 ms against 7.9 ms)."""
+  n = x.shape[0]
+  dot = lambda a, b, axis: jnp.tensordot(a, b, axes=(0, axis), precision=EXACT)
   if n <= _SHORT_SCAN:
-    return jnp.moveaxis(dot(x, _triangle(n, suffix, x.dtype)), -1, axis)
+    return dot(_triangle(n, suffix, x.dtype), x, 0)
   blocks = -(-n // _SCAN_BLOCK)
-  y = jnp.pad(x, [(0, 0)] * (x.ndim - 1) + [(0, blocks * _SCAN_BLOCK - n)])
-  y = y.reshape(x.shape[:-1] + (blocks, _SCAN_BLOCK))
-  within = dot(y, _triangle(_SCAN_BLOCK, suffix, x.dtype, inclusive=True))  # [..., K, b]
+  y = jnp.pad(x, [(0, blocks * _SCAN_BLOCK - n)] + [(0, 0)] * (x.ndim - 1))
+  y = y.reshape((blocks, _SCAN_BLOCK) + x.shape[1:])
+  within = jnp.moveaxis(dot(_triangle(_SCAN_BLOCK, suffix, x.dtype, inclusive=True), y, 1), 0, 1)  # [K, b, ...]
   # the sums of the blocks strictly before (after) each block: exclusive scans of the totals
   outer = _triangle(blocks, suffix, x.dtype)  # [K, K + 1]
-  between = dot(jnp.sum(y, -1), outer[:, 1:] if suffix else outer[:, :-1])  # [..., K]
-  sums = (within + between[..., None]).reshape(x.shape[:-1] + (blocks * _SCAN_BLOCK,))[..., :n]
-  zero = jnp.zeros_like(sums[..., :1])
-  return jnp.moveaxis(jnp.concatenate([sums, zero] if suffix else [zero, sums], -1), -1, axis)
+  between = dot(outer[:, 1:] if suffix else outer[:, :-1], y.sum(1), 0)  # [K, ...]
+  sums = (within + between[:, None]).reshape((blocks * _SCAN_BLOCK,) + x.shape[1:])[:n]
+  zero = jnp.zeros_like(sums[:1])
+  return jnp.concatenate([sums, zero] if suffix else [zero, sums])
 
 
-def _rest(prefix: jax.Array, axis: int) -> jax.Array:
-  """The suffix sums ``Q[j] = P[end] - P[j]`` from exclusive prefix sums ``P`` along ``axis``
-  (exactly zero at the end): one scan serves both sides. Used for the card corrections (the
-  larger part of a hold'em showdown's work), not for the sums over all hands: there an exact tie in
-  one-card games (a regret of exactly zero) would come out +-1e-17 and regret matching would
-  break it, which the tests comparing iterates with the sequence form would see."""
-  return jax.lax.slice_in_dim(prefix, prefix.shape[axis] - 1, prefix.shape[axis], axis=axis) - prefix
+def _rest(prefix: jax.Array) -> jax.Array:
+  """The suffix sums ``Q[j] = P[end] - P[j]`` from exclusive prefix sums ``P`` along the
+  first axis (exactly zero at the end): one scan serves both sides. Used for the card
+  corrections (the larger part of a hold'em showdown's work), not for the sums over all
+  hands: there an exact tie in one-card games (a regret of exactly zero) would come out
+  +-1e-17 and regret matching would break it, which the tests comparing iterates with the
+  sequence form would see."""
+  return prefix[-1:] - prefix
 
 
 def _weaker_stronger(tree: PublicTreeTensors, table: jax.Array, reach: jax.Array):
-  """([G, H, *B], [G, H, *B]) the opponent's reach over the compatible hands strictly weaker
+  """([H, G, *B], [H, G, *B]) the opponent's reach over the compatible hands strictly weaker
   and strictly stronger than each hand, at ``G`` showdowns on one board (``table``: its row
-  of the sorted tables; ``reach``: [G, H, *B]). Prefix sums over the hands by strength give
-  the sums over all weaker hands; inclusion-exclusion over each hand's proper card subsets
-  ``S`` subtracts the weaker hands holding ``S``, read from prefix sums over ``S``'s holders
-  sorted by strength (the hand itself, ``S`` = all its cards, is never strictly weaker or
-  stronger)."""
-  ordered = reach[:, tree.order[table]]
-  weaker = _prefix(ordered, 1)[:, tree.lo[table]]
-  stronger = _suffix(ordered, 1)[:, tree.hi[table]]
+  of the sorted tables; ``reach``: [H, G, *B], hands first, so that every gather takes whole
+  rows: gathering along the last axis was 2.8x slower on a CPU, with the transposes). Prefix
+  sums over the hands by strength give the sums over all weaker hands; inclusion-exclusion
+  over each hand's proper card subsets ``S`` subtracts the weaker hands holding ``S``, read
+  from prefix sums over ``S``'s holders sorted by strength (the hand itself, ``S`` = all
+  its cards, is never strictly weaker or stronger)."""
+  ordered = reach[tree.order[table]]
+  weaker = _prefix(ordered)[tree.lo[table]]
+  stronger = _suffix(ordered)[tree.hi[table]]
   for s, (sub_order, sub_lo, sub_hi) in enumerate(zip(tree.sub_order, tree.sub_lo, tree.sub_hi), 1):
-    prefix = _prefix(reach[:, sub_order[table]], 2)  # [G, M, W + 1, *B]
-    subsets, lo, hi, rest = tree.subsets[s - 1], sub_lo[table], sub_hi[table], _rest(prefix, 2)  # [H, C], ...
+    prefix = _prefix(reach[sub_order[table].T])  # [W + 1, M, G, *B]: each subset's holders by strength
+    subsets, lo, hi, rest = tree.subsets[s - 1], sub_lo[table], sub_hi[table], _rest(prefix)  # [H, C], ...
     columns = range(subsets.shape[1])  # one gather per column (as in compatible_reach)
-    weaker = weaker + (-1) ** s * sum(prefix[:, subsets[:, c], lo[:, c]] for c in columns)  # [G, H, *B]
-    stronger = stronger + (-1) ** s * sum(rest[:, subsets[:, c], hi[:, c]] for c in columns)
+    weaker = weaker + (-1) ** s * sum(prefix[lo[:, c], subsets[:, c]] for c in columns)  # [H, G, *B]
+    stronger = stronger + (-1) ** s * sum(rest[hi[:, c], subsets[:, c]] for c in columns)
   return weaker, stronger
 
 
@@ -306,8 +308,10 @@ def _by_board(tree: PublicTreeTensors, reach: jax.Array) -> tuple:
   (``lax.map`` over ``showdown_groups``): each board's sorted tables are gathered once for
   all its showdowns, and the working set is one step's (docs/design.md, "Cost"). A step
   takes ``_boards_per_step`` boards side by side (a ``vmap``; the boards padded to a
-  multiple of it with empty ones)."""
+  multiple of it with empty ones). The boards' reach is laid out hands first ([Bs, H, G, *B],
+  ``_weaker_stronger``)."""
   padded = jnp.concatenate([reach, jnp.zeros_like(reach[:1])])[tree.showdown_groups]  # [Bs, G, H, *B]
+  padded = jnp.swapaxes(padded, 1, 2)  # [Bs, H, G, *B]
   count, width = padded.shape[0], _boards_per_step(tree, padded)
   if width == 1:
     step, boards = lambda x: _weaker_stronger(tree, *x), jnp.arange(count)
@@ -318,7 +322,12 @@ def _by_board(tree: PublicTreeTensors, reach: jax.Array) -> tuple:
     padded = padded.reshape((steps, width) + padded.shape[1:])
     step = lambda x: jax.vmap(lambda board, r: _weaker_stronger(tree, board, r))(*x)
   weaker, stronger = jax.lax.map(step, (boards, padded))
-  flat = lambda x: x.reshape((-1,) + reach.shape[1:])[tree.showdown_slot]  # back to [S, H, *B]
+  hands = reach.shape[1]
+
+  def flat(x):  # [Bs', H, G, *B] -> [S, H, *B]
+    x = jnp.swapaxes(x.reshape((-1, hands) + x.shape[-(reach.ndim - 1) :]), 1, 2)
+    return x.reshape((-1,) + reach.shape[1:])[tree.showdown_slot]
+
   return flat(weaker), flat(stronger)
 
 
