@@ -28,6 +28,10 @@ Parts:
   each of ``--flop-algorithms`` until within 0.5% of the pot (evaluated every ``--every``
   iterations, each run capped at ``--max-minutes``): build time, size, run and wall seconds
   to the target, and the device's peak memory. Meant for a GPU: its state is about 25 GB.
+- ``rounding``: how far rounding alone moves a solver's exploitability: river endgame 3 in
+  float64 with the showdowns summed two ways (sorted prefix sums and dense [H, H] products:
+  the same sums in other orders), CFR+, DCFR and PCFR+, the exploitability of each at
+  ``ROUNDING_CHECKPOINTS`` and the relative difference between the two.
 - ``small_deck_peer``: the small-deck subgames of ``SMALL_DECK`` (universal_poker with 5 ranks,
   OpenSpiel's ``potSize`` and ``boardCards``): OpenSpiel's C++ CFR+ (``pyspiel.CFRPlusSolver``,
   timed by ``benchmarks/peers.py`` as for Leduc) against CFR+ on the public tree and on our
@@ -47,7 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
 from timing import per_iteration  # noqa: E402  pylint: disable=wrong-import-position
 
-PARTS = ("leduc", "liars_dice", "endgames", "turn_curves", "range_batch", "small_deck_peer", "flop")
+PARTS = ("leduc", "liars_dice", "endgames", "turn_curves", "range_batch", "small_deck_peer", "flop", "rounding")
 # The flop part's subgame: a 3-bet pot (20 big blinds in the middle, 90 behind each: a
 # stack-to-pot ratio of 4.5, as in postflop-solver's own example), uniform ranges, one bet
 # size and all-in for the first bet of every round, a pot raise and all-in, two bets or
@@ -56,6 +60,7 @@ FLOP = "board=Td9d6h,pot=200,stack=1000,big_blind=10,first_bets=0.5;allin,raises
 # Small-deck no-limit hold'em subgames both OpenSpiel and the public tree hold (the twins of
 # tests/test_hunl_subgame.py): ranks, suits, board, stack; pot 200, big blind 100, bets of
 # the pot and all-in (OpenSpiel's fcpa).
+ROUNDING_CHECKPOINTS = (10, 50, 100, 200, 500, 1000)
 SMALL_DECK = {"turn": (5, 2, "2c3d4c5d", 2000), "river": (5, 3, "2c3d4h5c6d", 2000)}
 
 
@@ -255,6 +260,37 @@ def range_batch(batches: list, iterations: int, every: int) -> dict:
   return {"batches": rows, "largest_batch": batch, "curve": curve, "dtype": str(jnp.zeros(()).dtype)}
 
 
+def rounding() -> dict:
+  import jax  # pylint: disable=import-outside-toplevel
+
+  import jaxcfr  # pylint: disable=import-outside-toplevel
+  from jaxcfr import solvers  # pylint: disable=import-outside-toplevel
+  from jaxcfr.evaluate import evaluators  # pylint: disable=import-outside-toplevel
+
+  jax.config.update("jax_enable_x64", True)
+  game = jaxcfr.load("hunl_subgame(endgame=3)", dtype="float64")
+  evaluate = evaluators.for_game(game)
+  out = {"game": game.name, "dtype": "float64"}
+  for algorithm in ("cfr+", "dcfr", "pcfr+"):
+    curves = {}
+    for terminals in ("sorted", "dense"):
+      solver = solvers.get(algorithm, game.representation, terminals=terminals)
+      state, done, points = solver.init(game.tensors), 0, []
+      for checkpoint in ROUNDING_CHECKPOINTS:
+        state = solver.run(game.tensors, state, checkpoint - done)
+        done = checkpoint
+        points.append(float(evaluate(solver, game.tensors, state, done)["exploitability_mbb"]))
+      curves[terminals] = points
+    relative = [abs(a - b) / max(abs(a), abs(b)) for a, b in zip(curves["sorted"], curves["dense"])]
+    out[algorithm] = {
+      "iterations": list(ROUNDING_CHECKPOINTS),
+      "exploitability_mbb": curves,
+      "relative_difference": relative,
+    }
+    print("rounding", algorithm, curves, relative, flush=True)
+  return out
+
+
 def small_deck_peer() -> dict:
   import jax.numpy as jnp  # pylint: disable=import-outside-toplevel
 
@@ -307,8 +343,8 @@ def main(argv: list[str] | None = None) -> dict:
   parser = argparse.ArgumentParser(prog="python -m benchmarks public_tree", description=__doc__.splitlines()[0])
   parser.add_argument(
     "--parts",
-    default=",".join(p for p in PARTS if p != "flop"),
-    help=f"comma-separated parts: {', '.join(PARTS)} (default: all but flop)",
+    default=",".join(p for p in PARTS if p not in ("flop", "rounding")),
+    help=f"comma-separated parts: {', '.join(PARTS)} (default: all but flop and rounding)",
   )
   parser.add_argument("--iterations", type=int, default=1000, help="iterations of the river endgames' curves")
   parser.add_argument("--every", type=int, default=50, help="iterations between evaluations of a curve")
@@ -371,6 +407,9 @@ def main(argv: list[str] | None = None) -> dict:
     save()
   if "small_deck_peer" in parts:
     results["small_deck_openspiel_peer"] = small_deck_peer()
+    save()
+  if "rounding" in parts:
+    results["rounding_endgame3_float64"] = rounding()
     save()
   if "flop" in parts:
     algorithms = args.flop_algorithms.split(",")

@@ -9,9 +9,13 @@ For each game:
   * y: the NashConv ``b1(sigma2) + b2(sigma1)`` of the paired profile (player 0's
     counter-strategy from the run restricting player 1, player 1's from the run restricting
     player 0; Ponsen et al. 2011, Figure 7's caption); it need not reach 0 for p > 0;
-  * x: wall time of the solver iterations (compilation and the evaluations excluded).
+  * x: wall time of the solver iterations (compilation and the evaluations excluded), and
+    nodes touched (MCRNR: the histories on its sampled paths, mean over the runs; RNR: four
+    times the game's histories per iteration, both players' walks of the restricted game's
+    two copies of the tree, as a tree-walking RNR touches them).
 Solvers: RNR on vanilla CFR (the paper's "RNR"), RNR on CFR+ (jaxcfr's default) and MCRNR
-(jaxcfr.solvers.mcrnr: outcome sampling, epsilon 0.6, --trajectories per walk; the paper's is 1).
+(jaxcfr.solvers.mcrnr: outcome sampling, epsilon 0.6, --trajectories per walk, by default the
+paper's one).
 Each solver's iterations run in chunks that double, to a --seconds budget per solver.
 
 Default games, on this CPU: OCP(500), Bluff(1,1,6), Goofspiel(4) and PAM(3, 3, 5). Ponsen et
@@ -40,10 +44,15 @@ import jaxcfr
 from jaxcfr import solvers
 from jaxcfr.core import evaluation
 from jaxcfr.game.loading import split_game_list
-from jaxcfr.solvers import mcrnr
+from jaxcfr.solvers import mccfr_state, mcrnr
 from record import read_record, write_record  # noqa: E402  pylint: disable=wrong-import-position
 from timing import timed  # noqa: E402  pylint: disable=wrong-import-position
 
+# Nodes touched by one RNR iteration, in histories of the game: the restricted game is two copies
+# of the tree below the hidden coin (the opponent on the model, or free), and alternating updates
+# walk it once for each player (Lanctot et al. 2009 section 5 counts nodes touched as histories
+# visited).
+RNR_WALKS = 4
 GAMES = (
   "one_card_poker(num_cards=500),liars_dice(dice_sides=6),goofspiel(num_cards=4),"
   "princess_and_monster(rows=3,cols=3,horizon=5)"
@@ -70,9 +79,10 @@ def model_from_mccfr(game, *, target: float, seconds: float, trajectories: int =
       }
 
 
-def convergence(tensors, state, solver, paired, *, seconds: float, first_chunk: int):
-  """[(seconds, iterations, NashConv [P])] at doubling chunks until ``seconds`` of solving
-  (``solver.run`` is jitted with a traced count: one compilation for every chunk)."""
+def convergence(tensors, state, solver, paired, nodes, *, seconds: float, first_chunk: int):
+  """[(seconds, iterations, nodes touched, NashConv [P])] at doubling chunks until
+  ``seconds`` of solving (``solver.run`` is jitted with a traced count: one compilation for
+  every chunk); ``nodes(state, iterations)`` counts the nodes touched per run so far."""
   run = lambda s, n: solver.run(tensors, s, n)
   measure = jax.jit(lambda s: evaluation.nash_conv(tensors, paired(s)))
   jax.block_until_ready(run(state, 1))  # compile
@@ -81,7 +91,14 @@ def convergence(tensors, state, solver, paired, *, seconds: float, first_chunk: 
     seconds_taken, state = timed(lambda: run(state, chunk))  # pylint: disable=cell-var-from-loop
     elapsed += seconds_taken
     iterations += chunk
-    points.append({"seconds": elapsed, "iterations": iterations, "nash_conv": np.asarray(measure(state)).tolist()})
+    points.append(
+      {
+        "seconds": elapsed,
+        "iterations": iterations,
+        "nodes_touched": float(nodes(state, iterations)),
+        "nash_conv": np.asarray(measure(state)).tolist(),
+      }
+    )
     chunk *= 2
   return points
 
@@ -93,7 +110,7 @@ def main(argv=None) -> dict:
   parser.add_argument("--seconds", type=float, default=60.0, help="solving time per solver and game")
   parser.add_argument("--model-seconds", type=float, default=120.0)
   parser.add_argument("--model-target", type=float, default=0.1, help="NashConv of the model")
-  parser.add_argument("--trajectories", type=int, default=16, help="MCRNR trajectories per walk")
+  parser.add_argument("--trajectories", type=int, default=1, help="MCRNR trajectories per walk (the paper's: 1)")
   parser.add_argument("--dtype", default="float32")
   parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "rnr_convergence"))
   args = parser.parse_args(argv)
@@ -122,11 +139,20 @@ def main(argv=None) -> dict:
         return average[0][..., :half], average[1][..., half:]
 
       state = solver.init(tensors, model=model, p=grid_p, restricted=grid_r)
-      curves[f"rnr-{algorithm}"] = convergence(tensors, state, solver, paired, seconds=args.seconds, first_chunk=1)
+      walk = RNR_WALKS * game.arrays.num_histories  # per iteration: a tree walk's nodes
+      curves[f"rnr-{algorithm}"] = convergence(
+        tensors, state, solver, paired, lambda _, n, walk=walk: walk * n, seconds=args.seconds, first_chunk=1
+      )
     solver = solvers.get("mcrnr", trajectories=args.trajectories)
     state = solver.init(tensors, model=model, p=grid_p, restricted=grid_r, seed=np.arange(2 * half))
     curves["mcrnr"] = convergence(
-      tensors, state, solver, lambda s: mcrnr.paired_profile(tensors, s, solver), seconds=args.seconds, first_chunk=16
+      tensors,
+      state,
+      solver,
+      lambda s: mcrnr.paired_profile(tensors, s, solver),
+      lambda s, _: np.mean(mccfr_state.nodes_touched(s.inner_state)),
+      seconds=args.seconds,
+      first_chunk=16,
     )
     for label, points in curves.items():
       last = points[-1]
@@ -139,10 +165,11 @@ def main(argv=None) -> dict:
   write_record(
     args.out + ".json",
     benchmark="rnr_convergence",
-    description="Ponsen et al. 2011 Figure 7: RNR vs MCRNR convergence in time (NashConv of the "
-    "restricted player's and its opponent's paired profile against solving seconds, "
-    "compilation excluded; the model is an outcome-sampling average). The CPU may be "
-    "shared with other jobs (the load average is recorded).",
+    description="Ponsen et al. 2011 Figure 7: RNR vs MCRNR convergence in time and in nodes touched "
+    "(NashConv of the restricted player's and its opponent's paired profile against solving seconds, "
+    "compilation excluded, and against nodes touched: MCRNR's sampled histories, RNR's "
+    f"{RNR_WALKS} x the game's histories per iteration; the model is an outcome-sampling average). "
+    "The CPU may be shared with other jobs (the load average is recorded).",
     configuration={
       "games": list(results),
       "ps": ps,
@@ -160,6 +187,7 @@ def main(argv=None) -> dict:
 
 
 def _plot(results: dict, ps: list, path: str) -> None:
+  """NashConv of the paired profile against seconds (top) and nodes touched (bottom)."""
   try:
     import matplotlib  # pylint: disable=import-outside-toplevel
 
@@ -167,21 +195,23 @@ def _plot(results: dict, ps: list, path: str) -> None:
     import matplotlib.pyplot as plt  # pylint: disable=import-outside-toplevel
   except ImportError:
     return
-  fig, axes = plt.subplots(1, len(results), figsize=(4.2 * len(results), 3.6), squeeze=False)
+  fig, axes = plt.subplots(2, len(results), figsize=(4.2 * len(results), 7.0), squeeze=False)
   styles = {"rnr-cfr": "C0", "rnr-cfr+": "C2", "mcrnr": "C3"}
-  for ax, (name, result) in zip(axes[0], results.items()):
-    for label, points in result["curves"].items():
-      for k, p in enumerate(ps):
-        ax.loglog(
-          [pt["seconds"] for pt in points],
-          [pt["nash_conv"][k] for pt in points],
-          color=styles[label],
-          linestyle="-" if k == 0 else "--",
-          label=f"{label} p={p}",
-        )
-    ax.set_title(name, fontsize=8)
-    ax.set_xlabel("seconds")
-    ax.set_ylabel("NashConv of the paired profile")
+  for column, (name, result) in enumerate(results.items()):
+    for row, x in enumerate(("seconds", "nodes_touched")):
+      ax = axes[row][column]
+      for label, points in result["curves"].items():
+        for k, p in enumerate(ps):
+          ax.loglog(
+            [pt[x] for pt in points],
+            [pt["nash_conv"][k] for pt in points],
+            color=styles[label],
+            linestyle="-" if k == 0 else "--",
+            label=f"{label} p={p}",
+          )
+      ax.set_title(name, fontsize=8)
+      ax.set_xlabel(x.replace("_", " "))
+      ax.set_ylabel("NashConv of the paired profile")
   axes[0][0].legend(fontsize=6)
   fig.tight_layout()
   fig.savefig(path, dpi=120)

@@ -258,5 +258,11 @@ def test_figure_7_script_runs(tmp_path, monkeypatch):
   for points in curves.values():
     assert len(points) >= 2 and [len(p["nash_conv"]) for p in points] == [1] * len(points)
     assert all(a["iterations"] < b["iterations"] and a["seconds"] <= b["seconds"] for a, b in zip(points, points[1:]))
+    assert all(0 < a["nodes_touched"] < b["nodes_touched"] for a, b in zip(points, points[1:]))
+  histories = kuhn().arrays.num_histories
+  for name in ("rnr-cfr", "rnr-cfr+"):  # a tree walk per player of the restricted game's two copies
+    assert [p["nodes_touched"] for p in curves[name]] == [4 * histories * p["iterations"] for p in curves[name]]
+  sampled = curves["mcrnr"][-1]  # two trajectories per walk, two walks an iteration: short paths
+  assert sampled["nodes_touched"] < 4 * histories * sampled["iterations"]
   # the exact solvers' paired profile gets close to the restricted equilibrium's NashConv
   assert curves["rnr-cfr+"][-1]["nash_conv"][0] < curves["rnr-cfr+"][0]["nash_conv"][0]

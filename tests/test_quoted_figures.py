@@ -158,6 +158,16 @@ def _median_ms(fmt: str):
 
 
 QUOTES = [
+  # README.md, the turn endgames on this CPU
+  (
+    "README.md",
+    "cost {} s and {} s per CFR+ iteration there (one core)",
+    PT,
+    [
+      (f"{ENDGAMES}/endgame2/cfr+/ms_per_iteration", lambda ms: f"{ms / 1000:.2f}"),
+      (f"{ENDGAMES}/endgame1/cfr+/ms_per_iteration", lambda ms: f"{ms / 1000:.1f}"),
+    ],
+  ),
   # README.md, the public tree on one H200
   (
     "README.md",
@@ -307,8 +317,8 @@ QUOTES = [
   ),
   (
     "README.md",
-    "2 costs {} s per CFR+ iteration and reaches 0.5% of the pot in {} s of run time with DCFR (after 1,000 "
-    "iterations DCFR {} mbb/g, CFR+ {}, PCFR+ {})",
+    "{} s per CFR+ iteration then, another CPU), turn endgame 2 reaches 0.5% of the pot in {} s of run time with "
+    "DCFR (after 1,000 iterations DCFR {} mbb/g, CFR+ {}, PCFR+ {})",
     "public_tree_turn_curves.json",
     [
       (f"{TURN}/cfr+_ms_per_iteration", lambda ms: f"{ms / 1000:.2f}"),
