@@ -146,6 +146,25 @@ def test_trade_off_rows():
     )
 
 
+def test_gain_over_equilibrium_is_ponsen_2011_figure_6s_exploitation():
+  """Without a given value, trade_off solves for an equilibrium and reports each counter-
+  strategy's gain over it: zero at p = 0 when RNR runs the equilibrium's own iterations (the
+  same CFR+ run), the best response's gain at p = 1."""
+  tensors = kuhn().tensors
+  rows = exploitation.trade_off(tensors, model(), [0.0, 1.0], restricted=(0, 1), iterations=2000)
+  equilibrium, value, _ = exploitation.equilibrium(tensors, iterations=2000)
+  reference = np.asarray(exploitation.equilibrium_values_vs_model(tensors, equilibrium, model()))
+  for row in rows:
+    assert row["game_value"] == pytest.approx(value)
+    assert row["gain_over_equilibrium"] == pytest.approx(row["value_vs_model"] - reference[row["restricted_player"]])
+    if row["p"] == 0.0:
+      assert abs(row["gain_over_equilibrium"]) < 1e-6
+    else:  # the best response to the model gains over the equilibrium, by the best-response value
+      assert row["gain_over_equilibrium"] > 1e-3
+      assert row["value_vs_model"] == pytest.approx(row["best_response_value"], abs=1e-6)
+  assert "gain_over_equilibrium" not in exploitation.trade_off(tensors, model(), [0.5], iterations=10, value=value)[0]
+
+
 def test_dbr_trade_off_ends_agree_with_rnr():
   """Confidence 0 and 1 at every infoset are the same games as p = 0 and p = 1."""
   tensors = kuhn().tensors

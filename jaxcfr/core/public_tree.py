@@ -122,8 +122,8 @@ def compatible_reach(tree: PublicTreeTensors, reach: jax.Array) -> jax.Array:
   share no card with ``h``: by inclusion-exclusion over the subsets ``S`` of ``h``'s cards,
   ``sum_S (-1)^|S| sum_{h' holds S} reach(h')`` (``S`` empty: the total; ``S = h``: ``h``
   itself). The sums over each subset's holders are one product with the 0/1 incidence
-  matrix of hands and subsets (measured on a turn endgame's folds, one CPU core: 39 ms
-  against 73 ms for a gather of the holders and a sum)."""
+  matrix of hands and subsets (measured on a turn endgame's folds, one CPU core: 26 ms
+  against 73 ms for a gather of the holders and a sum, with one gather per column below)."""
   out = reach.sum(1, keepdims=True)
   for s, (members, subsets) in enumerate(zip(tree.members, tree.subsets), 1):
     if s == tree.hands.shape[1]:  # S = h: the hand itself is the one hand that holds all its cards
