@@ -10,8 +10,8 @@ on heads-up limit hold'em with the imperfect-recall E[HS] abstraction (jaxcfr.ga
    the reference (duplicate deals, expected payoff over the actions; jaxcfr.evaluate.holdem_match).
    The paper evaluated every 10^6 iterations with 10^5 games (its text does not give the
    runs' total); this CPU allows far fewer: the curves end before that figure's first point.
-3. The crosstable: MCCFR10, MCCFR100, MCTS10, MCRNR10 (pConf 0.75, the rule bot as the
-   opponent model sigma_fix: one run restricting each seat), the reference and the rule bot
+3. The crosstable: MCCFR10, MCCFR100, MCTS10, MCRNR10 and MCRNR100 (pConf 0.75, the rule bot
+   of the same abstraction as the opponent model sigma_fix: one run restricting each seat), the reference and the rule bot
    (a stand-in for the paper's commercial bots Poki and Sparbot, which we cannot have),
    every pair on --deals duplicate deals, row agent's sb/h with 95% intervals.
 
@@ -93,11 +93,12 @@ def main(argv=None) -> dict:
   finals["MCCFR100"] = (os_solver.average_strategy(game100, state), game100)
 
   mcrnr = solvers.get("mcrnr", "sampled")
-  state = mcrnr.init(game10, model=bot10, seed=jnp.array([0, 1]), p=0.75, restricted=jnp.array([1, 0]))
-  state, seconds = _timed_run(mcrnr, game10, state, args.iters)
-  rates["mcrnr (2 runs: one per restricted seat), 10 buckets"] = 2 * args.iters / seconds
-  counter = mcrnr.counter_profile(game10, state)
-  finals["MCRNR10"] = ((counter[0][..., 0], counter[1][..., 1]), game10)
+  for buckets, game, bot in ((10, game10, bot10), (100, game100, holdem_match.rule_bot(game100))):
+    state = mcrnr.init(game, model=bot, seed=jnp.array([0, 1]), p=0.75, restricted=jnp.array([1, 0]))
+    state, seconds = _timed_run(mcrnr, game, state, args.iters)
+    rates[f"mcrnr (2 runs: one per restricted seat), {buckets} buckets"] = 2 * args.iters / seconds
+    counter = mcrnr.counter_profile(game, state)
+    finals[f"MCRNR{buckets}"] = ((counter[0][..., 0], counter[1][..., 1]), game)
   finals["CFR-CS10 (reference)"] = (reference, game10)
   finals["rule bot"] = (bot10, game10)
 
