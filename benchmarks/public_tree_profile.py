@@ -8,7 +8,11 @@ the tree with the uniform strategies (best of ``--repeats`` after a compiling ca
 ``ranges`` (one player), ``folds``, ``showdowns`` (for each of ``--step-bytes``: the loop over
 the showdown boards taking as many boards a step as fit that many bytes, 0 meaning one board),
 ``terminals`` (folds, showdowns, payoff terminals), ``values`` (the bottom-up pass with its
-terminals), and the whole ``step`` (``solver.run`` for one iteration, per iteration).
+terminals), and the whole ``step`` (``solver.run`` for one iteration, per iteration). Two
+experiments beside the library's code, for hold'em's two-card hands: ``folds_by_product`` (the
+folds with the card sums as one product, written out here) and, where the tree takes several
+showdown boards a step (an accelerator), ``experiment_showdown_gathers`` (a board's reach put
+in order of strength by gathering columns of [G, H] or rows of [H, G]).
 
     python -m benchmarks public_tree_profile --game 'hunl_subgame(endgame=3)'
     python -m benchmarks public_tree_profile --game 'hunl_subgame(board=Td9d6h,...)' --trace
