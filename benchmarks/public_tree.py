@@ -408,12 +408,12 @@ def main(argv: list[str] | None = None) -> dict:
   if "small_deck_peer" in parts:
     results["small_deck_openspiel_peer"] = small_deck_peer()
     save()
-  if "rounding" in parts:
-    results["rounding_endgame3_float64"] = rounding()
-    save()
   if "flop" in parts:
     algorithms = args.flop_algorithms.split(",")
     results["flop_float32"] = flop(args.flop, algorithms, args.iterations, args.every, args.max_minutes)
+    save()
+  if "rounding" in parts:  # last: it turns on float64 for the rest of the process
+    results["rounding_endgame3_float64"] = rounding()
     save()
   return results
 

@@ -98,7 +98,7 @@ def main(argv=None) -> dict:
     if algo not in ("rnr", "dbr", "mcrnr"):
       parser.error(f"--algo takes rnr, dbr and mcrnr (or a CFR preset, or mccfr-os), got {algo!r}")
     algos.append(algo)
-  iterations = {algo: args.mcrnr_iters or args.iters if algo == "mcrnr" else args.iters for algo in algos}
+  iterations = {algo: (args.mcrnr_iters or args.iters) if algo == "mcrnr" else args.iters for algo in algos}
   options = {algo: {"trajectories": args.trajectories} if algo == "mcrnr" else {"base": base} for algo in algos}
   ps = [float(p) for p in args.ps.split(",")]
   restricted = (0, 1) if args.restricted == "both" else (int(args.restricted),)
@@ -184,8 +184,8 @@ def _plot(results: dict, path: str, summed: bool) -> None:
         x = [c["exploitability"] for c in curve]
         y = [c["gain_over_equilibrium"] for c in curve]
         ax.plot(x, y, "o--" if algo != "mcrnr" else "o-", label=f"{algo}, {spec}", markersize=3)
-        for c in curve:
-          ax.annotate(f"{c['p']:g}", (c["exploitability"], c["gain_over_equilibrium"]), fontsize=6)
+        for c, point in zip(curve, zip(x, y)):
+          ax.annotate(f"{c['p']:g}", point, fontsize=6)
     ax.set_title(name, fontsize=8)
     suffix = " (summed over restricted players)" if summed else ""
     ax.set_xlabel("exploitability" + suffix, fontsize=7)

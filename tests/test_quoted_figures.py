@@ -766,8 +766,8 @@ QUOTES = [
     "MCRNR100 (the 100-bucket rule bot as its model) loses more to the bot than MCRNR10 ({} against {} sb/h)",
     "figure4_holdem.json",
     [
-      ("results/crosstable", lambda table: f"{_holdem('MCRNR100', 'rule bot')(table):.2f}"),
-      ("results/crosstable", lambda table: f"{_holdem('MCRNR10', 'rule bot')(table):.2f}"),
+      ("results/crosstable/MCRNR100/rule bot/sb_per_hand", "{:.2f}"),
+      ("results/crosstable/MCRNR10/rule bot/sb_per_hand", "{:.2f}"),
     ],
   ),
   # notebooks/README.md, the list of every figure: Waugh et al. 2015 Figures 1-2 and Table 1
