@@ -309,7 +309,7 @@ QUOTES = [
     PT,
     [
       (f"{ENDGAMES}/endgame3/cfr+/ms_per_iteration", "{:.1f}"),
-      (f"{ENDGAMES}/endgame3/dcfr_curve/reached_half_percent_of_pot/run_seconds", "{:.1f}"),
+      (f"{ENDGAMES}/endgame3/dcfr_curve/reached_half_percent_of_pot/run_seconds", "{:.2f}"),
       (f"{ENDGAMES}/endgame3/dcfr_curve/curve/-1/exploitability_mbb", "{:.1f}"),
       (f"{ENDGAMES}/endgame3/cfr+_curve/curve/-1/exploitability_mbb", "{:.1f}"),
       (f"{ENDGAMES}/endgame3/pcfr+_curve/curve/-1/exploitability_mbb", "{:.1f}"),
