@@ -304,9 +304,18 @@ def _merge_earlier(games: dict, earlier: dict) -> dict:
 
 def _merged(out: Path, games: dict) -> dict:
   """The ``results`` of ``games`` (name -> entry) merged with the earlier games and curves of
-  the results file ``out`` (see ``_merge_earlier``), each with its ``short_of_budget``."""
+  the results file ``out`` (see ``_merge_earlier``), each with its ``short_of_budget`` and the
+  seeds of each sampled curve (``seeds_per_algorithm``; ``seeds``: the most of any curve, as
+  curves of one game may come from runs with different ``--seeds``)."""
   result = {"games": _merge_earlier(games, read_record(out)) if out.exists() else dict(games)}
-  for entry in result["games"].values():  # one more iteration would not have reached the budget either
+  for entry in result["games"].values():
+    entry["seeds_per_algorithm"] = {
+      a: len(rows[-1]["nash_conv_per_seed"])
+      for a, rows in entry["algorithms"].items()
+      if "nash_conv_per_seed" in rows[-1]
+    }
+    entry["seeds"] = max(entry["seeds_per_algorithm"].values(), default=entry.get("seeds"))
+    # one more iteration would not have reached the budget either
     entry["short_of_budget"] = [
       a
       for a, rows in entry["algorithms"].items()

@@ -129,6 +129,17 @@ def _last(game: str, algorithm: str, digits: int):
   return lambda games: f"{games[game]['algorithms'][algorithm][-1]['nash_conv']:.{digits}f}"
 
 
+def _last_over_seeds(game: str, algorithm: str, digits: int):
+  """The mean NashConv at the end of ``algorithm``'s curve on ``game`` with the lowest and highest seed's."""
+
+  def text(games: dict) -> str:
+    last = games[game]["algorithms"][algorithm][-1]
+    seeds = last["nash_conv_per_seed"]
+    return f"{last['nash_conv']:.{digits}f} (five seeds: {min(seeds):.{digits}f}-{max(seeds):.{digits}f})"
+
+  return text
+
+
 def _reaches(game: str, algorithm: str, level: float = 0.5):
   """The nodes touched at which ``algorithm``'s curve on ``game`` first falls below ``level``, as 1.3e9."""
 
@@ -634,6 +645,22 @@ QUOTES = [
       ("results/games", _last(OCP500, "mccfr-os", 4)),
       ("results/games", _last(OCP500, "mccfr-es", 5)),
     ],
+  ),
+  (
+    "README.md",
+    "| PAM(3,3,11) (5e8) | 1.74 (at 3.7e8) | {} | {} | {} |",
+    "figure1_nodes_touched.json",
+    [
+      ("results/games", _last(PAM, "cfr-pruning", 3)),
+      ("results/games", _last(PAM, "mccfr-os", 2)),
+      ("results/games", _last_over_seeds(PAM, "mccfr-es", 3)),
+    ],
+  ),
+  (
+    "README.md",
+    "| 0.10 in float64 (float32: 0.40, lowest 0.23 at 4.2e8) | {} |",
+    "figure1_nodes_touched.json",
+    [("results/games", _last_over_seeds("goofspiel(num_cards=7)", "mccfr-es", 3))],
   ),
   (
     "README.md",
