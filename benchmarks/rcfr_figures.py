@@ -31,13 +31,13 @@ paper's RCFR-22%. The record's ``goals`` compare, at each abstraction's size, th
 exploitable tree (of either kind) and MLP no larger than it; ``tree0_vs_cfr`` is the threshold-0 tree over
 unabstracted CFR at every checkpoint of the trees' curves.
 
-Iterations: the paper ran 10^5 for every agent. CFR and the abstractions run ``--cfr-iters``,
-the trees ``--rcfr-iters`` (both 10^5 by default) and the MLPs ``--mlp-iters`` (10^4 by
-default: at 3 to 15 ms per iteration on one core the four networks to 10^5 would add about
-50 minutes to a run of about as long, and the small networks' curves are flat after 10^3
-iterations, docs/rcfr.md). ``ms_per_iteration`` records each agent's cost.
+Iterations: the paper ran 10^5 for every agent, and so do the defaults: CFR and the
+abstractions run ``--cfr-iters``, the trees ``--rcfr-iters`` and the MLPs ``--mlp-iters``
+(at 2 to 10 ms per MLP iteration on one core the four networks take most of the run's hour
+and a half; ``--mlp-iters 10000`` makes it about half as long). ``ms_per_iteration`` records
+each agent's cost.
 
-    python -m benchmarks rcfr_figures [--rcfr-iters 100000] [--mlp-iters 10000] [--cfr-iters 100000]
+    python -m benchmarks rcfr_figures [--rcfr-iters 100000] [--mlp-iters 100000] [--cfr-iters 100000]
         [--thresholds 0,0.1,2,12,25,50] [--mean-thresholds 1e-9,1e-8,2e-7]
 """
 
@@ -110,7 +110,7 @@ def main(argv=None) -> None:
   parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
   parser.add_argument("--rcfr-iters", type=_positive, default=100000, help="the trees' iterations")
   parser.add_argument("--cfr-iters", type=_positive, default=100000, help="CFR's and the abstractions' iterations")
-  parser.add_argument("--mlp-iters", type=_positive, default=10000, help="the MLPs' iterations")
+  parser.add_argument("--mlp-iters", type=_positive, default=100000, help="the MLPs' iterations")
   parser.add_argument("--thresholds", type=_thresholds, default=DEFAULT_THRESHOLDS, help="trees on the summed error")
   parser.add_argument(
     "--mean-thresholds", type=_thresholds, default=DEFAULT_MEAN_THRESHOLDS, help="trees on the mean error"
@@ -224,13 +224,11 @@ def main(argv=None) -> None:
     "Waugh et al. 2015 Figures 1-2 and Table 1 on Leduc (exploitability = NashConv / 2, in chips; "
     "the figures plot milli-chips per hand). The paper ran 100000 iterations for every agent: here CFR and "
     f"the abstractions run cfr_iters ({args.cfr_iters}), the trees rcfr_iters ({args.rcfr_iters}), each "
-    f"alone, and the MLPs mlp_iters ({args.mlp_iters}): an MLP iteration costs 3-15 ms on one core, the four "
-    "to 100000 would add about 50 minutes to a run of about as long, and their curves are flat after 1000 "
-    "iterations. Sizes are those of the last iteration; tree-T bounds the squared error's reduction summed "
+    f"alone, and the MLPs mlp_iters ({args.mlp_iters}). Sizes are those of the last iteration; tree-T bounds the squared error's reduction summed "
     "over all data points (the tree grows with the iterations at a fixed threshold: size_curves), tree-mean-T "
     "its mean over them (tree_error='mean'). goals: at each abstraction's size, the least exploitable tree and MLP no "
     "larger, final values. vs_JQK_mbh: each agent's exact crosstable entry against JQK. Run on one core "
-    "(taskset) of the 2-core CPU, which another session's jobs shared: seconds are upper bounds."
+    "(taskset) of the 2-core CPU while other jobs used the other core: seconds are upper bounds."
   )
   configuration = {
     key: record.pop(key)

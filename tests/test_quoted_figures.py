@@ -606,7 +606,7 @@ QUOTES = [
     "notebooks/README.md",
     "Against JQK the summed-error tree at {}% of 672 wins +{} mb/h where the paper's RCFR-22% wins +319.5: at a "
     "fixed threshold that tree grows with the iterations ({} leaves at {} iterations, {} at 10^5). The mean-error "
-    "tree at {}% keeps its size, wins +{} and has the paper's Figure 1 shape. The RCFR+ MLP at {}% wins +{}.",
+    "tree at {}% keeps its size, wins +{} and has the paper's Figure 1 shape. The RCFR+ MLP at {}% {} mb/h",
     "rcfr_figures.json",
     [
       ("results/sizes/tree-25/paper_relative_size", lambda v: f"{100 * v:.1f}"),
@@ -617,7 +617,7 @@ QUOTES = [
       ("results/sizes/tree-mean-2e-07/paper_relative_size", lambda v: f"{100 * v:.1f}"),
       ("results/vs_JQK_mbh/tree-mean-2e-07", "{:.1f}"),
       ("results/sizes/mlp+-7/paper_relative_size", lambda v: f"{100 * v:.1f}"),
-      ("results/vs_JQK_mbh/mlp+-7", "{:.1f}"),
+      ("results/vs_JQK_mbh/mlp+-7", lambda v: f"wins +{v:.1f}" if v > 0 else f"loses {-v:.1f}"),
     ],
   ),
   # notebooks/README.md, Lanctot et al. 2009 Figure 1 (row 03; the paper's comparisons in the list of every figure)
