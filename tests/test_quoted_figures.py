@@ -178,6 +178,17 @@ def _median_ms(fmt: str):
 
 
 QUOTES = [
+  # README.md, Leduc against OpenSpiel's C++ CFR+ in a later session
+  (
+    "README.md",
+    "Leduc alone on one idle core, {} ms against the C++ solver's {} ms, {}x",
+    "cfr_speed_leduc_cpu.json",
+    [
+      ("results/games/leduc_poker/jaxcfr_float32/ms_per_iteration", "{:.4f}"),
+      ("results/games/leduc_poker/peers/openspiel_cpp/timing/ms_per_iteration", "{:.2f}"),
+      ("results/games/leduc_poker/peers/openspiel_cpp/speedup_float32", "{:.0f}"),
+    ],
+  ),
   # README.md, the turn endgames on this CPU
   (
     "README.md",
