@@ -56,6 +56,7 @@ import jaxcfr
 from jaxcfr import solvers
 from jaxcfr.core import evaluation
 from jaxcfr.game.arrays import CHANCE_NODE
+from jaxcfr.game import memory
 from jaxcfr.solvers import mccfr, mccfr_state
 from record import read_record, stamp, write_record  # noqa: E402  pylint: disable=wrong-import-position
 from timing import per_iteration, timed  # noqa: E402  pylint: disable=wrong-import-position
@@ -168,6 +169,7 @@ def run_sampled(game, algorithm: str, budget: float, seeds: int, max_seconds: fl
   chunk = lambda state, n: solver.run(tensors, state, n, donate=True)
   exploit = jax.jit(lambda t, s: evaluation.nash_conv(t, solver.average_strategy(t, s)))  # [seeds]
   fresh = lambda: solver.init(tensors, seed=jnp.arange(seeds))  # a batch of seeds on trailing axes
+  memory.check_state(fresh, game.name, algorithm, seeds)  # a clear error, not the kernel's OOM killer
   probe = jax.block_until_ready(chunk(fresh(), 50))  # compiles
   nodes_per_iteration = float(np.mean(mccfr_state.nodes_touched(probe))) / 50
   iterations = int(budget / nodes_per_iteration)

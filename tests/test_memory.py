@@ -10,6 +10,7 @@ import shlex
 import subprocess
 import sys
 
+import jax
 import numpy as np
 import pytest
 
@@ -94,6 +95,23 @@ def test_too_large_is_one_line_before_the_allocation(argv, message, capsys, tmp_
   line = _error(capsys, argv)
   assert line.startswith("jaxcfr: error: ") and message in line, line
   assert "choose smaller parameters" in line
+
+
+def test_a_state_is_priced_from_its_shapes_for_callers_that_step_a_solver(monkeypatch):
+  """memory.check_state, the driver's guard, for a caller that runs ``solver.run`` itself (the
+  benchmarks): the bytes of ``init()``'s shapes, nothing allocated; over the limit one line."""
+  tensors = jaxcfr.load("kuhn_poker").tensors
+  solver = jaxcfr.solvers.get("mccfr-os")
+  init = lambda: solver.init(tensors, seed=np.arange(10**6))  # noqa: E731
+  state = solver.init(tensors, seed=np.arange(3))
+  per_run = sum(leaf.nbytes for leaf in jax.tree_util.tree_leaves(state)) / 3
+  monkeypatch.setenv(memory.ENV, "64G")
+  assert memory.check_state(init, "kuhn_poker", "mccfr-os", 10**6) == pytest.approx(per_run * 10**6, rel=1e-3)
+  monkeypatch.setenv(memory.ENV, "1M")
+  with pytest.raises(
+    memory.GameTooLargeError, match=r"kuhn_poker needs about .* \(mccfr-os's state of .* for 1000000 runs"
+  ):
+    memory.check_state(init, "kuhn_poker", "mccfr-os", 10**6)
 
 
 def test_a_cached_game_is_priced_before_its_tensors_are_made(capsys):

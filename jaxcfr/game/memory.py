@@ -36,6 +36,8 @@ __all__ = [
   "Limit",
   "limit",
   "check",
+  "STATE_COPIES",
+  "check_state",
   "Meter",
   "guarded",
   "resident",
@@ -144,6 +146,33 @@ def check(need: float, name: str, what: str, room: Limit | None = None) -> None:
       f"{name} needs about {format_size(need)} ({what}), more than the {format_size(room.size)} {room.source}; "
       f"{_way_out(room)}"
     )
+
+
+# A run holds its state, the state its next step makes, and temporaries of about the same size.
+STATE_COPIES = 3
+
+
+def check_state(init, name: str, solver: str, runs: int | None = None) -> int:
+  """Prices a solver's state from the shapes of ``init()`` (``jax.eval_shape``: nothing is
+  allocated), held ``STATE_COPIES`` times while it steps, and raises GameTooLargeError if
+  that exceeds the limit; returns the state's bytes. The driver calls it before every run;
+  so can a caller that steps a solver itself.
+
+  Args:
+    init: a function of no arguments returning the state (``lambda: solver.init(...)``).
+    name: the game the run is on.
+    solver: the solver's name, for the message.
+    runs: the number of runs in a batched state, for the message.
+  """
+  import jax  # pylint: disable=import-outside-toplevel  (the builders above need no JAX)
+  import numpy as np  # pylint: disable=import-outside-toplevel
+
+  leaves = jax.tree_util.tree_leaves(jax.eval_shape(init))
+  state_bytes = int(sum(leaf.size * np.dtype(leaf.dtype).itemsize for leaf in leaves))
+  batch = f" for {runs} runs" if runs else ""
+  what = f"{solver}'s state of {format_size(state_bytes)}{batch}, held {STATE_COPIES} times while it steps"
+  check(STATE_COPIES * state_bytes, name, what)
+  return state_bytes
 
 
 def _way_out(room: Limit) -> str:

@@ -236,23 +236,6 @@ def warn_if_float32_saturates(dtype, iterations: int) -> None:
     )
 
 
-# A run holds its state, the state its next step makes, and temporaries of about the same size.
-_STATE_COPIES = 3
-
-
-def _check_state_memory(init, name: str, algorithm: str, batch_size: int | None) -> None:
-  """Prices the solver's state from the shapes of ``init()`` (``jax.eval_shape``: nothing is
-  allocated) and stops with memory.GameTooLargeError if the run would not fit."""
-  leaves = jax.tree_util.tree_leaves(jax.eval_shape(init))
-  state_bytes = sum(leaf.size * np.dtype(leaf.dtype).itemsize for leaf in leaves)
-  runs = f" for {batch_size} runs" if batch_size else ""
-  memory.check(
-    _STATE_COPIES * state_bytes,
-    name,
-    f"{algorithm}'s state of {memory.format_size(state_bytes)}{runs}, held {_STATE_COPIES} times while it steps",
-  )
-
-
 def _to_python(value):
   value = np.asarray(value)
   return value.item() if value.ndim == 0 else value.tolist()
@@ -335,7 +318,7 @@ def solve(
       raise ValueError(f"batch arrays must have one length, got {sorted(sizes)}")
     batch_size = sizes.pop()
   batched = {k: jnp.asarray(v).reshape(-1) for k, v in (batch or {}).items()}
-  _check_state_memory(lambda: solver.init(tensors, **hyperparameters, **batched), game.name, algorithm, batch_size)
+  memory.check_state(lambda: solver.init(tensors, **hyperparameters, **batched), game.name, algorithm, batch_size)
   state = solver.init(tensors, **hyperparameters, **batched)
   recorded = {  # every hyperparameter of the runs, defaults included
     **{k: v for k, v in solver.hyperparameters.items() if v is not None},
