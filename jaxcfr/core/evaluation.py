@@ -34,6 +34,7 @@ import threading
 import jax
 import jax.numpy as jnp
 import numpy as np
+from jax.ad_checkpoint import checkpoint_name
 
 from jaxcfr.core import regret
 from jaxcfr.game import row_sums
@@ -49,6 +50,7 @@ __all__ = [
   "action_table",
   "hand_written_reverse",
   "sequence_values_for",
+  "SEQUENCE_VALUES",
   "payoff_scale",
   "sequence_values",
   "counterfactual_values",
@@ -231,17 +233,23 @@ def payoff_scale(payoff: SequencePayoff) -> jax.Array:
   return jnp.max(jnp.abs(payoff.value), axis=0)
 
 
+# The checkpoint name of ``sequence_values_for``'s result: a ``jax.checkpoint`` policy that saves
+# it (``jaxcfr.diff.unrolled``'s) spares the payoff product when a chunk is recomputed.
+SEQUENCE_VALUES = "sequence_values"
+
+
 def sequence_values_for(payoff: SequencePayoff, player: int, opponent_plan: jax.Array) -> jax.Array:
   """[S_player, *B] sequence values of ``player`` against the opponent's plan [S', *B]:
   ``A y`` for player 0, ``-A^T x`` for player 1 (a segment sum over the payoff pairs, or
   in batches each sequence gathering its pairs: ``_gathers``). Its reverse pass is
-  hand-written within ``hand_written_reverse()``."""
+  hand-written within ``hand_written_reverse()``; the result is named ``SEQUENCE_VALUES``
+  for checkpoint policies."""
   indices = _PayoffIndices.of(payoff)
   if _hand_written():
     product = _payoff_product(player, _gathers(opponent_plan.shape[1:]), payoff.value, opponent_plan, indices)
   else:
     product = _product(player, payoff.value, opponent_plan, indices)
-  return product if player == 0 else -product
+  return checkpoint_name(product if player == 0 else -product, SEQUENCE_VALUES)
 
 
 @functools.partial(jax.tree_util.register_dataclass, data_fields=["seq0", "seq1", "rows0", "rows1"], meta_fields=[])
