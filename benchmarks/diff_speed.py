@@ -7,8 +7,10 @@
    ``jaxcfr.core.evaluation`` (the payoff
    products' transposed segment sums, the counterfactual values' top-down adjoint; "autodiff"
    differentiates the forward code instead, whose gathers become unsorted scatter-adds), and
-   the compiled program's temporary memory for T = 10,000 (goal: fits in 1 GiB);
-2. the same gradient ratio (w.r.t. the utilities) for CFR+, DCFR and PCFR+;
+   the compiled program's temporary memory for T = 10,000 (goal: fits in 1 GiB); each also
+   with the checkpoints keeping every step's sequence values (``policy=KEEP_PRODUCTS``: the
+   recomputation skips the payoff products, memory grows with T);
+2. the same gradient ratio (w.r.t. the utilities) for CFR+, DCFR and PCFR+, with and without KEEP_PRODUCTS;
 3. the logit QRE and its implicit gradient for 64 temperatures as one program.
 
     python benchmarks/diff_speed.py [--iters 1000]
@@ -29,6 +31,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import jaxcfr  # noqa: E402
 from jaxcfr import diff, solvers  # noqa: E402
+from jaxcfr.core import evaluation  # noqa: E402
 from jaxcfr.diff.unrolled import default_chunk  # noqa: E402
 from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
 
@@ -49,16 +52,19 @@ def with_utility(tensors, utility):
   )
 
 
+KEEP_PRODUCTS = jax.checkpoint_policies.save_only_these_names(evaluation.SEQUENCE_VALUES)
+
+
 def unrolled_costs(tensors, iterations: int, repeats: int) -> dict:
   """Seconds of CPU time (``time.process_time``, best of ``repeats``: less sensitive than wall
   time to other jobs on a shared machine) and ratios to the forward ``solver.run``."""
   solver = solvers.get("dcfr")
 
-  def loss(params, chunk, checkpoint=True, reverse_passes=True):
+  def loss(params, chunk, checkpoint=True, reverse_passes=True, policy=None):
     game = with_utility(tensors, params["utility"])
     state = solver.init(game, alpha=params["abg"][0], beta=params["abg"][1], gamma=params["abg"][2])
     state = diff.unrolled(
-      solver, game, state, iterations, chunk=chunk, checkpoint=checkpoint, reverse_passes=reverse_passes
+      solver, game, state, iterations, chunk=chunk, checkpoint=checkpoint, reverse_passes=reverse_passes, policy=policy
     )
     return jaxcfr.exploitability(game, solver.average_strategy(game, state))
 
@@ -82,14 +88,17 @@ def unrolled_costs(tensors, iterations: int, repeats: int) -> dict:
       jax.jit(lambda p: loss(p, default_chunk(iterations))), params, repeats=repeats, clock=clock
     ),
   }
-  variants = [(f"checkpoint chunk={c}", c, True) for c in (1, 4, default_chunk(iterations), 100)]
-  variants.append(("stored (no checkpoint)", default_chunk(iterations), False))
+  variants = [(f"checkpoint chunk={c}", c, True, None) for c in (1, 4, default_chunk(iterations), 100)]
+  variants.append(("stored (no checkpoint)", default_chunk(iterations), False, None))
+  variants.append(
+    (f"checkpoint chunk={default_chunk(iterations)}, products kept", default_chunk(iterations), True, KEEP_PRODUCTS)
+  )
   for reverse in ("hand-written", "autodiff"):
     rows = {}
-    for name, chunk, checkpoint in variants:
+    for name, chunk, checkpoint, policy in variants:
 
-      def gradient(p, chunk=chunk, checkpoint=checkpoint, hand=reverse == "hand-written"):
-        return jax.value_and_grad(lambda q: loss(q, chunk, checkpoint, hand))(p)
+      def gradient(p, chunk=chunk, checkpoint=checkpoint, hand=reverse == "hand-written", policy=policy):
+        return jax.value_and_grad(lambda q: loss(q, chunk, checkpoint, hand, policy))(p)
 
       seconds = timed(jax.jit(gradient), params, repeats=repeats, clock=clock)
       rows[name] = {"gradient_s": seconds, "ratio": seconds / forward_s}
@@ -111,15 +120,23 @@ def algorithm_ratios(tensors, iterations: int, repeats: int) -> dict:
       game = with_utility(tensors, utility)
       return jaxcfr.exploitability(game, solver.average_strategy(game, solver.run(game, solver.init(game), iterations)))
 
-    def loss(utility, solver=solver):
+    def loss(utility, solver=solver, policy=None):
       game = with_utility(tensors, utility)
-      state = diff.unrolled(solver, game, solver.init(game), iterations)
+      state = diff.unrolled(solver, game, solver.init(game), iterations, policy=policy)
       return jaxcfr.exploitability(game, solver.average_strategy(game, state))
 
     utility = tensors.tree.utility
     forward_s = timed(jax.jit(forward), utility, repeats=repeats, clock=time.process_time)
     gradient_s = timed(jax.jit(jax.value_and_grad(loss)), utility, repeats=repeats, clock=time.process_time)
-    out[name] = {"forward_run_s": forward_s, "gradient_s": gradient_s, "ratio": gradient_s / forward_s}
+    kept = jax.jit(jax.value_and_grad(lambda u, loss=loss: loss(u, policy=KEEP_PRODUCTS)))
+    kept_s = timed(kept, utility, repeats=repeats, clock=time.process_time)
+    out[name] = {
+      "forward_run_s": forward_s,
+      "gradient_s": gradient_s,
+      "ratio": gradient_s / forward_s,
+      "gradient_products_kept_s": kept_s,
+      "ratio_products_kept": kept_s / forward_s,
+    }
     print(name, out[name], flush=True)
   return out
 
@@ -128,9 +145,9 @@ def memory_10000(tensors) -> dict:
   """Temporary bytes of the compiled gradient program for T = 10,000 (XLA's memory analysis)."""
   solver = solvers.get("dcfr")
   out = {}
-  for chunk, checkpoint in ((100, True), (100, False)):
+  for chunk, checkpoint, policy in ((100, True, None), (100, False, None), (100, True, KEEP_PRODUCTS)):
 
-    def loss(abg):
+    def loss(abg, chunk=chunk, checkpoint=checkpoint, policy=policy):
       state = diff.unrolled(
         solver,
         tensors,
@@ -138,12 +155,14 @@ def memory_10000(tensors) -> dict:
         10000,
         chunk=chunk,
         checkpoint=checkpoint,
+        policy=policy,
       )
       return jaxcfr.exploitability(tensors, solver.average_strategy(tensors, state))
 
     compiled = jax.jit(jax.grad(loss)).lower(jnp.array([1.5, 0.0, 2.0], tensors.dtype)).compile()
     analysis = compiled.memory_analysis()
-    out[f"chunk={chunk},checkpoint={checkpoint}"] = None if analysis is None else int(analysis.temp_size_in_bytes)
+    kept = ",products kept" if policy is not None else ""
+    out[f"chunk={chunk},checkpoint={checkpoint}{kept}"] = None if analysis is None else int(analysis.temp_size_in_bytes)
   return out
 
 
@@ -193,10 +212,11 @@ def main(argv=None) -> int:
       "solver.run (goal <= 3x), for several checkpoint chunk lengths and without checkpoints, with the "
       "hand-written reverse passes of jaxcfr.core.evaluation and with plain autodiff of the same forward "
       "code (same run); algorithms: CFR+, DCFR and PCFR+, the gradient w.r.t. the utilities (default chunk, "
-      "hand-written passes) against each one's forward run; memory: XLA temp bytes of the T=10,000 gradient; "
+      "hand-written passes) against each one's forward run, and with the checkpoints keeping every step's "
+      "sequence values (products kept: jax.checkpoint_policies.save_only_these_names(evaluation.SEQUENCE_VALUES)); memory: XLA temp bytes of the T=10,000 gradient; "
       "QRE: wall seconds, 1 timing; "
       "qre: 64 temperatures as one program, tolerance 1e-5 on log-probabilities. "
-      "Measured on a CPU shared with other jobs: timings are noisy."
+      "Measured on one core (taskset) of a 2-core VM; other jobs may use the other core: timings are noisy."
     ),
     configuration={"game": args.game, "dtype": "float32", "repeats": args.repeats},
     results={"unrolled": unrolled, "algorithms": algorithms, "gradient_memory_T10000_bytes": memory, "qre": qre},

@@ -295,6 +295,25 @@ def test_gradients_through_cfr_plus_and_rnr():
   )
 
 
+def test_a_checkpoint_policy_keeping_the_sequence_values_gives_the_same_gradient():
+  """``unrolled(..., policy=save_only_these_names(SEQUENCE_VALUES))``: the recomputed chunks
+  take the kept products instead of computing them again; the gradient is the same."""
+  from jaxcfr.core import evaluation  # pylint: disable=import-outside-toplevel
+
+  base, solver = perturbed_kuhn(), solvers.get("dcfr")
+  keep = jax.checkpoint_policies.save_only_these_names(evaluation.SEQUENCE_VALUES)
+
+  def f(utility, policy):
+    tensors = with_leaves(base, utility=utility)
+    state = diff.unrolled(solver, tensors, solver.init(tensors), 30, chunk=7, policy=policy)
+    return jaxcfr.exploitability(tensors, solver.average_strategy(tensors, state))
+
+  kept = jax.jit(jax.grad(lambda u: f(u, keep)))(base.tree.utility)
+  recomputed = jax.jit(jax.grad(lambda u: f(u, None)))(base.tree.utility)
+  np.testing.assert_allclose(kept, recomputed, rtol=1e-12, atol=1e-14)
+  assert float(jnp.abs(kept).max()) > 0
+
+
 @pytest.mark.parametrize("batch", [(2,), (8,)])  # segment sums and scatters; gathered row sums
 def test_hand_written_reverse_passes_equal_autodiff_of_the_forward_code(batch):
   """The payoff products', the counterfactual values', the realization plan's and the parent

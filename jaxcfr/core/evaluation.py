@@ -234,7 +234,7 @@ def payoff_scale(payoff: SequencePayoff) -> jax.Array:
 
 
 # The checkpoint name of ``sequence_values_for``'s result: a ``jax.checkpoint`` policy that saves
-# it (``jaxcfr.diff.unrolled``'s) spares the payoff product when a chunk is recomputed.
+# it (``jaxcfr.diff.unrolled(..., policy=...)``) spares the payoff product when a chunk is recomputed.
 SEQUENCE_VALUES = "sequence_values"
 
 

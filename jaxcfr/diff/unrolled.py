@@ -6,10 +6,10 @@ chunks of static length, each wrapped in ``jax.checkpoint``: the backward pass k
 the state at chunk boundaries and recomputes one chunk's intermediate values at a time
 (Griewank and Walther, "Algorithm 799: revolve", 2000, the one-level form). Memory is about
 ``T / chunk`` states plus ``chunk`` steps' residuals (``chunk ~ sqrt(T)`` balances them); the
-cost is one extra forward pass, less the payoff products: the checkpoints keep each step's
-sequence values (``evaluation.SEQUENCE_VALUES``, ``[S_p, *B]`` per player and step), so the
-recomputation skips the sparse products (on Leduc, DCFR, T = 1,000: the gradient 7% cheaper,
-benchmarks/results/diff_speed.json).
+cost is one extra forward pass. A ``policy`` can trade memory for part of that pass: with
+``jax.checkpoint_policies.save_only_these_names(evaluation.SEQUENCE_VALUES)`` the checkpoints
+keep each step's sequence values (``[S_p, *B]`` per player and step, so memory grows with T)
+and the recomputation skips the sparse payoff products (benchmarks/results/diff_speed.json).
 
 What the gradient is taken with respect to is whatever the scalar depends on: the float
 leaves of the tensors (``payoff.value``, or ``tree.utility`` and ``tree.chance_prob`` through
@@ -30,8 +30,6 @@ from jaxcfr.solvers.registry import Solver
 
 __all__ = ["unrolled", "default_chunk"]
 
-_SAVED = jax.checkpoint_policies.save_only_these_names(evaluation.SEQUENCE_VALUES)
-
 
 def default_chunk(num_iterations: int) -> int:
   """``ceil(sqrt(T))``: boundary states and per-chunk residuals of about equal number."""
@@ -47,6 +45,7 @@ def unrolled(
   chunk: int | None = None,
   checkpoint: bool = True,
   reverse_passes: bool = True,
+  policy=None,
 ):
   """``num_iterations`` (static) steps of ``solver`` from ``state``, reverse-differentiable.
 
@@ -63,6 +62,8 @@ def unrolled(
       (the payoff products' and counterfactual values' hand-written reverse passes: the
       gradient about 20% cheaper; forward mode through the result is then unavailable, use
       ``solver.run`` for ``jax.jvp``). False: plain autodiff of the same steps.
+    policy: the chunks' ``jax.checkpoint`` policy, what each checkpoint keeps besides the
+      state at its start (default: nothing; see the module docstring).
   Returns:
     the state after T steps (trailing batch axes as ``state``).
   """
@@ -78,7 +79,7 @@ def unrolled(
       carry, _ = jax.lax.scan(lambda s, _: (solver.step(tensors, s), None), carry, None, length=length)
       return carry, None
 
-    return jax.checkpoint(run, policy=_SAVED) if checkpoint else run
+    return jax.checkpoint(run, policy=policy) if checkpoint else run
 
   full, rest = divmod(num_iterations, chunk)
   with evaluation.hand_written_reverse(reverse_passes):
