@@ -33,9 +33,9 @@ unabstracted CFR at every checkpoint of the trees' curves.
 
 Iterations: the paper ran 10^5 for every agent, and so do the defaults: CFR and the
 abstractions run ``--cfr-iters``, the trees ``--rcfr-iters`` and the MLPs ``--mlp-iters``
-(at 2 to 10 ms per MLP iteration on one core the four networks take most of the run's hour
-and a half; ``--mlp-iters 10000`` makes it about half as long). ``ms_per_iteration`` records
-each agent's cost.
+(at 1.5 to 6 ms per MLP iteration on one core the four networks take about 22 minutes of a
+run of about 48; ``--mlp-iters 10000`` saves about 20). ``ms_per_iteration`` records each
+agent's cost.
 
     python -m benchmarks rcfr_figures [--rcfr-iters 100000] [--mlp-iters 100000] [--cfr-iters 100000]
         [--thresholds 0,0.1,2,12,25,50] [--mean-thresholds 1e-9,1e-8,2e-7]
