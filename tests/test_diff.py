@@ -241,6 +241,9 @@ def test_unrolled_equals_run():
         np.testing.assert_allclose(x, y, rtol=1e-12, atol=1e-14)
   with pytest.raises(ValueError, match="chunk must be >= 1"):
     diff.unrolled(solvers.get("cfr"), tensors, solvers.get("cfr").init(tensors), 5, chunk=0)
+  with pytest.raises(ValueError, match="with checkpoint=False every residual is kept"):
+    policy = jax.checkpoint_policies.everything_saveable
+    diff.unrolled(solvers.get("cfr"), tensors, solvers.get("cfr").init(tensors), 5, checkpoint=False, policy=policy)
 
 
 def _run_scalar(solver, tensors, iterations=40, **hyperparameters):

@@ -63,7 +63,11 @@ def unrolled(
       gradient about 20% cheaper; forward mode through the result is then unavailable, use
       ``solver.run`` for ``jax.jvp``). False: plain autodiff of the same steps.
     policy: the chunks' ``jax.checkpoint`` policy, what each checkpoint keeps besides the
-      state at its start (default: nothing; see the module docstring).
+      state at its start (default: nothing; see the module docstring); only with
+      ``checkpoint=True``.
+  Raises:
+    ValueError: a negative ``num_iterations``, a ``chunk`` below 1, or a ``policy`` without
+      checkpoints.
   Returns:
     the state after T steps (trailing batch axes as ``state``).
   """
@@ -73,6 +77,8 @@ def unrolled(
   chunk = default_chunk(num_iterations) if chunk is None else int(chunk)
   if chunk < 1:
     raise ValueError(f"chunk must be >= 1, got {chunk}")
+  if policy is not None and not checkpoint:
+    raise ValueError("policy is the checkpoints' policy: with checkpoint=False every residual is kept already")
 
   def steps(length):
     def run(carry, _):
