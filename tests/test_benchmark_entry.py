@@ -181,6 +181,34 @@ def test_accelerator_suite_counts_kernels_bytes_and_goals():
   }
 
 
+def test_figure1_records_the_seeds_of_each_curve(tmp_path):
+  """Curves of one game drawn in runs with different ``--seeds``: the merged entry says how many
+  seeds each sampled curve has (``seeds_per_algorithm``) and ``seeds`` is the most of any."""
+  import figure1_nodes_touched as figure1  # pylint: disable=import-outside-toplevel
+  from record import write_record  # pylint: disable=import-outside-toplevel
+
+  def curve(per_seed):
+    return [
+      {"iteration": 1, "nodes_touched": 100, "nash_conv": sum(per_seed) / len(per_seed), "nash_conv_per_seed": per_seed}
+    ]
+
+  entry = lambda algorithms: {  # noqa: E731
+    "histories": 5,
+    "node_budget": 100.0,
+    "dtype": "float64",
+    "seeds": 1,
+    "algorithms": algorithms,
+    "measured_per_algorithm": {a: {"date": "d"} for a in algorithms},
+    "dtype_per_algorithm": {a: "float64" for a in algorithms},
+  }
+  out = tmp_path / "figure1.json"
+  old = entry({"mccfr-os": curve([0.3]), "cfr": [{"iteration": 1, "nodes_touched": 100, "nash_conv": 0.5}]})
+  write_record(out, benchmark="figure1_nodes_touched", description="d", configuration={}, results={"games": {"g": old}})
+  merged = figure1._merged(out, {"g": entry({"mccfr-es": curve([0.1, 0.2, 0.3, 0.2, 0.1])})})["games"]["g"]
+  assert merged["seeds_per_algorithm"] == {"mccfr-os": 1, "mccfr-es": 5}
+  assert merged["seeds"] == 5
+
+
 def test_figure1_keeps_other_curves_when_one_is_redrawn_in_another_dtype():
   """``figure1_nodes_touched --dtype float64 --algorithms mccfr-os`` on a float32 game: the
   new curve replaces that algorithm's, the game's other curves stay, and each curve keeps
