@@ -38,6 +38,9 @@ the budget, lowest 0.23 at 4.2e8). The results file holds that curve drawn in fl
 ``--max-minutes`` stops each algorithm after about M minutes; the game's ``short_of_budget``
 then lists the algorithms whose curves end short of the budget by more than an iteration.
 ``--algorithms`` redraws some curves of a game and keeps the others from the results file.
+``--more-seeds K`` adds K seeds to sampled curves already in the results file, at their
+checkpoints (the seeds after the ones they have): a game whose seeds do not fit in memory as
+one batch (five of latent tic-tac-toe's need over 30 GiB) gets its seeds in several runs.
 Writes benchmarks/results/figure1_nodes_touched.json and .png (needs matplotlib: the
 ``notebooks`` extra).
 """
@@ -158,17 +161,20 @@ def run_cfr(game, budget: float, max_seconds: float, simultaneous: bool = False)
   return {f"cfr{suffix}": full_rows, f"cfr-pruning{suffix}": pruned_rows}
 
 
-def run_sampled(game, algorithm: str, budget: float, seeds: int, max_seconds: float) -> list[dict]:
-  """Average exploitability of ``seeds`` seeds at checkpoints up to ``budget`` nodes touched,
-  or up to about ``max_seconds`` (a probe's time per iteration plans the last checkpoint:
-  the slope between calls, without the fixed cost of a call; no checkpoint starts after
-  ``max_seconds`` of wall time, evaluations included)."""
+def run_sampled(
+  game, algorithm: str, budget: float, seeds: int, max_seconds: float, first_seed: int = 0, targets=None
+) -> list[dict]:
+  """Average exploitability of ``seeds`` seeds (``first_seed`` onwards) at checkpoints up to
+  ``budget`` nodes touched, or up to about ``max_seconds`` (a probe's time per iteration plans
+  the last checkpoint: the slope between calls, without the fixed cost of a call; no
+  checkpoint starts after ``max_seconds`` of wall time, evaluations included); at the
+  iterations ``targets`` instead, if given (another run's checkpoints)."""
   tensors = game.tensors
   solver = solvers.get(algorithm)
   # jitted, n traced: one compilation; in place (a copy of a full-size game's state costs a second)
   chunk = lambda state, n: solver.run(tensors, state, n, donate=True)
   exploit = jax.jit(lambda t, s: evaluation.nash_conv(t, solver.average_strategy(t, s)))  # [seeds]
-  fresh = lambda: solver.init(tensors, seed=jnp.arange(seeds))  # a batch of seeds on trailing axes
+  fresh = lambda: solver.init(tensors, seed=jnp.arange(first_seed, first_seed + seeds))  # seeds on trailing axes
   memory.check_state(fresh, game.name, algorithm, seeds)  # a clear error, not the kernel's OOM killer
   probe = jax.block_until_ready(chunk(fresh(), 50))  # compiles
   nodes_per_iteration = float(np.mean(mccfr_state.nodes_touched(probe))) / 50
@@ -176,12 +182,12 @@ def run_sampled(game, algorithm: str, budget: float, seeds: int, max_seconds: fl
   if max_seconds < float("inf"):
     seconds_per_iteration = per_iteration(chunk, probe, seconds=2.0, repeats=3)["iteration_s"]
     iterations = min(iterations, int(max_seconds / max(seconds_per_iteration, 1e-9)))
-  extend = iterations == int(budget / nodes_per_iteration)  # planned by the budget, not the time
+  extend = iterations == int(budget / nodes_per_iteration) and targets is None  # planned by the budget
   del probe
   state = fresh()
   rows, done, seconds = [], 0, 0.0
   deadline = time.perf_counter() + max_seconds
-  targets = list(_checkpoints(iterations))
+  targets = list(_checkpoints(iterations)) if targets is None else list(targets)
   while targets and time.perf_counter() < deadline:  # past the deadline, the evaluations took the rest
     target = targets.pop(0)
     elapsed, state = timed(lambda: chunk(state, target - done))  # pylint: disable=cell-var-from-loop
@@ -207,6 +213,27 @@ def run_sampled(game, algorithm: str, budget: float, seeds: int, max_seconds: fl
       last = int(np.ceil(budget / (np.mean(nodes) / done)))
       targets = [last] if last > done else []
   return rows
+
+
+def with_more_seeds(rows: list[dict], more: list[dict]) -> list[dict]:
+  """A sampled curve's ``rows`` with the seeds of ``more`` (the same checkpoints) appended:
+  per-seed values concatenated, means over all seeds, the first run's seconds."""
+  if [r["iteration"] for r in rows] != [r["iteration"] for r in more]:
+    raise ValueError("the added seeds' checkpoints differ from the curve's")
+  out = []
+  for old, new in zip(rows, more):
+    nash_conv = old["nash_conv_per_seed"] + new["nash_conv_per_seed"]
+    nodes = old["nodes_touched_per_seed"] + new["nodes_touched_per_seed"]
+    out.append(
+      {
+        **old,
+        "nash_conv": float(np.mean(nash_conv)),
+        "nodes_touched": float(np.mean(nodes)),
+        "nash_conv_per_seed": nash_conv,
+        "nodes_touched_per_seed": nodes,
+      }
+    )
+  return out
 
 
 def plot(result: dict, path: Path) -> bool:
@@ -353,8 +380,16 @@ def main(argv=None) -> dict:
     help="draw this run's curves in this dtype (default: float64, or the game's entry in DTYPES); "
     "they replace the curves of the same algorithms and are labelled with their dtype",
   )
+  parser.add_argument(
+    "--more-seeds",
+    type=int,
+    default=None,
+    help="add this many seeds to the sampled curves of --algorithms already in --out, at their checkpoints",
+  )
   parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "figure1_nodes_touched.json"))
   args = parser.parse_args(argv)
+  if args.more_seeds is not None and (args.more_seeds < 1 or not Path(args.out).exists()):
+    parser.error(f"--more-seeds needs a positive count and an existing --out, got {args.more_seeds} and {args.out}")
   seeds_of = lambda name: args.seeds or SEEDS.get(name, 5)
   if args.seeds is not None and args.seeds < 1:
     parser.error(f"--seeds must be positive, got {args.seeds}")
@@ -400,10 +435,25 @@ def main(argv=None) -> dict:
         continue
       if algorithm in ("cfr", "cfr-simultaneous"):
         curves = run_cfr(game, budget, max_seconds, simultaneous=algorithm == "cfr-simultaneous")
+      elif args.more_seeds:
+        old = read_record(out)["results"]["games"].get(game.name, {})
+        earlier = old.get("algorithms", {}).get(algorithm)
+        if not earlier or "nash_conv_per_seed" not in earlier[-1]:
+          parser.error(f"--more-seeds: {out} has no sampled {algorithm} curve on {game.name}")
+        drawn_in = old.get("dtype_per_algorithm", {}).get(algorithm, old.get("dtype"))
+        if drawn_in != str(game.tensors.dtype):
+          parser.error(f"--more-seeds: the {algorithm} curve on {game.name} is in {drawn_in}: pass --dtype {drawn_in}")
+        first = len(earlier[-1]["nash_conv_per_seed"])
+        targets = [r["iteration"] for r in earlier]
+        more = run_sampled(game, algorithm, budget, args.more_seeds, float("inf"), first_seed=first, targets=targets)
+        curves = {algorithm: with_more_seeds(earlier, more)}
+        was = old.get("measured_per_algorithm", {}).get(algorithm, {})
+        added = {"first_seed": first, "seeds": args.more_seeds, **measured}
+        entry["measured_per_algorithm"][algorithm] = {**was, "seeds_added": was.get("seeds_added", []) + [added]}
       else:
         curves = {algorithm: run_sampled(game, algorithm, budget, seeds_of(game.name), max_seconds)}
       entry["algorithms"].update(curves)
-      entry["measured_per_algorithm"].update({a: measured for a in curves})
+      entry["measured_per_algorithm"].update({a: measured for a in curves if a not in entry["measured_per_algorithm"]})
       entry["dtype_per_algorithm"].update({a: str(game.tensors.dtype) for a in curves})
       _report(game.name, curves)
       result = _merged(out, {game.name: entry})  # each curve is written as soon as it is drawn

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -207,6 +208,26 @@ def test_figure1_records_the_seeds_of_each_curve(tmp_path):
   merged = figure1._merged(out, {"g": entry({"mccfr-es": curve([0.1, 0.2, 0.3, 0.2, 0.1])})})["games"]["g"]
   assert merged["seeds_per_algorithm"] == {"mccfr-os": 1, "mccfr-es": 5}
   assert merged["seeds"] == 5
+
+
+def test_figure1_adds_seeds_to_a_curve_at_its_checkpoints(tmp_path):
+  """``--more-seeds``: seeds drawn in a later run join the curve's own at its checkpoints; the
+  earlier seeds' values stay, the means are over all seeds."""
+  import figure1_nodes_touched as figure1  # pylint: disable=import-outside-toplevel
+
+  out = str(tmp_path / "figure1.json")
+  common = ["--games", "kuhn_poker", "--algorithms", "mccfr-os", "--scale", "1e-4", "--out", out]
+  first = figure1.main([*common, "--seeds", "2"])["results"]["games"]["kuhn_poker"]
+  both = figure1.main([*common, "--more-seeds", "3"])["results"]["games"]["kuhn_poker"]
+  rows, more = first["algorithms"]["mccfr-os"], both["algorithms"]["mccfr-os"]
+  assert [r["iteration"] for r in more] == [r["iteration"] for r in rows]
+  assert all(len(r["nash_conv_per_seed"]) == 5 for r in more)
+  assert [r["nash_conv_per_seed"][:2] for r in more] == [r["nash_conv_per_seed"] for r in rows]
+  assert more[-1]["nash_conv"] == pytest.approx(np.mean(more[-1]["nash_conv_per_seed"]))
+  assert both["seeds_per_algorithm"] == {"mccfr-os": 5}
+  assert both["measured_per_algorithm"]["mccfr-os"]["seeds_added"][0]["first_seed"] == 2
+  with pytest.raises(SystemExit):  # no such curve to add seeds to
+    figure1.main(["--games", "kuhn_poker", "--algorithms", "mccfr-es", "--more-seeds", "1", "--out", out])
 
 
 def test_figure1_keeps_other_curves_when_one_is_redrawn_in_another_dtype():
