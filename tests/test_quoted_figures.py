@@ -669,6 +669,16 @@ QUOTES = [
   ),
   (
     "README.md",
+    "| latent tic-tac-toe (6e8) | 1.35 (at 4.1e8) | {} | {} | {} |",
+    "figure1_nodes_touched.json",
+    [
+      ("results/games", _last("latent_tic_tac_toe", "cfr-pruning", 2)),
+      ("results/games", _last_over_seeds("latent_tic_tac_toe", "mccfr-os", 3)),
+      ("results/games", _last("latent_tic_tac_toe", "mccfr-es", 3)),
+    ],
+  ),
+  (
+    "README.md",
     "| 0.10 in float64 (float32: 0.40, lowest 0.23 at 4.2e8) | {} |",
     "figure1_nodes_touched.json",
     [("results/games", _last_over_seeds("goofspiel(num_cards=7)", "mccfr-es", 3))],
