@@ -135,7 +135,8 @@ def _last_over_seeds(game: str, algorithm: str, digits: int):
   def text(games: dict) -> str:
     last = games[game]["algorithms"][algorithm][-1]
     seeds = last["nash_conv_per_seed"]
-    return f"{last['nash_conv']:.{digits}f} (five seeds: {min(seeds):.{digits}f}-{max(seeds):.{digits}f})"
+    spread = f"{min(seeds):.{digits}f}-{max(seeds):.{digits}f}"
+    return f"{last['nash_conv']:.{digits}f} ({_word(len(seeds))} seeds: {spread})"
 
   return text
 
