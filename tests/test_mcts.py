@@ -147,3 +147,22 @@ def test_a_batch_over_c_is_one_program_equal_to_each_run_alone_and_max_visit_pol
     solver.init(tensors, uct_c=-1.0)
   with pytest.raises(ValueError, match="final of solver .mcts. must be one of visits, max"):
     solvers.get("mcts", final="mean")
+
+
+@pytest.mark.parametrize("name", ["kuhn_poker", "leduc_poker"])
+@pytest.mark.parametrize("smooth,backup", [(False, "path"), (True, "path"), (False, "tree")])
+def test_the_natively_batched_step_equals_each_run_alone_and_vmap_of_its_step(name, smooth, backup):
+  tensors = helpers.load(name).tensors
+  solver = solvers.get("mcts", smooth=smooth, backup=backup)
+  seeds, values = jnp.array([3, 4, 5]), jnp.array([0.5, 2.0, 2.0])
+  batch = solver.run(tensors, solver.init(tensors, seed=seeds, uct_c=values), 25)
+  one_step = functools.partial(mcts.step, smooth=smooth, backup=backup)
+  mapped = jax.jit(lambda s: jax.lax.fori_loop(0, 25, lambda _, x: jax.vmap(one_step, (None, -1), -1)(tensors, x), s))
+  by_vmap = mapped(solver.init(tensors, seed=seeds, uct_c=values))
+  for leaf, other in zip(jax.tree_util.tree_leaves(batch), jax.tree_util.tree_leaves(by_vmap)):
+    np.testing.assert_array_equal(np.asarray(leaf), np.asarray(other))
+  for b in range(3):
+    alone = solver.run(tensors, solver.init(tensors, seed=int(seeds[b]), uct_c=float(values[b])), 25)
+    for leaf, other in zip(jax.tree_util.tree_leaves(batch), jax.tree_util.tree_leaves(alone)):
+      np.testing.assert_array_equal(np.asarray(leaf)[..., b], np.asarray(other))
+  assert int(batch.visits[0].sum()) > 0  # the runs did play

@@ -37,6 +37,8 @@ class Node(NamedTuple):
     infoset: the acting player's infoset.
     first_child: the first of the contiguous children.
     num_children: the number of children (0 at terminals).
+    depth: the step's static index in a walk ``by_depth`` from the root (the histories are at
+      this depth or terminals reached earlier), else None.
   """
 
   history: jax.Array
@@ -44,6 +46,7 @@ class Node(NamedTuple):
   infoset: jax.Array
   first_child: jax.Array
   num_children: jax.Array
+  depth: int | None = None
 
   @property
   def alive(self) -> jax.Array:
@@ -96,6 +99,7 @@ def walk(
   carry: Any = None,
   stacked: bool = False,
   unroll: int | bool = 1,
+  by_depth: bool = False,
 ) -> Walk:
   """Walks from ``root`` down the tree, one step per leading entry of ``xs``.
 
@@ -111,22 +115,32 @@ def walk(
     carry: the policy's initial carry (None: none).
     stacked: read the tree's four columns as one stacked table (see ``_reader``).
     unroll: ``lax.scan``'s unroll (True: a loop over few, static steps fully unrolled).
+    by_depth: trace each step on its own (a Python loop) and give the policy the step's
+      index as ``Node.depth``, so that it can specialise to what the tree holds at that
+      depth (jaxcfr.game.tensors.TreeStatics.level_kinds); for walks from the root.
   Returns:
     a Walk.
   """
   num_histories = tree.kind.shape[0]
   read = _reader(tree, stacked)
 
-  def step(state, x):
+  def step(state, x, depth=None):
     h, inner = state
-    node = read(h)
+    node = read(h)._replace(depth=depth)
     slot, inner, output = policy(node, x, inner)
     child = jnp.minimum(node.first_child + slot.astype(node.first_child.dtype), num_histories - 1)
     child = jnp.where(node.alive, child, h)
     return (child, inner), (child, output)
 
-  (last, carry), (path, outputs) = jax.lax.scan(step, (root, carry), xs, unroll=unroll)
-  return Walk(last=last, carry=carry, path=path, outputs=outputs)
+  if not by_depth:
+    (last, carry), (path, outputs) = jax.lax.scan(step, (root, carry), xs, unroll=unroll)
+    return Walk(last=last, carry=carry, path=path, outputs=outputs)
+  state, stacked_outputs = (root, carry), []
+  for depth in range(jax.tree_util.tree_leaves(xs)[0].shape[0]):
+    state, output = step(state, jax.tree_util.tree_map(lambda x, d=depth: x[d], xs), depth)
+    stacked_outputs.append(output)
+  path, outputs = jax.tree_util.tree_map(lambda *x: jnp.stack(x), *stacked_outputs)
+  return Walk(last=state[0], carry=state[1], path=path, outputs=outputs)
 
 
 def children(node: Node, width: int) -> tuple[jax.Array, jax.Array]:

@@ -39,13 +39,15 @@ and otherwise samples the average policy ``n(I, a) / n(I)``; every selection cou
 (the paper's Kuhn settings as we read them); all three are hyperparameters.
 
 The run: one simulation is a walk over the tree's depths on the tree arrays
-(jaxcfr.core.walk with the UCT rule as its policy; unrolled: the depth is small and
-static), statistics are ``[I, A]`` tables per player and ``expanded`` is a ``[H]`` flag
-per history. A simulation reads ``2 D`` uniforms from one
+(jaxcfr.core.walk by depth, with the UCT rule as its policy; each depth traced on its own,
+reading only what the tree holds there), statistics are ``[I, A]`` tables per player and
+``expanded`` is a ``[H]`` flag per history. A simulation reads ``2 D`` uniforms from one
 threefry call (``simulation_uniforms``): per depth ``u[d, 0]`` breaks UCT ties, draws the
-chance outcome or samples the average policy, and ``u[d, 1]`` is Smooth UCT's coin. The
-registry batches runs (seeds, ``uct_c``, the Smooth UCT parameters) over trailing axes by
-``vmap``: a sweep over C values is one program.
+chance outcome or samples the average policy, and ``u[d, 1]`` is Smooth UCT's coin. Runs
+(seeds, ``uct_c``, the Smooth UCT parameters) are batched over trailing axes: a sweep over
+C values is one program. The registry's loop moves the batch to one leading axis and
+``step`` simulates all its runs at once (natively batched: the same values as ``vmap`` of
+one run's step, in less than half the time on a CPU; benchmarks/results/mcts_speed.json).
 
 ``average_strategy`` and ``current_strategy`` are both the final policy (the visit counts
 are the only policy MCTS defines between simulations; the UCT rule itself is a
@@ -78,6 +80,7 @@ __all__ = [
   "smooth_eta",
   "simulation_uniforms",
   "simulate",
+  "step",
   "final_policy",
   "solver",
   "counters",
@@ -162,18 +165,20 @@ def uct_scores(visits: jax.Array, rewards: jax.Array, legal: jax.Array, c) -> ja
 
 
 def _uniform_among(candidates: jax.Array, u) -> jax.Array:
-  """Index of the ``floor(u * m)``-th True entry of ``candidates`` [K] (m of them)."""
-  count = candidates.sum()
+  """[...] index of the ``floor(u * m)``-th True entry of each row of ``candidates``
+  [..., K] (m of them), ``u`` [...]."""
+  count = candidates.sum(-1)
   k = jnp.minimum(jnp.floor(u * count).astype(jnp.int32), jnp.maximum(count, 1) - 1)
-  rank = jnp.cumsum(candidates.astype(jnp.int32))
-  return jnp.argmax(candidates & (rank == k + 1)).astype(jnp.int32)
+  rank = jnp.cumsum(candidates.astype(jnp.int32), -1)
+  return jnp.argmax(candidates & (rank == k[..., None] + 1), -1).astype(jnp.int32)
 
 
 def uct_choice(visits: jax.Array, rewards: jax.Array, legal: jax.Array, c, u) -> jax.Array:
-  """[] int32 slot chosen by eq. 2 from one row (``visits``, ``rewards``, ``legal`` [K]):
-  untried actions first, ties broken by the uniform ``u`` in [0, 1)."""
-  score = uct_scores(visits, rewards, legal, c)
-  return _uniform_among(legal & (score == score.max()), u)
+  """[...] int32 slot chosen by eq. 2 from each row (``visits``, ``rewards``, ``legal``
+  [..., K]; ``c`` and ``u`` [...] or scalars): untried actions first, ties broken by the
+  uniform ``u`` in [0, 1)."""
+  score = uct_scores(visits, rewards, legal, jnp.asarray(c)[..., None])
+  return _uniform_among(legal & (score == score.max(-1, keepdims=True)), u)
 
 
 def smooth_eta(total, eta, d, gamma):
@@ -211,59 +216,110 @@ class Path(NamedTuple):
 
 def simulate(tensors: GameTensors, state: MCTSState, uniforms: jax.Array, *, smooth: bool, backup: str) -> Path:
   """One simulation from the root with the statistics of ``state`` (selection, expansion,
-  on-policy simulation), its uniforms [D, 2] given."""
+  on-policy simulation), its uniforms ``[D, 2]`` given; or, natively batched, one per run of
+  a state whose every leaf carries one leading batch axis ``[B]``, with uniforms
+  ``[B, D, 2]`` and the Path's fields ``[B]``, ``[B, D]`` and expanded ``[B, H]`` (the values
+  of each run alone).
+
+  One walk by depth (jaxcfr.core.walk, ``by_depth``): each depth reads the statistics of
+  only the players who act there and draws chance only where chance acts
+  (TreeStatics.level_kinds); a child's slot is its action's column (the tree arrays'
+  ``action_index``, checked when they are built); each history's expansion flag is read
+  once, as the child of the previous depth.
+  """
   tree = tensors.tree
-  width = tree_statics(tree).max_children
+  statics = tree_statics(tree)
   expanded = state.expanded
-  num_histories = expanded.shape[0]
+  batch, num_histories = expanded.shape[:-1], expanded.shape[-1]
+  runs = tuple(jnp.arange(b) for b in batch)  # indexes a run's own table: table[runs + (row,)]
 
   def policy(node: walk_lib.Node, u: jax.Array, carry):
-    grown, new_node = carry
-    kind, infoset, count = node.kind, node.infoset, node.num_children
-    valid, child = walk_lib.children(node, width)
-    action = tree.action_index[child]
-    n = jnp.zeros((width,), jnp.int32)
-    w = jnp.zeros((width,), tensors.dtype)
-    for player, tp in enumerate(tensors.players):
-      row = jnp.clip(infoset, 0, tp.num_infosets - 1)
-      col = jnp.clip(action, 0, tp.max_actions - 1)
-      n = jnp.where(kind == player, state.visits[player][row, col], n)
-      w = jnp.where(kind == player, state.rewards[player][row, col], w)
-    slot = uct_choice(n, w, valid, state.uct_c, u[0])
-    if smooth:
-      total = jnp.where(valid, n, 0).sum()
-      follow_uct = (u[1] < smooth_eta(total.astype(tensors.dtype), state.eta, state.d, state.gamma)) | (total == 0)
-      average = sampling_lib.inverse_cdf(jnp.where(valid, n, 0).astype(tensors.dtype)[None], u[:1], count[None])[0]
-      slot = jnp.where(follow_uct, slot, average)
-    chance = sampling_lib.inverse_cdf(jnp.where(valid, tree.chance_prob[child], 0)[None], u[:1], count[None])[0]
-    slot = jnp.where(kind == CHANCE_NODE, chance, slot)
-    next_node = child[slot]
-    in_tree = expanded[node.history] & ~grown & node.alive  # the node added by this simulation is never read here
-    expand = in_tree & ~expanded[next_node]
-    new_node = jnp.where(expand, next_node, new_node)
-    update = node.alive & (kind != CHANCE_NODE) & (in_tree if backup == "tree" else True)
-    return slot, (grown | expand, new_node), (kind, infoset, action[slot], update)
+    grown, new_node, node_expanded = carry
+    kinds = statics.level_kinds[node.depth]
+    slot = jnp.zeros_like(node.kind)
+    players = [player for player in range(len(tensors.players)) if player in kinds]
+    if players:
+      width = max(tensors.players[player].max_actions for player in players)
+      valid = (jnp.arange(width) < node.num_children[..., None]) & node.alive[..., None]
+      n = jnp.zeros(batch + (width,), jnp.int32)
+      w = jnp.zeros(batch + (width,), tensors.dtype)
+      for player in players:
+        tp = tensors.players[player]
+        row = runs + (jnp.clip(node.infoset, 0, tp.num_infosets - 1),)
+        pad = ((0, 0),) * len(batch) + ((0, width - tp.max_actions),)
+        mine = (node.kind == player)[..., None]
+        n = jnp.where(mine, jnp.pad(state.visits[player][row], pad), n)
+        w = jnp.where(mine, jnp.pad(state.rewards[player][row], pad), w)
+      slot = uct_choice(n, w, valid, state.uct_c, u[..., 0])
+      if smooth:
+        counts = jnp.where(valid, n, 0)
+        total = counts.sum(-1)
+        eta = smooth_eta(total.astype(tensors.dtype), state.eta, state.d, state.gamma)
+        average = _inverse_cdf(counts.astype(tensors.dtype), u[..., 0], node.num_children)
+        slot = jnp.where((u[..., 1] < eta) | (total == 0), slot, average)
+    if CHANCE_NODE in kinds:
+      width = statics.level_chance_width[node.depth]
+      valid = (jnp.arange(width) < node.num_children[..., None]) & node.alive[..., None]
+      probs = tree.chance_prob[jnp.where(valid, node.first_child[..., None] + jnp.arange(width), 0)]
+      chance = _inverse_cdf(jnp.where(valid, probs, 0), u[..., 0], node.num_children)
+      slot = jnp.where(node.kind == CHANCE_NODE, chance, slot)
+    next_node = jnp.minimum(node.first_child + slot, num_histories - 1)
+    next_expanded = expanded[runs + (next_node,)]
+    in_tree = node_expanded & ~grown & node.alive  # the node added by this simulation is never read here
+    expand = in_tree & ~next_expanded
+    update = node.alive & (node.kind != CHANCE_NODE) & (in_tree if backup == "tree" else True)
+    carry = (
+      grown | expand,
+      jnp.where(expand, next_node, new_node),
+      jnp.where(node.alive, next_expanded, node_expanded),
+    )
+    return slot, carry, (node.kind, node.infoset, slot, update)
 
-  root = jnp.zeros((), jnp.int32)
-  carry = (jnp.zeros((), bool), jnp.asarray(num_histories, jnp.int32))
-  done = walk_lib.walk(tree, policy, uniforms, root=root, carry=carry, unroll=True)
-  kinds, infosets, actions, updates = done.outputs
-  expanded = row_updates.max_rows(expanded, done.carry[1][None], jnp.ones((1,), bool))  # the new node, if any
+  carry = (jnp.zeros(batch, bool), jnp.full(batch, num_histories, jnp.int32), expanded[..., 0])
+  xs = jnp.moveaxis(uniforms, -2, 0)  # [D, ..., 2]
+  done = walk_lib.walk(tree, policy, xs, root=jnp.zeros(batch, jnp.int32), carry=carry, by_depth=True)
+  kinds, infosets, actions, updates = (jnp.moveaxis(x, 0, -1) for x in done.outputs)
+  new_node = done.carry[1]  # the new node, if any (out of range: none)
+  if batch:
+    expanded = expanded.at[runs + (new_node,)].set(True, mode="drop")
+  else:
+    expanded = row_updates.max_rows(expanded, new_node[None], jnp.ones((1,), bool))
   return Path(terminal=done.last, kind=kinds, infoset=infosets, action=actions, update=updates, expanded=expanded)
 
 
+def _inverse_cdf(weights: jax.Array, u: jax.Array, count: jax.Array) -> jax.Array:
+  """jaxcfr.core.sampling.inverse_cdf over rows ``[..., W]`` of any leading shape."""
+  flat = sampling_lib.inverse_cdf(weights.reshape(-1, weights.shape[-1]), u.reshape(-1), count.reshape(-1))
+  return flat.reshape(u.shape)
+
+
 def step(tensors: GameTensors, state: MCTSState, *, smooth: bool, backup: str) -> MCTSState:
-  """One simulation and its back-propagation."""
-  key, uniforms = simulation_uniforms(tensors, state.key)
+  """One simulation and its back-propagation; natively batched for a state whose leaves carry
+  one leading batch axis (``simulate``): the values of ``vmap(step)``, in less than half the
+  time on a CPU (benchmarks/results/mcts_speed.json)."""
+  batched = state.expanded.ndim == 2
+  draw = functools.partial(simulation_uniforms, tensors)
+  key, uniforms = jax.vmap(draw)(state.key) if batched else draw(state.key)
   path = simulate(tensors, state, uniforms, smooth=smooth, backup=backup)
   reward = tensors.tree.utility[path.terminal]
+  level_kinds = tree_statics(tensors.tree).level_kinds
   visits, rewards = list(state.visits), list(state.rewards)
   for player, tp in enumerate(tensors.players):
-    mine = path.update & (path.kind == player)
-    row = jnp.where(mine, path.infoset, tp.num_infosets)  # out of range: dropped
-    taken = jax.nn.one_hot(jnp.clip(path.action, 0, tp.max_actions - 1), tp.max_actions, dtype=rewards[player].dtype)
-    visits[player] = row_updates.add_rows(visits[player], row, taken.astype(visits[player].dtype))
-    rewards[player] = row_updates.add_rows(rewards[player], row, taken * (reward if player == 0 else -reward))
+    depths = [d for d, kinds in enumerate(level_kinds) if player in kinds]  # where the player can act
+    if not depths:
+      continue
+    mine = path.update[..., depths] & (path.kind[..., depths] == player)
+    row = jnp.where(mine, path.infoset[..., depths], tp.num_infosets)  # out of range: dropped
+    col = jnp.clip(path.action[..., depths], 0, tp.max_actions - 1)
+    reward_p = jnp.broadcast_to((reward if player == 0 else -reward)[..., None], row.shape).astype(tensors.dtype)
+    if batched:
+      runs = jnp.arange(row.shape[0])[:, None]
+      visits[player] = visits[player].at[runs, row, col].add(1, mode="drop")
+      rewards[player] = rewards[player].at[runs, row, col].add(reward_p, mode="drop")
+    else:
+      taken = jax.nn.one_hot(col, tp.max_actions, dtype=tensors.dtype)
+      visits[player] = row_updates.add_rows(visits[player], row, taken.astype(jnp.int32))
+      rewards[player] = row_updates.add_rows(rewards[player], row, taken * reward_p[:, None])
   return state._replace(
     visits=tuple(visits), rewards=tuple(rewards), expanded=path.expanded, key=key, iteration=state.iteration + 1
   )
@@ -310,6 +366,7 @@ def solver(*, smooth: bool = False, final: str = "visits", backup: str = "path")
       hyperparameters,
       check=check,
       step=functools.partial(step, smooth=smooth, backup=backup),
+      batched_step=functools.partial(step, smooth=smooth, backup=backup),
       average_strategy=policy,
       current_strategy=policy,
     ),
