@@ -179,6 +179,19 @@ def _median_ms(fmt: str):
 
 
 QUOTES = [
+  # README.md, information-set MCTS against OpenSpiel's C++ ISMCTSBot
+  (
+    "README.md",
+    "one MCTS run does {}x its simulations per second on Kuhn and {}x on Leduc, and a batch of 1,024 seeds as one "
+    "program {}x and {}x",
+    "mcts_speed.json",
+    [
+      ("results/games/kuhn_poker/ratio_single", "{:.2f}"),
+      ("results/games/leduc_poker/ratio_single", "{:.2f}"),
+      ("results/games/kuhn_poker/ratio_batch", "{:.1f}"),
+      ("results/games/leduc_poker/ratio_batch", "{:.1f}"),
+    ],
+  ),
   # README.md, Leduc against OpenSpiel's C++ CFR+ in a later session
   (
     "README.md",
