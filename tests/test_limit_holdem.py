@@ -285,3 +285,53 @@ def test_table_building_bars_follow_the_progress_setting(monkeypatch, capsys):
   assert cli.main(["solve", "kuhn_poker", "--iters", "1", "--no-progress"]) == 0
   assert during == [False]  # --no-progress reaches the game builds
   assert holdem.building_bars()  # for that command only
+
+
+def test_node_features_count_the_bets_and_raises_along_the_betting(game):
+  from jaxcfr.evaluate import holdem_model
+
+  tree = game.tree
+  features = holdem_model.node_features(game)
+  for history in ("rc/rrc/r", "cc/cr", "rrrc/rrrrc/c", "c"):
+    node = tree.node(history)
+    rounds = history.split("/")
+    # who raised: replay the actions through the tree, reading the acting player at each node
+    by_player, at = [0, 0], 0
+    for letter in history.replace("/", ""):
+      action = "fcr".index(letter)
+      by_player[tree.player[at]] += letter == "r"
+      at = tree.child[at, action]
+    assert at == node
+    in_round = rounds[-1].count("r") if tree.round[node] == len(rounds) - 1 else 0
+    expected = [history.count("r"), in_round, *by_player]
+    np.testing.assert_array_equal(features[node], expected, err_msg=history)
+
+
+def test_a_learned_model_recovers_a_constant_player_exactly_and_the_rule_bot_mostly(game):
+  from jaxcfr.evaluate import holdem_match, holdem_model
+
+  uniform = holdem_match.uniform(game)
+  calls = []  # the player who always calls (checks when free): one row for every infoset
+  for p in (0, 1):
+    legal = np.asarray(uniform[p]) > 0
+    calls.append(jnp.asarray(np.where(legal[:, 1:2], np.eye(3)[1], legal / legal.sum(1, keepdims=True)), jnp.float32))
+  calls = tuple(calls)
+  key = jax.random.PRNGKey(5)
+  observed = [
+    (0, holdem_model.observe(game, (calls[0], uniform[1]), key, 300)),
+    (1, holdem_model.observe(game, (uniform[0], calls[1]), jax.random.fold_in(key, 1), 300)),
+  ]
+  model = holdem_model.learn(game, observed)
+  for p in (0, 1):
+    np.testing.assert_allclose(np.asarray(model[p]), np.asarray(calls[p]), atol=1e-6)
+  bot = holdem_match.rule_bot(game)
+  observed = [
+    (0, holdem_model.observe(game, (bot[0], uniform[1]), key, 400)),
+    (1, holdem_model.observe(game, (uniform[0], bot[1]), jax.random.fold_in(key, 1), 400)),
+  ]
+  fit = holdem_model.agreement(game, holdem_model.learn(game, observed), bot, observed)
+  chance = holdem_model.agreement(game, uniform, bot, observed)
+  assert fit["most_likely_action_agrees_on_observed_decisions"] > 0.8
+  assert fit["mean_total_variation_on_observed_decisions"] < chance["mean_total_variation_on_observed_decisions"] / 2
+  with pytest.raises(ValueError, match="num_games must be positive"):
+    holdem_model.observe(game, bot, key, 0)
