@@ -152,6 +152,11 @@ def _reaches(game: str, algorithm: str, level: float = 0.5):
   return nodes
 
 
+def _mean_loss(blocks: list) -> str:
+  """holdem_learned_model.json: the mean loss (minus the mean sb/h) of some blocks of online hands."""
+  return f"{-sum(b['sb_per_hand'] for b in blocks) / len(blocks):.2f}"
+
+
 def _holdem(row: str, column: str):
   """figure4_holdem.json: ``row``'s sb/h against ``column``, read from the crosstable."""
   return lambda crosstable: crosstable[row][column]["sb_per_hand"]
@@ -179,6 +184,28 @@ def _median_ms(fmt: str):
 
 
 QUOTES = [
+  # notebooks/README.md, Ponsen et al. 2011 Table 2 with a learned model and Figure 8
+  (
+    "notebooks/README.md",
+    "the model predicts the bot's most likely action on {}% of its observed decisions and MCRNR10 loses {} sb/h to the "
+    "bot, as much as with the bot itself as its model ({}) and much less than MCCFR10 ({})",
+    "holdem_learned_model.json",
+    [
+      ("results/model_fit/learned/most_likely_action_agrees_on_observed_decisions", lambda x: f"{100 * x:.0f}"),
+      ("results/against_rule_bot/MCRNR10, learned model/sb_per_hand", lambda x: f"{-x:.2f}"),
+      ("results/against_rule_bot/MCRNR10, the bot as its model/sb_per_hand", lambda x: f"{-x:.2f}"),
+      ("results/against_rule_bot/MCCFR10/sb_per_hand", lambda x: f"{-x:.2f}"),
+    ],
+  ),
+  (
+    "notebooks/README.md",
+    "its first 200 hands lose {} sb/h, its last 200 {}",
+    "holdem_learned_model.json",
+    [
+      ("results/online", lambda rows: _mean_loss([r for r in rows if r["hands"] <= 200])),
+      ("results/online", lambda rows: _mean_loss([r for r in rows if r["hands"] > 800])),
+    ],
+  ),
   # README.md, information-set MCTS against OpenSpiel's C++ ISMCTSBot
   (
     "README.md",
