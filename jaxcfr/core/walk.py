@@ -6,7 +6,8 @@ tree arrays (jaxcfr.game.tensors.Tree: ``kind``, ``infoset``, ``first_child``,
 stays put. The behaviour is passed in as a typed function (a ``Policy``, as mctx passes its
 ``recurrent_fn``), and what a walk records per step is the policy's own output. The steps
 are one ``lax.scan`` over per-step inputs (uniforms, keys), so a walk of a jitted loop
-compiles like a hand-written one.
+compiles like a hand-written one; or, ``by_depth``, one traced step per depth, each told its
+depth, so that a policy reads only what the tree holds there (MCTS).
 
 Walks of the library: outcome sampling's K trajectories (jaxcfr.solvers.outcome_sampling,
 inverse-CDF draws), an MCTS simulation (jaxcfr.solvers.mcts, UCT), and games played by a

@@ -199,7 +199,8 @@ def simulation_uniforms(tensors: GameTensors, key: jax.Array):
 
 
 class Path(NamedTuple):
-  """One simulation: the terminal reached and, per depth, the decision taken.
+  """One simulation: the terminal reached and, per depth, the decision taken (each field with
+  the leading batch axis ``[B]`` of a natively batched ``simulate``).
 
   Attributes:
     terminal: [] int32 history. kind, infoset, action: [D] int32 at each depth (kind 3 past
