@@ -335,3 +335,9 @@ def test_a_learned_model_recovers_a_constant_player_exactly_and_the_rule_bot_mos
   assert fit["mean_total_variation_on_observed_decisions"] < chance["mean_total_variation_on_observed_decisions"] / 2
   with pytest.raises(ValueError, match="num_games must be positive"):
     holdem_model.observe(game, bot, key, 0)
+  with pytest.raises(ValueError, match="the profile's tables must have shapes"):
+    holdem_model.observe(game, (bot[0], bot[1][:5]), key, 10)
+  with pytest.raises(ValueError, match="threshold must be >= 0"):
+    holdem_model.learn(game, observed, threshold=-1.0)
+  with pytest.raises(ValueError, match="give a list of"):
+    holdem_model.learn(game, [])

@@ -86,6 +86,7 @@ def observe(game: holdem.HoldemGame, profile: tuple, key: jax.Array, num_games: 
   fresh deals, each action sampled from the acting player's row."""
   if num_games < 1:
     raise ValueError(f"observe: num_games must be positive, got {num_games}")
+  _check_profile(game, profile, "observe")
   deal_key, action_key = jax.random.split(key)
   deals = holdem.sample_deals(deal_key, num_games)
   buckets = holdem.deal_buckets(game, deals)
@@ -106,6 +107,13 @@ def observe(game: holdem.HoldemGame, profile: tuple, key: jax.Array, num_games: 
 
   last, nodes, actions = jax.jit(jax.vmap(one))(buckets, u)
   return Observed(*(np.asarray(x) for x in (deals, buckets, nodes, actions, last)))
+
+
+def _check_profile(game: holdem.HoldemGame, profile, where: str) -> None:
+  shapes = tuple(tuple(np.shape(t)) for t in profile)
+  expected = tuple((n, 3) for n in game.num_infosets)
+  if shapes != expected:
+    raise ValueError(f"{where}: the profile's tables must have shapes {expected} for {game.name}, got {shapes}")
 
 
 def decision_features(game: holdem.HoldemGame, nodes: np.ndarray, player: int, bucket: np.ndarray) -> np.ndarray:
@@ -138,6 +146,10 @@ def learn(game: holdem.HoldemGame, observations: list, *, threshold: float = 1.0
   seat). One regression tree per round and action on the five features (``threshold``: the
   least reduction of the squared error, summed over the observed decisions, that a split
   must bring); the other seat's rows are predicted from the same trees."""
+  if not observations or any(player not in (0, 1) for player, _ in observations):
+    raise ValueError(f"learn: give a list of (player 0 or 1, Observed) pairs, got {[p for p, _ in observations]}")
+  if not threshold >= 0:
+    raise ValueError(f"learn: threshold must be >= 0, got {threshold}")
   parts = [_observations(game, observed, player) for player, observed in observations]
   features = np.concatenate([p[0] for p in parts])
   actions = np.concatenate([p[1] for p in parts])
