@@ -149,8 +149,15 @@ def test_a_batch_over_c_is_one_program_equal_to_each_run_alone_and_max_visit_pol
     solvers.get("mcts", final="mean")
 
 
-@pytest.mark.parametrize("name", ["kuhn_poker", "leduc_poker"])
-@pytest.mark.parametrize("smooth,backup", [(False, "path"), (True, "path"), (False, "tree")])
+@pytest.mark.parametrize(
+  "name,smooth,backup",
+  [
+    ("kuhn_poker", False, "path"),
+    ("kuhn_poker", True, "path"),
+    ("kuhn_poker", False, "tree"),
+    ("leduc_poker", True, "path"),
+  ],
+)
 def test_the_natively_batched_step_equals_each_run_alone_and_vmap_of_its_step(name, smooth, backup):
   tensors = helpers.load(name).tensors
   solver = solvers.get("mcts", smooth=smooth, backup=backup)
