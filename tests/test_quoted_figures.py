@@ -187,11 +187,12 @@ QUOTES = [
   # notebooks/README.md, Ponsen et al. 2011 Table 2 with a learned model and Figure 8
   (
     "notebooks/README.md",
-    "the model predicts the bot's most likely action on {}% of its observed decisions and MCRNR10 loses {} sb/h to the "
-    "bot, as much as with the bot itself as its model ({}) and much less than MCCFR10 ({})",
+    "the model predicts the bot's most likely action on {}% of its observed decisions and after {} iterations MCRNR10 "
+    "loses {} sb/h to the bot, as much as with the bot itself as its model ({}) and much less than MCCFR10 ({})",
     "holdem_learned_model.json",
     [
       ("results/model_fit/learned/most_likely_action_agrees_on_observed_decisions", lambda x: f"{100 * x:.0f}"),
+      ("configuration/iters", "{:,}"),
       ("results/against_rule_bot/MCRNR10, learned model/sb_per_hand", lambda x: f"{-x:.2f}"),
       ("results/against_rule_bot/MCRNR10, the bot as its model/sb_per_hand", lambda x: f"{-x:.2f}"),
       ("results/against_rule_bot/MCCFR10/sb_per_hand", lambda x: f"{-x:.2f}"),
