@@ -35,6 +35,7 @@ TURN = "results/turn_curves_float32/endgame2"
 TURN1 = "results/turn_curves_float32/endgame1"
 OCP500 = "one_card_poker(num_cards=500)"
 PAM = "princess_and_monster(cols=3,horizon=11,rows=3)"
+GOOF7 = "goofspiel(num_cards=7)"
 
 PEERS = "results/entries"
 
@@ -141,6 +142,20 @@ def _last_over_seeds(game: str, algorithm: str, digits: int):
   return text
 
 
+def _seeds_at_end(games: dict, game: str, algorithm: str) -> list:
+  """Each seed's NashConv at the end of ``algorithm``'s curve on ``game`` (figure1_nodes_touched.json)."""
+  return games[game]["algorithms"][algorithm][-1]["nash_conv_per_seed"]
+
+
+def _spread(values: list, digits: int) -> str:
+  return f"{min(values):.{digits}f}-{max(values):.{digits}f}"
+
+
+def _all_above(games: dict, game: str, algorithm: str, other: str) -> str:
+  """ "above" when every seed of ``algorithm`` ends above every seed of ``other``, else "not above"."""
+  return "above" if min(_seeds_at_end(games, game, algorithm)) > max(_seeds_at_end(games, game, other)) else "not above"
+
+
 def _reaches(game: str, algorithm: str, level: float = 0.5):
   """The nodes touched at which ``algorithm``'s curve on ``game`` first falls below ``level``, as 1.3e9."""
 
@@ -184,6 +199,21 @@ def _median_ms(fmt: str):
 
 
 QUOTES = [
+  # notebooks/README.md, Lanctot et al. 2009 Figure 1: outcome sampling's seeds on PAM and Goof(7)
+  (
+    "notebooks/README.md",
+    "Outcome sampling's {} seeds on PAM end at {}, all {} external sampling's, and its {} so far on Goof(7) at {}, "
+    "all {} external sampling's",
+    "figure1_nodes_touched.json",
+    [
+      ("results/games", lambda games: _word(len(_seeds_at_end(games, PAM, "mccfr-os")))),
+      ("results/games", lambda games: _spread(_seeds_at_end(games, PAM, "mccfr-os"), 3)),
+      ("results/games", lambda games: _all_above(games, PAM, "mccfr-os", "mccfr-es")),
+      ("results/games", lambda games: _word(len(_seeds_at_end(games, GOOF7, "mccfr-os")))),
+      ("results/games", lambda games: _spread(_seeds_at_end(games, GOOF7, "mccfr-os"), 3)),
+      ("results/games", lambda games: _all_above(games, GOOF7, "mccfr-os", "mccfr-es")),
+    ],
+  ),
   # notebooks/README.md, Ponsen et al. 2011 Table 2 with a learned model and Figure 8
   (
     "notebooks/README.md",
@@ -705,7 +735,7 @@ QUOTES = [
     "figure1_nodes_touched.json",
     [
       ("results/games", _last(PAM, "cfr-pruning", 3)),
-      ("results/games", _last(PAM, "mccfr-os", 2)),
+      ("results/games", _last_over_seeds(PAM, "mccfr-os", 3)),
       ("results/games", _last_over_seeds(PAM, "mccfr-es", 3)),
     ],
   ),
@@ -721,9 +751,12 @@ QUOTES = [
   ),
   (
     "README.md",
-    "| 0.10 in float64 (float32: 0.40, lowest 0.23 at 4.2e8) | {} |",
+    "| {} in float64 (float32: 0.40, lowest 0.23 at 4.2e8) | {} |",
     "figure1_nodes_touched.json",
-    [("results/games", _last_over_seeds("goofspiel(num_cards=7)", "mccfr-es", 3))],
+    [
+      ("results/games", _last_over_seeds("goofspiel(num_cards=7)", "mccfr-os", 3)),
+      ("results/games", _last_over_seeds("goofspiel(num_cards=7)", "mccfr-es", 3)),
+    ],
   ),
   (
     "README.md",
