@@ -124,12 +124,18 @@ def decision_features(game: holdem.HoldemGame, nodes: np.ndarray, player: int, b
   return np.stack([seat, per_node[:, 0], per_node[:, 1], per_node[:, 2 + player], bucket], 1).astype(np.float64)
 
 
-def _observations(game: holdem.HoldemGame, observed: Observed, player: int):
-  """(features [M, 5], action [M], round [M]) of every decision ``player`` took."""
+def _decisions(game: holdem.HoldemGame, observed: Observed, player: int):
+  """(game [M], step [M], node [M]) of every decision ``player`` took in ``observed``."""
   tree = game.tree
   mine = (tree.player[observed.nodes] == player) & (tree.terminal[observed.nodes] == rules.NOT_TERMINAL)
   games, steps = np.nonzero(mine)
-  nodes = observed.nodes[games, steps]
+  return games, steps, observed.nodes[games, steps]
+
+
+def _observations(game: holdem.HoldemGame, observed: Observed, player: int):
+  """(features [M, 5], action [M], round [M]) of every decision ``player`` took."""
+  tree = game.tree
+  games, steps, nodes = _decisions(game, observed, player)
   rounds = tree.round[nodes]
   shown = tree.terminal[observed.terminal[games]] == rules.SHOWDOWN
   bucket = np.where(shown, observed.buckets[games, player, rounds], -1)
@@ -187,9 +193,7 @@ def agreement(game: holdem.HoldemGame, model: tuple, truth: tuple, observed: lis
   infoset row of both seats (weighting all rows alike, most of which are never reached)."""
   distances, agree = [], []
   for player, games in observed:
-    mine = (game.tree.player[games.nodes] == player) & (game.tree.terminal[games.nodes] == rules.NOT_TERMINAL)
-    g, s = np.nonzero(mine)
-    nodes = games.nodes[g, s]
+    g, _, nodes = _decisions(game, games, player)
     rows = np.asarray(game.arrays.decision)[nodes] * game.buckets + games.buckets[g, player, game.tree.round[nodes]]
     m, t = np.asarray(model[player])[rows], np.asarray(truth[player])[rows]
     distances.append(0.5 * np.abs(m - t).sum(1))
