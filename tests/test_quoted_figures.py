@@ -202,17 +202,20 @@ QUOTES = [
   # README.md, Lanctot et al. 2009 Figure 1: the seed counts of the curves still being extended
   (
     "README.md",
-    "so far outcome sampling on Goof(7) has {} seeds and external sampling on latent tic-tac-toe {}",
+    "outcome sampling on all three (seeds added one run at a time with `--more-seeds 1`: {} latent tic-tac-toe "
+    "runs do not fit in this machine's memory as one batch); so far external sampling on latent tic-tac-toe has {} "
+    "seeds, and chance-sampled CFR on PAM runs {} seed",
     "figure1_nodes_touched.json",
     [
-      ("results/games", lambda games: _word(len(_seeds_at_end(games, GOOF7, "mccfr-os")))),
+      ("results/games", lambda games: _word(min(len(_seeds_at_end(games, g, "mccfr-os")) for g in (PAM, GOOF7)))),
       ("results/games", lambda games: _word(len(_seeds_at_end(games, "latent_tic_tac_toe", "mccfr-es")))),
+      ("results/games", lambda games: _word(games[PAM]["seeds_per_algorithm"]["cfr-cs"])),
     ],
   ),
   # notebooks/README.md, Lanctot et al. 2009 Figure 1: outcome sampling's seeds on PAM and Goof(7)
   (
     "notebooks/README.md",
-    "Outcome sampling's {} seeds on PAM end at {}, all {} external sampling's, and its {} so far on Goof(7) at {}, "
+    "Outcome sampling's {} seeds on PAM end at {}, all {} external sampling's, and its {} on Goof(7) at {}, "
     "all {} external sampling's",
     "figure1_nodes_touched.json",
     [
