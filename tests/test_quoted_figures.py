@@ -134,10 +134,9 @@ def _last_over_seeds(game: str, algorithm: str, digits: int):
   """The mean NashConv at the end of ``algorithm``'s curve on ``game`` with the lowest and highest seed's."""
 
   def text(games: dict) -> str:
-    last = games[game]["algorithms"][algorithm][-1]
-    seeds = last["nash_conv_per_seed"]
-    spread = f"{min(seeds):.{digits}f}-{max(seeds):.{digits}f}"
-    return f"{last['nash_conv']:.{digits}f} ({_word(len(seeds))} seeds: {spread})"
+    seeds = _seeds_at_end(games, game, algorithm)
+    mean = games[game]["algorithms"][algorithm][-1]["nash_conv"]
+    return f"{mean:.{digits}f} ({_word(len(seeds))} seeds: {_spread(seeds, digits)})"
 
   return text
 
@@ -148,6 +147,7 @@ def _seeds_at_end(games: dict, game: str, algorithm: str) -> list:
 
 
 def _spread(values: list, digits: int) -> str:
+  """The lowest and highest of ``values``, as 0.057-0.072."""
   return f"{min(values):.{digits}f}-{max(values):.{digits}f}"
 
 

@@ -26,6 +26,7 @@ players' actions are sampled from their tables, all games at once.
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 import jax
@@ -62,10 +63,11 @@ class Observed(NamedTuple):
   terminal: np.ndarray
 
 
+@functools.cache
 def node_features(game: holdem.HoldemGame) -> np.ndarray:
   """[N, 4] per betting node: bets and raises so far in the game, in the node's round, and by
   player 0 and by player 1 (the big blind not counted), from one pass over the tree in its
-  breadth-first order."""
+  breadth-first order; computed once per game (read-only)."""
   tree = game.tree
   out = np.zeros((tree.num_nodes, 4), np.int32)
   for node in range(tree.num_nodes):
@@ -78,6 +80,7 @@ def node_features(game: holdem.HoldemGame) -> np.ndarray:
       out[child, 1] = (out[node, 1] if tree.round[child] == tree.round[node] else 0) + raised
       out[child, 2:] = out[node, 2:]
       out[child, 2 + tree.player[node]] += raised
+  out.flags.writeable = False
   return out
 
 
