@@ -18,7 +18,6 @@ in the top 70%, else check when free and fold to a bet.
 
 from __future__ import annotations
 
-import functools
 
 import jax
 import jax.numpy as jnp
@@ -59,7 +58,7 @@ def uniform(game: holdem.HoldemGame) -> tuple:
   return tuple(profile)
 
 
-@functools.partial(jax.jit, static_argnums=(0, 3))
+@jax.jit
 def deal_values(
   game: holdem.HoldemGame, profile: tuple, deals: jax.Array, game1: holdem.HoldemGame | None = None
 ) -> jax.Array:

@@ -9,25 +9,29 @@ blind 1, big blind 2, small bet 2).
 
 **The card abstraction** (Ponsen et al. 2011, sections 3.3.2 and 4.3.2; Billings 2006):
 in each round a player sees only the bucket of their cards (imperfect recall: earlier
-rounds' buckets are forgotten). The bucket is the percentile of the hand's *expected hand
+rounds' buckets are forgotten). The bucket is an interval of the hand's *expected hand
 strength* E[HS] among all hands of that round: the probability of beating a uniformly
 random opponent hand at the showdown, ties counting one half, over a uniformly random
 completion of the board. We use E[HS], not its square, because the paper's buckets are
 of Billings' effective hand strength, a winning probability; the square (E[HS^2]) would
-favour drawing hands, which the paper does not do. The paper cuts [0, 1] into equal-width
-intervals (``bucketing="width"``); percentiles (``"percentile"``, the default) put equally
-many hands in every bucket, so that 10 buckets carry more information.
+favour drawing hands, which the paper does not do. As in the paper, the buckets cut [0, 1]
+into equal-width intervals (``bucketing="width"``, the default); percentiles
+(``"percentile"``) put equally many hands in every bucket.
 
-- Preflop: the 169 classes of two cards (pairs, suited, offsuit) are exact; their E[HS]
-  is estimated once by Monte Carlo (``PREFLOP_ROLLOUTS`` per class at ``rollouts=64``) and cached.
-- Flop, turn, river: E[HS] from ``rollouts`` Monte Carlo completions (opponent hand and
-  remaining board, drawn among the cards the player cannot see) computed on the fly for
-  each sampled deal. The draws are keyed by a Zobrist hash of the player's visible cards,
-  so the estimate, and so the bucket, is a fixed function of what the player sees: the
-  abstraction is deterministic, with a small estimation error in place of the exact E[HS].
-- The percentile cuts of each round are quantiles of E[HS] over ``CUT_DEALS`` sampled
-  deals (at ``rollouts=64``; both counts scale with ``rollouts``), computed once and cached with the preflop table (a checksummed ``.npz`` in the
-  game cache, jaxcfr.game.loading.cache_dir).
+- ``rollouts=0`` (the default): E[HS] exact, by enumeration (jaxcfr.game.hand_strength):
+  on the river every opponent hand is ranked for each sampled deal (1,326 evaluations);
+  the turn, flop and preflop values are read from tables built once over the boards up to
+  suit symmetry (a few minutes on a CPU core, then cached: a checksummed ``.npz`` of about
+  100 MB in the game cache, jaxcfr.game.loading.cache_dir).
+- ``rollouts=R > 0``: E[HS] estimated from ``R`` Monte Carlo completions (opponent hand and
+  remaining board, drawn among the cards the player cannot see), the faster build for
+  tests and sketches. The draws are keyed by a Zobrist hash of the player's visible cards,
+  so the estimate, and so the bucket, is a fixed function of what the player sees; preflop
+  the 169 classes are exact and their E[HS] is estimated once (``PREFLOP_ROLLOUTS`` per
+  class at ``rollouts=64``).
+- The percentile cuts of each round are quantiles of E[HS] over ``CUT_DEALS`` sampled deals
+  (at ``rollouts=64``; both counts scale with ``rollouts``; exact strengths use
+  ``CUT_DEALS``), computed once and cached (a checksummed ``.npz`` in the game cache).
 """
 
 from __future__ import annotations
@@ -49,7 +53,7 @@ import tqdm
 
 from jaxcfr.games import GameInfo, limit_holdem as rules
 from jaxcfr.game import arrays as arrays_module
-from jaxcfr.game import integrity
+from jaxcfr.game import hand_eval, hand_strength, integrity, memory
 from jaxcfr.game.hand_eval import hand_rank
 from jaxcfr.game.representation import Representation
 
@@ -72,7 +76,7 @@ __all__ = [
 
 PREFLOP_ROLLOUTS = 4096  # per class, at rollouts=64 (scaled with the rollouts)
 CUT_DEALS = 8192  # at rollouts=64 (scaled with the rollouts)
-BUCKETINGS = ("percentile", "width")
+BUCKETINGS = ("width", "percentile")
 _ROLLOUT_SEED = 7  # the abstraction's fixed Monte Carlo draws
 
 
@@ -107,11 +111,14 @@ class HoldemGame:
 
   Attributes:
     name: the canonical game string.
-    buckets, bucketing, rollouts: the abstraction's settings.
+    buckets, bucketing, rollouts: the abstraction's settings (``rollouts=0``: exact E[HS]).
     tree: host BettingTree; arrays: BettingArrays on the device.
     preflop_strength: [169] E[HS] of the preflop classes.
     cuts: [4, buckets - 1] E[HS] cut points of each round (bucket = cuts below the value).
     num_infosets: (I_0, I_1).
+    strength: the exact E[HS] tables (jaxcfr.game.hand_strength.StrengthTables) when
+      ``rollouts=0``, else None. The game is a pytree whose only leaves are these tables,
+      so that jitted functions take them as arguments, not as constants of the program.
     info: (read-only) the GameInfo of the rules (jaxcfr.games.limit_holdem.INFO): poker, in
       small bets.
     representation: (read-only) ``Representation.SAMPLED``.
@@ -126,6 +133,7 @@ class HoldemGame:
   preflop_strength: jax.Array
   cuts: jax.Array
   num_infosets: tuple
+  strength: hand_strength.StrengthTables | None = None
 
   sampled = True  # no sequence-form tensors: solvers of the full tree do not apply
 
@@ -150,6 +158,9 @@ class HoldemGame:
       "decision_nodes": int((t.terminal == 0).sum()),
       "terminal_nodes": int((t.terminal != 0).sum()),
       "buckets": self.buckets,
+      "bucketing": self.bucketing,
+      "hand_strength": "exact" if self.rollouts == 0 else f"{self.rollouts} rollouts",
+      "strength_table_bytes": sum(x.nbytes for x in self.strength) if self.strength is not None else 0,
       "infosets": list(self.num_infosets),
       "max_actions": 3,
     }
@@ -161,7 +172,11 @@ class HoldemGame:
     return isinstance(other, HoldemGame) and other.name == self.name
 
 
-jax.tree_util.register_static(HoldemGame)
+jax.tree_util.register_pytree_node(
+  HoldemGame,
+  lambda game: ((game.strength,), dataclasses.replace(game, strength=None)),
+  lambda shell, leaves: dataclasses.replace(shell, strength=leaves[0]),
+)
 
 
 def preflop_class(cards: jax.Array) -> jax.Array:
@@ -250,22 +265,26 @@ def _strength_rows(hole: jax.Array, board: jax.Array, visible: jax.Array, key: j
   return jax.vmap(one)(hole, board, visible)
 
 
-def _strengths(deals: jax.Array, key: jax.Array, rollouts: int, preflop_strength) -> jax.Array:
-  """[n, 2, 4] E[HS] of each player in each round."""
+def _strengths(deals: jax.Array, rollouts: int, preflop_strength, tables) -> jax.Array:
+  """[n, 2, 4] E[HS] of each player in each round: exact from ``tables`` when ``rollouts`` is
+  0, else estimated from ``rollouts`` completions (preflop from ``preflop_strength`` [169])."""
   n = deals.shape[0]
   hole = jnp.stack([deals[:, 0:2], deals[:, 2:4]], 1)  # [n, 2, 2]
+  if rollouts == 0:
+    return hand_strength.round_strengths(tables, hole, deals[:, 4:])
   rows_hole = jnp.broadcast_to(hole[:, :, None], (n, 2, 3, 2)).reshape(-1, 2)
   rows_board = jnp.broadcast_to(deals[:, None, None, 4:], (n, 2, 3, 5)).reshape(-1, 5)
   visible = jnp.broadcast_to(jnp.asarray(rules.BOARD_CARDS[1:]), (n, 2, 3)).reshape(-1)
+  key = jax.random.PRNGKey(_ROLLOUT_SEED)
   later = _strength_rows(rows_hole, rows_board, visible, key, rollouts).reshape(n, 2, 3)
   preflop = preflop_strength[preflop_class(hole)]  # [n, 2]
   return jnp.concatenate([preflop[..., None].astype(later.dtype), later], -1)
 
 
-@functools.partial(jax.jit, static_argnums=0)
+@jax.jit
 def deal_buckets(game: HoldemGame, deals: jax.Array) -> jax.Array:
   """[n, 2, 4] int32 bucket of each player in each round of ``deals`` [n, 9]."""
-  strength = _strengths(deals, jax.random.PRNGKey(_ROLLOUT_SEED), game.rollouts, game.preflop_strength)
+  strength = _strengths(deals, game.rollouts, game.preflop_strength, game.strength)
   return jax.vmap(lambda s, c: _bucket_of(s, c, game.bucketing, game.buckets), in_axes=(-1, 0), out_axes=-1)(
     strength, game.cuts
   )
@@ -311,49 +330,119 @@ def _preflop_table(rollouts: int) -> np.ndarray:
   return np.mean(out, 0)
 
 
-def _cuts(buckets: int, rollouts: int, preflop_strength: np.ndarray, num_deals: int) -> np.ndarray:
+def _cuts(buckets: int, rollouts: int, preflop_strength: np.ndarray, tables, num_deals: int) -> np.ndarray:
   """[4, buckets - 1] quantiles of E[HS] per round over ``num_deals`` sampled deals."""
   strengths = []
   chunk = min(512, num_deals)
-  run = jax.jit(lambda d: _strengths(d, jax.random.PRNGKey(_ROLLOUT_SEED), rollouts, jnp.asarray(preflop_strength)))
+  run = jax.jit(lambda d, t: _strengths(d, rollouts, jnp.asarray(preflop_strength), t))
   for start in tqdm.trange(0, num_deals, chunk, desc="E[HS] percentiles", leave=False, disable=not building_bars()):
     deals = sample_deals(jax.random.PRNGKey(1000 + start), chunk)
-    strengths.append(np.asarray(run(deals)).transpose(0, 1, 2).reshape(-1, 4))  # [2 chunk, 4]
+    strengths.append(np.asarray(run(deals, tables)).reshape(-1, 4))  # [2 chunk, 4]
   values = np.concatenate(strengths)
   q = np.arange(1, buckets) / buckets
   return np.quantile(values, q, axis=0).T.astype(np.float32)
 
 
-def _fingerprint() -> str:
-  from jaxcfr.game import hand_eval  # pylint: disable=import-outside-toplevel
-
+def _fingerprint(*modules) -> str:
   digest = hashlib.sha256()
-  for module in (rules, hand_eval, _preflop_table):
+  for module in modules:
     digest.update(Path(inspect.getsourcefile(module)).read_bytes())
   return digest.hexdigest()[:16]
 
 
-def _abstraction_tables(buckets: int, rollouts: int, cache: str | None) -> tuple[np.ndarray, np.ndarray]:
-  """(preflop E[HS] [169], cuts [4, buckets - 1]), from the cache folder ``cache`` when intact."""
-  use_cache = cache is not None
-  path = Path(cache or ".") / f"limit_holdem_abstraction-b{buckets}-r{rollouts}-{_fingerprint()}.npz"
-  if use_cache and path.exists():
+def _cached(path: Path | None, build: Callable[[], dict], check: Callable[[dict], None] = lambda _: None) -> dict:
+  """The arrays of the checksummed ``.npz`` at ``path`` when intact (and ``check`` passes),
+  else ``build()``'s, written there (atomically; a cache that cannot be written is skipped)."""
+  if path is not None and path.exists():
     try:
       data = integrity.verify_checksum(arrays_module.read_npz(path), path)
-      return np.asarray(data["preflop"]), np.asarray(data["cuts"])
+      check(data)
+      return {k: np.asarray(v) for k, v in data.items() if k != integrity.CHECKSUM}
     except integrity.READ_ERRORS:
       pass  # damaged: rebuilt below
-  preflop = _preflop_table(PREFLOP_ROLLOUTS * rollouts // 64)
-  cuts = _cuts(buckets, rollouts, preflop, CUT_DEALS * rollouts // 64)
-  if use_cache:
+  data = build()
+  if path is not None:
     try:
       path.parent.mkdir(parents=True, exist_ok=True)
       tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
-      np.savez(tmp, **integrity.with_checksum({"preflop": preflop, "cuts": cuts}))
+      np.savez(tmp, **integrity.with_checksum(data))
       os.replace(tmp, path)
     except OSError:
       pass
-  return preflop, cuts
+  return data
+
+
+def _check_strength_tables(data: dict) -> None:
+  """Raises DamagedFileError unless ``data`` has the exact tables' shapes and ranges."""
+  shapes = {
+    "turn": (16432, 1326),
+    "flop": (1755, 1326),
+    "preflop": (1326,),
+    "turn_row": (270725,),
+    "flop_row": (22100,),
+  }
+  for name, shape in shapes.items():
+    if name not in data or data[name].shape != shape:
+      raise integrity.DamagedFileError(f"the E[HS] tables lack {name} of shape {shape}")
+  for name in ("turn", "flop", "preflop"):
+    if not (np.all(data[name] >= 0) and np.all(data[name] <= 1)):
+      raise integrity.DamagedFileError(f"the E[HS] table {name} has values outside [0, 1]")
+  for name, table in (("turn_row", "turn"), ("flop_row", "flop")):
+    rows = data[name][data[name] >= 0]
+    if not np.array_equal(np.sort(rows), np.arange(shapes[table][0])):
+      raise integrity.DamagedFileError(f"the E[HS] table {name} does not number the canonical boards")
+
+
+STRENGTH_TABLE_BYTES = 4 * (16432 + 1755 + 1) * 1326 + 4 * (270725 + 22100)  # about 97 MB
+
+
+def strength_tables(cache: str | None = None) -> hand_strength.StrengthTables:
+  """The exact E[HS] tables (jaxcfr.game.hand_strength.build_tables), from the folder
+  ``cache`` when intact, else built (a few minutes, with a progress bar) and written there.
+  Raises GameTooLargeError first if three copies of them (host, device, the build's
+  temporaries) exceed the memory limit (jaxcfr.game.memory)."""
+  memory.check(3 * STRENGTH_TABLE_BYTES, "limit_holdem", "its exact E[HS] tables, held three times while loaded")
+  path = None if cache is None else Path(cache) / f"limit_holdem_strength-{_fingerprint(hand_eval, hand_strength)}.npz"
+
+  def build():
+    bars = lambda iterable, **kw: tqdm.tqdm(iterable, leave=False, disable=not building_bars(), **kw)
+    return {k: np.asarray(v) for k, v in hand_strength.build_tables(progress=bars)._asdict().items()}
+
+  data = _cached(path, build, _check_strength_tables)
+  return hand_strength.StrengthTables(**{k: jnp.asarray(data[k]) for k in hand_strength.StrengthTables._fields})
+
+
+def _preflop_classes(per_hand: np.ndarray) -> np.ndarray:
+  """[169] the E[HS] of each preflop class from the per-hand values [1326] (equal in a class)."""
+  classes = np.array([rules.preflop_class(h) for h in hand_strength.HANDS])
+  return np.bincount(classes, per_hand, 169) / np.bincount(classes, minlength=169)
+
+
+def _abstraction_tables(buckets: int, bucketing: str, rollouts: int, cache: str | None):
+  """(preflop E[HS] [169], cuts [4, buckets - 1], exact tables or None), from the cache
+  folder ``cache`` when intact."""
+  tables = strength_tables(cache) if rollouts == 0 else None
+  if tables is not None:
+    preflop = _preflop_classes(np.asarray(tables.preflop))
+  else:
+    path = (
+      None
+      if cache is None
+      else Path(cache) / f"limit_holdem_preflop-r{rollouts}-{_fingerprint(rules, hand_eval, _preflop_table)}.npz"
+    )
+    preflop = _cached(path, lambda: {"preflop": _preflop_table(PREFLOP_ROLLOUTS * rollouts // 64)})["preflop"]
+  if bucketing == "width":
+    cuts = np.broadcast_to(np.arange(1, buckets, dtype=np.float32) / buckets, (4, buckets - 1))
+  else:
+    path = (
+      None
+      if cache is None
+      else Path(cache)
+      / f"limit_holdem_cuts-b{buckets}-r{rollouts}-{_fingerprint(rules, hand_eval, hand_strength, _preflop_table)}.npz"
+    )
+    deals = CUT_DEALS if rollouts == 0 else CUT_DEALS * rollouts // 64
+    cuts = _cached(path, lambda: {"cuts": _cuts(buckets, rollouts, preflop, tables, deals)})["cuts"]
+  return preflop, np.asarray(cuts), tables
 
 
 def betting_arrays(tree: rules.BettingTree) -> BettingArrays:
@@ -375,18 +464,19 @@ def betting_arrays(tree: rules.BettingTree) -> BettingArrays:
 
 
 @functools.cache
-def make(buckets: int = 10, bucketing: str = "percentile", rollouts: int = 64, cache: str | None = None) -> HoldemGame:
+def make(buckets: int = 10, bucketing: str = "width", rollouts: int = 0, cache: str | None = None) -> HoldemGame:
   """``limit_holdem(buckets=B, bucketing=..., rollouts=R)``: the abstract game (see module
-  doc); its abstraction tables are read from and written to the folder ``cache`` if given
-  (``jaxcfr.load`` passes the game cache, jaxcfr.game.loading.cache_dir)."""
+  doc; ``rollouts=0``, the default, is exact E[HS]); its abstraction tables are read from
+  and written to the folder ``cache`` if given (``jaxcfr.load`` passes the game cache,
+  jaxcfr.game.loading.cache_dir)."""
   if not isinstance(buckets, int) or not 2 <= buckets <= 1000:
     raise ValueError(f"limit_holdem: buckets must be an integer in 2..1000, got {buckets!r}")
   if bucketing not in BUCKETINGS:
     raise ValueError(f"limit_holdem: bucketing must be one of {', '.join(BUCKETINGS)}, got {bucketing!r}")
-  if not isinstance(rollouts, int) or not 1 <= rollouts <= 4096:
-    raise ValueError(f"limit_holdem: rollouts must be an integer in 1..4096, got {rollouts!r}")
+  if not isinstance(rollouts, int) or not 0 <= rollouts <= 4096:
+    raise ValueError(f"limit_holdem: rollouts must be an integer in 0..4096 (0: exact E[HS]), got {rollouts!r}")
   tree = rules.betting_tree()
-  preflop, cuts = _abstraction_tables(buckets, rollouts, None if cache is None else str(cache))
+  preflop, cuts, tables = _abstraction_tables(buckets, bucketing, rollouts, None if cache is None else str(cache))
   arrays = betting_arrays(tree)
   counts = tuple(int((tree.player == p).sum()) * buckets for p in (0, 1))
   params = {"buckets": buckets, "bucketing": bucketing, "rollouts": rollouts}
@@ -401,6 +491,7 @@ def make(buckets: int = 10, bucketing: str = "percentile", rollouts: int = 64, c
     preflop_strength=jnp.asarray(preflop, jnp.float32),
     cuts=jnp.asarray(cuts, jnp.float32),
     num_infosets=counts,
+    strength=tables,
   )
 
 
