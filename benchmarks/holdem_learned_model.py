@@ -16,10 +16,10 @@ and Figure 8 (MCRNR learning while it plays), on limit hold'em's 10-bucket abstr
 5. Figure 8: while the bot plays --online-games hands, MCRNR with the learned model runs
    --online-iters iterations in blocks of --block hands; after each block's iterations its
    counter-strategy plays the block (duplicate deals, two hands each) and the winnings are
-   recorded. The paper runs about 6 million iterations during 1,000 games; on this CPU the
-   default is 40,000.
+   recorded. The paper runs about 6 million iterations during 1,000 games, as the default
+   here does.
 
-  python -m benchmarks holdem_learned_model [--iters 40000] [--games 20000] [--online-iters 40000]
+  python -m benchmarks holdem_learned_model [--iters 10000000] [--games 20000] [--online-iters 6000000]
 
 writes benchmarks/results/holdem_learned_model.json and .png.
 """
@@ -51,12 +51,12 @@ def _counter(mcrnr, game, state):
 def main(argv=None) -> dict:
   parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
   parser.add_argument("--game", default="limit_holdem(buckets=10)")
-  parser.add_argument("--iters", type=int, default=40000, help="MCCFR10 and each MCRNR10 run")
+  parser.add_argument("--iters", type=int, default=10_000_000, help="MCCFR10 and each MCRNR10 run")
   parser.add_argument("--games", type=int, default=20000, help="observed games of the bot")
   parser.add_argument("--threshold", type=float, default=1.0, help="the model trees' least error reduction")
   parser.add_argument("--deals", type=int, default=2048, help="duplicate deals per match")
   parser.add_argument("--online-games", type=int, default=1000)
-  parser.add_argument("--online-iters", type=int, default=40000)
+  parser.add_argument("--online-iters", type=int, default=6_000_000)
   parser.add_argument("--block", type=int, default=20, help="online hands per block (even)")
   parser.add_argument("--out", default="benchmarks/results/holdem_learned_model")
   args = parser.parse_args(argv)
@@ -126,7 +126,7 @@ def main(argv=None) -> dict:
     description=(
       "Ponsen et al. 2011 Table 2 with an opponent model learned from observed games (regression trees on the "
       "paper's five features, one per round and action, jaxcfr.evaluate.holdem_model) and Figure 8 (MCRNR "
-      "learning while it plays), limit hold'em's 10-bucket percentile abstraction. The rule bot stands in for "
+      "learning while it plays), limit hold'em's 10-bucket abstraction (equal-width buckets of exact E[HS], the paper's). The rule bot stands in for "
       "Poki and Sparbot; the observed games are the bot against MCCFR10. Matches: sb/h of the row agent against "
       "the rule bot, duplicate deals, expected payoff over the actions, 95% intervals over the deals. Figure 8: "
       f"{args.online_iters} MCRNR iterations during {args.online_games} hands (the paper: about 6 million during "
