@@ -22,7 +22,7 @@ into equal-width intervals (``bucketing="width"``, the default); percentiles
   on the river every opponent hand is ranked for each sampled deal (1,326 evaluations);
   the turn, flop and preflop values are read from tables built once over the boards up to
   suit symmetry (a few minutes on a CPU core, then cached: a checksummed ``.npz`` of about
-  100 MB in the game cache, jaxcfr.game.loading.cache_dir).
+  98 MB in the game cache, jaxcfr.game.loading.cache_dir).
 - ``rollouts=R > 0``: E[HS] estimated from ``R`` Monte Carlo completions (opponent hand and
   remaining board, drawn among the cards the player cannot see), the faster build for
   tests and sketches. The draws are keyed by a Zobrist hash of the player's visible cards,
@@ -393,7 +393,7 @@ def _check_strength_tables(data: dict) -> None:
       raise integrity.DamagedFileError(f"the E[HS] table {name} does not number the canonical boards")
 
 
-STRENGTH_TABLE_BYTES = 4 * (16432 + 1755 + 1) * 1326 + 4 * (270725 + 22100)  # about 97 MB
+STRENGTH_TABLE_BYTES = 4 * (16432 + 1755 + 1) * 1326 + 4 * (270725 + 22100)  # about 98 MB
 
 
 def strength_tables(cache: str | None = None) -> hand_strength.StrengthTables:
