@@ -246,16 +246,16 @@ QUOTES = [
   (
     "README.md",
     "outcome sampling on all three (seeds added one run at a time with `--more-seeds 1`: {} latent tic-tac-toe "
-    "runs do not fit in this machine's memory as one batch), and so {} external sampling on latent tic-tac-toe; "
-    "chance-sampled CFR on PAM runs {} seed",
+    "runs do not fit in this machine's memory as one batch), and so {} external sampling on latent tic-tac-toe "
+    "and chance-sampled CFR on PAM, which ends at {}",
     "figure1_nodes_touched.json",
     [
       ("results/games", lambda games: _word(min(len(_seeds_at_end(games, g, "mccfr-os")) for g in (PAM, GOOF7)))),
       (
         "results/games",
-        lambda games: "is" if len(_seeds_at_end(games, "latent_tic_tac_toe", "mccfr-es")) == 5 else "not",
+        lambda games: "are" if len(_seeds_at_end(games, "latent_tic_tac_toe", "mccfr-es")) == 5 else "not",
       ),
-      ("results/games", lambda games: _word(games[PAM]["seeds_per_algorithm"]["cfr-cs"])),
+      ("results/games", _last_over_seeds(PAM, "cfr-cs", 2)),
     ],
   ),
   # notebooks/README.md, Lanctot et al. 2009 Figure 1: outcome sampling's seeds on PAM and Goof(7)
