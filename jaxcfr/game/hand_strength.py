@@ -38,6 +38,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from jaxcfr.game import integrity
 from jaxcfr.game.hand_eval import hand_rank
 
 __all__ = [
@@ -52,6 +53,9 @@ __all__ = [
   "flop_strength",
   "preflop_strength",
   "row_map",
+  "TABLE_SHAPES",
+  "TABLE_BYTES",
+  "check_tables",
   "build_tables",
   "round_strengths",
 ]
@@ -159,6 +163,34 @@ class StrengthTables(NamedTuple):
   preflop: jax.Array
   turn_row: jax.Array
   flop_row: jax.Array
+
+
+TABLE_SHAPES = {  # StrengthTables' fields: shape, dtype
+  "turn": ((16432, NUM_HANDS), np.float32),
+  "flop": ((1755, NUM_HANDS), np.float32),
+  "preflop": ((NUM_HANDS,), np.float32),
+  "turn_row": ((comb(NUM_CARDS, 4),), np.int32),
+  "flop_row": ((comb(NUM_CARDS, 3),), np.int32),
+}
+TABLE_BYTES = sum(int(np.prod(shape)) * np.dtype(dtype).itemsize for shape, dtype in TABLE_SHAPES.values())  # 98 MB
+
+
+def check_tables(data: dict) -> None:
+  """Raises DamagedFileError (a ValueError) naming the first way in which ``data`` (arrays by field name, e.g.
+  read from a file) are not StrengthTables: shapes and dtypes, values in [0, 1], row maps
+  that number the canonical boards."""
+  for name, (shape, dtype) in TABLE_SHAPES.items():
+    if name not in data or data[name].shape != shape or data[name].dtype != dtype:
+      raise integrity.DamagedFileError(
+        f"the E[HS] tables lack {name} of shape {shape} and dtype {np.dtype(dtype).name}"
+      )
+  for name in ("turn", "flop", "preflop"):
+    if not (np.all(data[name] >= 0) and np.all(data[name] <= 1)):
+      raise integrity.DamagedFileError(f"the E[HS] table {name} has values outside [0, 1]")
+  for name, table in (("turn_row", "turn"), ("flop_row", "flop")):
+    rows = data[name][data[name] >= 0]
+    if not np.array_equal(np.sort(rows), np.arange(TABLE_SHAPES[table][0][0])):
+      raise integrity.DamagedFileError(f"the E[HS] table {name} does not number the canonical boards")
 
 
 def row_map(boards: np.ndarray) -> np.ndarray:

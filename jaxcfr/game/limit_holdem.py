@@ -372,43 +372,19 @@ def _cached(path: Path | None, build: Callable[[], dict], check: Callable[[dict]
   return data
 
 
-def _check_strength_tables(data: dict) -> None:
-  """Raises DamagedFileError unless ``data`` has the exact tables' shapes and ranges."""
-  shapes = {
-    "turn": (16432, 1326),
-    "flop": (1755, 1326),
-    "preflop": (1326,),
-    "turn_row": (270725,),
-    "flop_row": (22100,),
-  }
-  for name, shape in shapes.items():
-    if name not in data or data[name].shape != shape:
-      raise integrity.DamagedFileError(f"the E[HS] tables lack {name} of shape {shape}")
-  for name in ("turn", "flop", "preflop"):
-    if not (np.all(data[name] >= 0) and np.all(data[name] <= 1)):
-      raise integrity.DamagedFileError(f"the E[HS] table {name} has values outside [0, 1]")
-  for name, table in (("turn_row", "turn"), ("flop_row", "flop")):
-    rows = data[name][data[name] >= 0]
-    if not np.array_equal(np.sort(rows), np.arange(shapes[table][0])):
-      raise integrity.DamagedFileError(f"the E[HS] table {name} does not number the canonical boards")
-
-
-STRENGTH_TABLE_BYTES = 4 * (16432 + 1755 + 1) * 1326 + 4 * (270725 + 22100)  # about 98 MB
-
-
 def strength_tables(cache: str | None = None) -> hand_strength.StrengthTables:
   """The exact E[HS] tables (jaxcfr.game.hand_strength.build_tables), from the folder
   ``cache`` when intact, else built (a few minutes, with a progress bar) and written there.
   Raises GameTooLargeError first if three copies of them (host, device, the build's
   temporaries) exceed the memory limit (jaxcfr.game.memory)."""
-  memory.check(3 * STRENGTH_TABLE_BYTES, "limit_holdem", "its exact E[HS] tables, held three times while loaded")
+  memory.check(3 * hand_strength.TABLE_BYTES, "limit_holdem", "its exact E[HS] tables, held three times while loaded")
   path = None if cache is None else Path(cache) / f"limit_holdem_strength-{_fingerprint(hand_eval, hand_strength)}.npz"
 
   def build():
     bars = lambda iterable, **kw: tqdm.tqdm(iterable, leave=False, disable=not building_bars(), **kw)
     return {k: np.asarray(v) for k, v in hand_strength.build_tables(progress=bars)._asdict().items()}
 
-  data = _cached(path, build, _check_strength_tables)
+  data = _cached(path, build, hand_strength.check_tables)
   return hand_strength.StrengthTables(**{k: jnp.asarray(data[k]) for k in hand_strength.StrengthTables._fields})
 
 
