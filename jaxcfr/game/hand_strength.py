@@ -285,10 +285,9 @@ def round_strengths(tables: StrengthTables, holes: jax.Array, board: jax.Array) 
     [jnp.broadcast_to(jnp.asarray(HANDS), (n, NUM_HANDS, 2)), jnp.broadcast_to(board[:, None], (n, NUM_HANDS, 5))], -1
   )
   ranks = hand_rank(everyone)  # [n, 1326] every hand on the river (1,326 evaluations a deal)
-  free = ~(
-    jnp.asarray(HANDS)[None, None, :, :, None]
-    == jnp.concatenate([holes, jnp.broadcast_to(board[:, None], holes.shape[:2] + (5,))], -1)[:, :, None, None, :]
-  ).any((-1, -2))  # [n, P, 1326] opponents
+  seen = jnp.concatenate([holes, jnp.broadcast_to(board[:, None], holes.shape[:2] + (5,))], -1)  # [n, P, 7]
+  seen = (seen[..., None] == jnp.arange(NUM_CARDS)).any(-2)  # [n, P, 52]
+  free = ~(seen[..., HANDS[:, 0]] | seen[..., HANDS[:, 1]])  # [n, P, 1326] the opponent hands left
   mine = jnp.take_along_axis(ranks, hands, 1)[..., None]  # [n, P, 1]
   river = jnp.where(free, (ranks[:, None] < mine) + 0.5 * (ranks[:, None] == mine), 0.0).sum(-1) / _OPPONENTS
   return jnp.stack(
