@@ -10,8 +10,8 @@ exact E[HS] (jaxcfr.game.limit_holdem).
    game, evaluated every --eval-every iterations to --iters in small bets per hand against
    the reference (duplicate deals, expected payoff over the actions; jaxcfr.evaluate.holdem_match).
    The paper evaluated every 10^6 iterations with 10^5 games (its text does not give the
-   runs' total); one CPU core runs about 15,000 iterations a second, so 10^7 iterations take
-   about 11 minutes a curve.
+   runs' total); one CPU core runs about 33,000 outcome-sampling iterations a second
+   (``holdem_speed.json``), so 10^7 iterations take about 5 minutes a curve and 10^8 an hour.
 3. The crosstable: MCCFR10, MCCFR100, MCTS10, MCRNR10 and MCRNR100 (pConf 0.75, the rule bot
    of the same abstraction as the opponent model sigma_fix: one run restricting each seat), the reference and the rule bot
    (a stand-in for the paper's commercial bots Poki and Sparbot, which we cannot have),
