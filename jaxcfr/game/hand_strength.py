@@ -9,8 +9,10 @@ mean over the uniformly random completions of the board by cards not in ``h`` or
 Ponsen, de Jong and Lanctot 2011 (section 4.3.2) bucket, computed without sampling error:
 
 - **river**: ``river_strength`` ranks every hand on a board once (jaxcfr.game.hand_eval) and
-  counts each hand's wins and ties with card removal: over all hands, minus those that share
-  either of its two cards (51 each), plus the hand itself; O(1,326 x 102) per board;
+  counts each hand's wins and ties with card removal: the hands ranked below it (one sort of
+  the 1,326 ranks), less those that share one of its two cards (one sort per card of the 51
+  hands holding it), the hand itself counted back among the ties. For the two hands of one
+  deal, ``round_strengths`` compares them with the opponent hands their cards leave;
 - **turn**: ``E[HS]`` averages the river strengths of the 46 rivers; tabulated once per turn
   board up to a permutation of the suits (16,432 canonical boards of 270,725);
 - **flop**: the mean of the turn table over the 47 turn cards (tower property); 1,755
@@ -19,8 +21,8 @@ Ponsen, de Jong and Lanctot 2011 (section 4.3.2) bucket, computed without sampli
 
 **Suit symmetry.** Permuting the suits of hand and board together leaves E[HS] unchanged.
 A board's *canonical* form is the permutation (of the 24) whose sorted cards have the
-smallest colex index; ``round_strengths`` maps a (hand, board) to the canonical board's row and the
-permuted hand's column. Any minimising permutation gives the same value (they differ by a
+smallest colex index; ``round_strengths`` maps a (hand, board) to the canonical board's row
+and the permuted hand's column. Any minimising permutation gives the same value (they differ by a
 symmetry of the board).
 
 Hands are numbered in colex order: hand ``(a, b)``, ``a < b``, is ``b (b - 1) / 2 + a``
