@@ -377,7 +377,11 @@ def strength_tables(cache: str | None = None) -> hand_strength.StrengthTables:
   ``cache`` when intact, else built (a few minutes, with a progress bar) and written there.
   Raises GameTooLargeError first if three copies of them (host, device, the build's
   temporaries) exceed the memory limit (jaxcfr.game.memory)."""
-  memory.check(3 * hand_strength.TABLE_BYTES, "limit_holdem", "its exact E[HS] tables, held three times while loaded")
+  memory.check(
+    3 * hand_strength.TABLE_BYTES,
+    "limit_holdem",
+    "its exact E[HS] tables, held three times while loaded; rollouts=R estimates E[HS] without them",
+  )
   path = None if cache is None else Path(cache) / f"limit_holdem_strength-{_fingerprint(hand_eval, hand_strength)}.npz"
 
   def build():
