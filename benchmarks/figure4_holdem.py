@@ -15,9 +15,12 @@ exact E[HS] (jaxcfr.game.limit_holdem).
 3. The crosstable: MCCFR10, MCCFR100, MCTS10, MCRNR10 and MCRNR100 (pConf 0.75, the rule bot
    of the same abstraction as the opponent model sigma_fix: one run restricting each seat), the reference and the rule bot
    (a stand-in for the paper's commercial bots Poki and Sparbot, which we cannot have),
-   every pair on --deals duplicate deals, row agent's sb/h with 95% intervals.
+   every pair on --deals duplicate deals, row agent's sb/h with 95% intervals. MCCFR100 runs
+   --iters iterations, each MCRNR pair --mcrnr-iters (a pair costs about two runs' time, so
+   a 10^8-iteration record may keep the restricted responses shorter).
 
-  python -m benchmarks figure4_holdem [--iters 10000000] [--eval-every 1000000] [--reference-iters 300000]
+  python -m benchmarks figure4_holdem [--iters 10000000] [--mcrnr-iters N] [--eval-every 1000000]
+                                      [--reference-iters 300000]
 
 writes benchmarks/results/figure4_holdem.json and .png. Iterations per second are measured
 after compilation, on whatever else this machine runs at the time (a shared CPU: see the
@@ -53,11 +56,17 @@ def _first(profile):
 def main(argv=None) -> dict:
   parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
   parser.add_argument("--iters", type=int, default=10_000_000)
+  parser.add_argument(
+    "--mcrnr-iters", type=int, default=None, help="iterations of each MCRNR pair of the crosstable (default: --iters)"
+  )
   parser.add_argument("--eval-every", type=int, default=1_000_000)
   parser.add_argument("--reference-iters", type=int, default=300_000)
   parser.add_argument("--deals", type=int, default=4096, help="duplicate deals per evaluation and per crosstable cell")
   parser.add_argument("--out", default="benchmarks/results/figure4_holdem")
   args = parser.parse_args(argv)
+  args.mcrnr_iters = args.iters if args.mcrnr_iters is None else args.mcrnr_iters
+  if min(args.iters, args.mcrnr_iters, args.eval_every, args.reference_iters) < 2:
+    parser.error("--iters, --mcrnr-iters, --eval-every and --reference-iters must be at least 2")
   game10 = jaxcfr.load("limit_holdem(buckets=10)")
   game100 = jaxcfr.load("limit_holdem(buckets=100)")
   bot10 = holdem_match.rule_bot(game10)
@@ -97,8 +106,8 @@ def main(argv=None) -> dict:
   mcrnr = solvers.get("mcrnr", "sampled")
   for buckets, game, bot in ((10, game10, bot10), (100, game100, holdem_match.rule_bot(game100))):
     state = mcrnr.init(game, model=bot, seed=jnp.array([0, 1]), p=0.75, restricted=jnp.array([1, 0]))
-    state, seconds = _timed_run(mcrnr, game, state, args.iters)
-    rates[f"mcrnr (2 runs: one per restricted seat), {buckets} buckets"] = 2 * args.iters / seconds
+    state, seconds = _timed_run(mcrnr, game, state, args.mcrnr_iters)
+    rates[f"mcrnr (2 runs: one per restricted seat), {buckets} buckets"] = 2 * args.mcrnr_iters / seconds
     counter = mcrnr.counter_profile(game, state)
     finals[f"MCRNR{buckets}"] = ((counter[0][..., 0], counter[1][..., 1]), game)
   finals["CFR-CS10 (reference)"] = (reference, game10)
