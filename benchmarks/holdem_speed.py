@@ -17,7 +17,6 @@ writes benchmarks/results/holdem_speed.json. Run it on an otherwise idle core (`
 from __future__ import annotations
 
 import argparse
-import time
 
 import jax
 import jax.numpy as jnp
@@ -29,17 +28,17 @@ from jaxcfr.evaluate import holdem_match
 from jaxcfr.game import limit_holdem
 
 from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
+from timing import timed  # noqa: E402  pylint: disable=wrong-import-position
 
 GAMES = ("limit_holdem(buckets=10)", "limit_holdem(buckets=10,rollouts=64)")
 
 
 def _median_rate(run, state, n: int, repeats: int) -> float:
-  state = jax.block_until_ready(run(state, 2))  # compile
+  _, state = timed(lambda: run(state, 2))  # compile
   rates = []
   for _ in range(repeats):
-    start = time.perf_counter()
-    state = jax.block_until_ready(run(state, n))
-    rates.append(n / (time.perf_counter() - start))
+    seconds, state = timed(lambda state=state: run(state, n))
+    rates.append(n / seconds)
   return float(np.median(rates))
 
 
@@ -55,13 +54,8 @@ def _bucketing_us(game, n: int, repeats: int) -> float:
 
     return jax.lax.fori_loop(0, count, body, 0)
 
-  loop(game, 2).block_until_ready()
-  times = []
-  for _ in range(repeats):
-    start = time.perf_counter()
-    loop(game, n).block_until_ready()
-    times.append((time.perf_counter() - start) / n * 1e6)
-  return float(np.median(times))
+  timed(lambda: loop(game, 2))  # compile
+  return float(np.median([timed(lambda: loop(game, n))[0] / n * 1e6 for _ in range(repeats)]))
 
 
 def main(argv=None) -> dict:

@@ -394,7 +394,7 @@ def strength_tables(cache: str | None = None) -> hand_strength.StrengthTables:
 
 def _preflop_classes(per_hand: np.ndarray) -> np.ndarray:
   """[169] the E[HS] of each preflop class from the per-hand values [1326] (equal in a class)."""
-  classes = np.array([rules.preflop_class(h) for h in hand_strength.HANDS])
+  classes = np.asarray(preflop_class(jnp.asarray(hand_strength.HANDS)))
   return np.bincount(classes, per_hand, 169) / np.bincount(classes, minlength=169)
 
 
