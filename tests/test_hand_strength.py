@@ -61,11 +61,14 @@ def test_turn_strength_is_the_mean_over_rivers():
 def test_canonical_boards_are_the_suit_classes():
   assert hs.canonical_boards(3).shape == (1755, 3)  # the known counts of flops and turns up to suits
   assert hs.canonical_boards(4).shape == (16432, 4)
-  boards = jnp.asarray(np.stack([RNG.permutation(52)[:4] for _ in range(50)]).astype(np.int32))
-  key, _ = hs.canonical(boards)
+  turn_map = hs.board_map(4)
+  boards = np.stack([RNG.permutation(52)[:4] for _ in range(50)]).astype(np.int32)
+  rows = turn_map[hs.board_index(boards)] // 24
   for perm in RNG.permuted(np.tile(np.arange(4), (5, 1)), axis=1):
-    moved = (boards // 4) * 4 + jnp.asarray(perm)[boards % 4]
-    assert np.array_equal(np.asarray(hs.canonical(moved)[0]), np.asarray(key))
+    moved = (boards // 4) * 4 + perm[boards % 4]
+    assert np.array_equal(turn_map[hs.board_index(moved)] // 24, rows)  # one suit class, one row
+  canonical = hs.canonical_boards(4)
+  assert np.array_equal(turn_map[hs.board_index(canonical)] // 24, np.arange(len(canonical)))
 
 
 def _invariant(boards: np.ndarray, hands: np.ndarray) -> np.ndarray:
@@ -91,22 +94,22 @@ def invariant_tables():
     jnp.asarray(turn),
     jnp.asarray(flop),
     jnp.zeros(1326),
-    jnp.asarray(hs.row_map(turns)),
-    jnp.asarray(hs.row_map(flops)),
+    jnp.asarray(hs.board_map(4)),
+    jnp.asarray(hs.board_map(3)),
   )
 
 
 def test_flop_and_preflop_averages_read_the_tables_through_the_suit_symmetry(invariant_tables):
   t = invariant_tables
   flops = np.stack([RNG.permutation(52)[:3] for _ in range(3)]).astype(np.int32)
-  got = np.asarray(hs.flop_strength(t.turn, t.turn_row, jnp.asarray(flops)))
+  got = np.asarray(hs.flop_strength(t.turn, t.turn_map, jnp.asarray(flops)))
   for f, flop in enumerate(flops):
     turns = np.array([list(flop) + [c] for c in range(52) if c not in flop], np.int32)
     per_turn = _invariant(turns, hs.HANDS)  # [49, 1326]: 0 where the hand holds the turn card
     held = np.isin(hs.HANDS, flop).any(1)
     expected = np.where(held, 0.0, per_turn.sum(0) / 47)
     np.testing.assert_allclose(got[f], expected, atol=1e-6)
-  preflop = np.asarray(hs.preflop_strength(t.flop, t.flop_row))
+  preflop = np.asarray(hs.preflop_strength(t.flop, t.flop_map))
   all_flops = np.array(list(itertools.combinations(range(52), 3)), np.int32)
   for h in RNG.choice(1326, 3, replace=False):
     apart = all_flops[~np.isin(all_flops, hs.HANDS[h]).any(1)]
@@ -136,7 +139,7 @@ def test_the_exact_game_reads_its_tables_as_arguments_and_verifies_its_cache(inv
   monkeypatch.setattr(hs, "build_tables", lambda **_: builds.append(1) or tables)
   game = limit_holdem.make(buckets=5, cache=str(tmp_path))
   assert game.name == "limit_holdem(bucketing=width,buckets=5,rollouts=0)" and builds == [1]
-  assert len(jax.tree_util.tree_leaves(game)) == 5  # the tables, and nothing else, are leaves
+  assert len(jax.tree_util.tree_leaves(game)) == len(hs.StrengthTables._fields)  # the tables, and nothing else
   deals = limit_holdem.sample_deals(jax.random.PRNGKey(0), 64)
   text = jax.jit(limit_holdem.deal_buckets).lower(game, deals).as_text()
   signature = text[text.index("@main(") : text.index("->", text.index("@main("))]

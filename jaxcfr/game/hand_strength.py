@@ -21,8 +21,9 @@ Ponsen, de Jong and Lanctot 2011 (section 4.3.2) bucket, computed without sampli
 
 **Suit symmetry.** Permuting the suits of hand and board together leaves E[HS] unchanged.
 A board's *canonical* form is the permutation (of the 24) whose sorted cards have the
-smallest colex index; ``round_strengths`` maps a (hand, board) to the canonical board's row
-and the permuted hand's column. Any minimising permutation gives the same value (they differ by a
+smallest colex index. ``board_map`` records, for every board, its canonical board's row and
+the permutation, so a lookup (``round_strengths``) is one gather for the row and one for the
+permuted hand's column. Any minimising permutation gives the same value (they differ by a
 symmetry of the board).
 
 Hands are numbered in colex order: hand ``(a, b)``, ``a < b``, is ``b (b - 1) / 2 + a``
@@ -49,12 +50,12 @@ __all__ = [
   "hand_index",
   "river_strength",
   "canonical_boards",
-  "canonical",
+  "board_index",
+  "board_map",
   "StrengthTables",
   "turn_strength",
   "flop_strength",
   "preflop_strength",
-  "row_map",
   "TABLE_SHAPES",
   "TABLE_BYTES",
   "check_tables",
@@ -93,20 +94,36 @@ def _permute(cards, xp=jnp):
   return (cards[..., None, :] // 4) * 4 + suits
 
 
-def canonical(board: jax.Array) -> tuple[jax.Array, jax.Array]:
-  """(colex index [...] of the canonical form of ``board`` [..., k], index [...] into the 24
-  suit permutations of one permutation that maps the board to it)."""
-  keys = _colex(jnp.sort(_permute(board), -1))  # [..., 24]
-  perm = jnp.argmin(keys, -1)
-  return jnp.take_along_axis(keys, perm[..., None], -1)[..., 0], perm.astype(jnp.int32)
+def board_index(boards):
+  """[...] int colex index of the sorted cards of ``boards`` [..., k] (any order; JAX or NumPy)."""
+  xp = np if isinstance(boards, np.ndarray) else jnp
+  return _colex(xp.sort(boards, -1), xp)
+
+
+def _suit_classes(k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+  """(every board of ``k`` cards [C, k] (sorted), the colex index of its canonical form [C],
+  the first suit permutation [C] that maps it there)."""
+  boards = np.array(list(itertools.combinations(range(NUM_CARDS), k)), np.int32)
+  keys = board_index(_permute(boards, np))  # [C, 24]
+  return boards, keys.min(-1), keys.argmin(-1)
 
 
 def canonical_boards(k: int) -> np.ndarray:
-  """[n, k] int32 the canonical boards of ``k`` cards (sorted, in colex order of their index)."""
-  boards = np.array(list(itertools.combinations(range(NUM_CARDS), k)), np.int32)
-  keys = _colex(np.sort(_permute(boards, np), -1), np)
-  canon = boards[keys.min(-1) == _colex(boards, np)]
-  return canon[np.argsort(_colex(canon, np))]
+  """[n, k] int32 the canonical boards of ``k`` cards (sorted, in colex order of their index):
+  each board's form, under the 24 suit permutations, of the smallest colex index."""
+  boards, canonical, _ = _suit_classes(k)
+  canon = boards[canonical == board_index(boards)]
+  return canon[np.argsort(board_index(canon))]
+
+
+def board_map(k: int) -> np.ndarray:
+  """[C(52, k)] int32: for each board of ``k`` cards, by ``board_index``, ``24 * row + perm``:
+  the row of its canonical board among ``canonical_boards(k)`` and the suit permutation
+  (index into the 24) that maps it there. A table's ``turn_map`` or ``flop_map``."""
+  boards, canonical, perm = _suit_classes(k)
+  out = np.empty(comb(NUM_CARDS, k), np.int32)
+  out[board_index(boards)] = 24 * np.searchsorted(np.unique(canonical), canonical) + perm
+  return out
 
 
 def _count_below(ordered: jax.Array, values: jax.Array, side: str) -> jax.Array:
@@ -155,32 +172,33 @@ class StrengthTables(NamedTuple):
       holding a board card).
     flop: [1755, 1326] float32, the same on the canonical flops.
     preflop: [1326] float32, each hand before the flop.
-    turn_row: [270725] int32, the turn table's row of a canonical board's colex index (-1
-      for boards that are not canonical).
-    flop_row: [22100] int32, the same for flops.
+    turn_map: [270725] int32, ``board_map(4)``: for every turn board (by ``board_index``),
+      ``24 *`` its canonical board's row in ``turn`` ``+`` the suit permutation to it; one
+      gather finds a board's row, with no search over the permutations per lookup.
+    flop_map: [22100] int32, ``board_map(3)``, the same for flops.
   """
 
   turn: jax.Array
   flop: jax.Array
   preflop: jax.Array
-  turn_row: jax.Array
-  flop_row: jax.Array
+  turn_map: jax.Array
+  flop_map: jax.Array
 
 
 TABLE_SHAPES = {  # StrengthTables' fields: shape, dtype
   "turn": ((16432, NUM_HANDS), np.float32),
   "flop": ((1755, NUM_HANDS), np.float32),
   "preflop": ((NUM_HANDS,), np.float32),
-  "turn_row": ((comb(NUM_CARDS, 4),), np.int32),
-  "flop_row": ((comb(NUM_CARDS, 3),), np.int32),
+  "turn_map": ((comb(NUM_CARDS, 4),), np.int32),
+  "flop_map": ((comb(NUM_CARDS, 3),), np.int32),
 }
 TABLE_BYTES = sum(int(np.prod(shape)) * np.dtype(dtype).itemsize for shape, dtype in TABLE_SHAPES.values())  # 98 MB
 
 
 def check_tables(data: dict) -> None:
   """Raises DamagedFileError (a ValueError) naming the first way in which ``data`` (arrays by field name, e.g.
-  read from a file) are not StrengthTables: shapes and dtypes, values in [0, 1], row maps
-  that number the canonical boards."""
+  read from a file) are not StrengthTables: shapes and dtypes, values in [0, 1], board maps
+  onto every row with valid permutations."""
   for name, (shape, dtype) in TABLE_SHAPES.items():
     if name not in data or data[name].shape != shape or data[name].dtype != dtype:
       raise integrity.DamagedFileError(
@@ -189,30 +207,26 @@ def check_tables(data: dict) -> None:
   for name in ("turn", "flop", "preflop"):
     if not (np.all(data[name] >= 0) and np.all(data[name] <= 1)):
       raise integrity.DamagedFileError(f"the E[HS] table {name} has values outside [0, 1]")
-  for name, table in (("turn_row", "turn"), ("flop_row", "flop")):
-    rows = data[name][data[name] >= 0]
-    if not np.array_equal(np.sort(rows), np.arange(TABLE_SHAPES[table][0][0])):
-      raise integrity.DamagedFileError(f"the E[HS] table {name} does not number the canonical boards")
-
-
-def row_map(boards: np.ndarray) -> np.ndarray:
-  """[C(52, k)] int32: the position in ``boards`` [n, k] (sorted cards) of each colex index,
-  -1 for the boards not listed (a table's ``turn_row`` or ``flop_row``)."""
-  k = boards.shape[1]
-  row = np.full(comb(NUM_CARDS, k), -1, np.int32)
-  row[_colex(boards, np)] = np.arange(boards.shape[0], dtype=np.int32)
-  return row
+  for name, table in (("turn_map", "turn"), ("flop_map", "flop")):
+    rows, perms = np.divmod(data[name], 24)
+    if not (np.array_equal(np.unique(rows), np.arange(TABLE_SHAPES[table][0][0])) and np.all(perms >= 0)):
+      raise integrity.DamagedFileError(f"the E[HS] table {name} does not map the boards onto the rows of {table}")
 
 
 _MOVED = _permute(HANDS, np)  # [1326, 24, 2] each hand under each suit permutation
 _HAND_PERM = (_MOVED.max(-1) * (_MOVED.max(-1) - 1) // 2 + _MOVED.min(-1)).T.astype(np.int32)  # [24, 1326] its index
 
 
-def _permuted_rows(table: jax.Array, row_map: jax.Array, boards: jax.Array) -> jax.Array:
+def _locate(board_map_: jax.Array, boards: jax.Array) -> tuple[jax.Array, jax.Array]:
+  """(row [...], suit permutation [...]) of ``boards`` [..., k] in a table with this board map."""
+  return jnp.divmod(board_map_[board_index(boards)], 24)
+
+
+def _permuted_rows(table: jax.Array, board_map_: jax.Array, boards: jax.Array) -> jax.Array:
   """[..., 1326] the rows of ``table`` for ``boards`` [..., k] (any suits), in the boards' own
   hand numbering."""
-  key, perm = canonical(boards)
-  return jnp.take_along_axis(table[row_map[key]], jnp.asarray(_HAND_PERM)[perm], -1)
+  row, perm = _locate(board_map_, boards)
+  return jnp.take_along_axis(table[row], jnp.asarray(_HAND_PERM)[perm], -1)
 
 
 def _extended(boards: jax.Array) -> tuple[jax.Array, jax.Array]:
@@ -243,18 +257,18 @@ def turn_strength(boards: jax.Array) -> jax.Array:
 
 
 @jax.jit
-def flop_strength(turn: jax.Array, turn_row: jax.Array, boards: jax.Array) -> jax.Array:
+def flop_strength(turn: jax.Array, turn_map: jax.Array, boards: jax.Array) -> jax.Array:
   """[F, 1326] E[HS] on flops [F, 3] from the turn table (``StrengthTables.turn``,
-  ``turn_row``): the mean over the 47 turn cards a hand can see (tower property)."""
+  ``turn_map``): the mean over the 47 turn cards a hand can see (tower property)."""
   full, on_board = _extended(boards)
-  return _mean_over_next_card(_permuted_rows(turn, turn_row, full), on_board, 3)
+  return _mean_over_next_card(_permuted_rows(turn, turn_map, full), on_board, 3)
 
 
-def preflop_strength(flop: jax.Array, flop_row: jax.Array) -> jax.Array:
+def preflop_strength(flop: jax.Array, flop_map: jax.Array) -> jax.Array:
   """[1326] E[HS] of every hand before the flop from the flop table: the mean over the
   19,600 flops each hand can see."""
   flops = jnp.asarray(np.array(list(itertools.combinations(range(NUM_CARDS), 3)), np.int32))
-  total = jax.jit(lambda f: _permuted_rows(flop, flop_row, f).sum(0))
+  total = jax.jit(lambda f: _permuted_rows(flop, flop_map, f).sum(0))
   return sum(total(flops[i : i + 1100]) for i in range(0, flops.shape[0], 1100)) / comb(NUM_CARDS - 2, 3)
 
 
@@ -264,18 +278,18 @@ def build_tables(progress: Callable = lambda iterable, **_: iterable, chunk: int
   padded = np.concatenate([turns, np.repeat(turns[-1:], -len(turns) % chunk, 0)])
   steps = progress(range(0, len(padded), chunk), desc="turn E[HS]")
   turn = jnp.asarray(np.concatenate([np.asarray(turn_strength(jnp.asarray(padded[i : i + chunk]))) for i in steps]))
-  turn, turn_row = turn[: len(turns)], jnp.asarray(row_map(turns))
+  turn, turn_map = turn[: len(turns)], jnp.asarray(board_map(4))
   flops = canonical_boards(3)
   steps = progress(range(0, len(flops), 64), desc="flop E[HS]")
-  flop = jnp.concatenate([flop_strength(turn, turn_row, jnp.asarray(flops[i : i + 64])) for i in steps])
-  flop_row = jnp.asarray(row_map(flops))
-  return StrengthTables(turn, flop, preflop_strength(flop, flop_row).astype(jnp.float32), turn_row, flop_row)
+  flop = jnp.concatenate([flop_strength(turn, turn_map, jnp.asarray(flops[i : i + 64])) for i in steps])
+  flop_map = jnp.asarray(board_map(3))
+  return StrengthTables(turn, flop, preflop_strength(flop, flop_map).astype(jnp.float32), turn_map, flop_map)
 
 
-def _entries(table: jax.Array, row_map: jax.Array, boards: jax.Array, hands: jax.Array) -> jax.Array:
+def _entries(table: jax.Array, board_map_: jax.Array, boards: jax.Array, hands: jax.Array) -> jax.Array:
   """[n, P] the entries of ``table`` for ``boards`` [n, k] (any suits) and hand indices [n, P]."""
-  key, perm = canonical(boards)
-  return table[row_map[key][:, None], jnp.asarray(_HAND_PERM)[perm[:, None], hands]]
+  row, perm = _locate(board_map_, boards)
+  return table[row[:, None], jnp.asarray(_HAND_PERM)[perm[:, None], hands]]
 
 
 def round_strengths(tables: StrengthTables, holes: jax.Array, board: jax.Array) -> jax.Array:
@@ -295,8 +309,8 @@ def round_strengths(tables: StrengthTables, holes: jax.Array, board: jax.Array) 
   return jnp.stack(
     [
       tables.preflop[hands],
-      _entries(tables.flop, tables.flop_row, board[:, :3], hands),
-      _entries(tables.turn, tables.turn_row, board[:, :4], hands),
+      _entries(tables.flop, tables.flop_map, board[:, :3], hands),
+      _entries(tables.turn, tables.turn_map, board[:, :4], hands),
       river.astype(jnp.float32),
     ],
     -1,
