@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
 
 import jax
 import jax.numpy as jnp
@@ -39,6 +40,7 @@ import numpy as np
 import jaxcfr
 from jaxcfr.evaluate import holdem_match
 from jaxcfr import solvers
+from jaxcfr.run import checkpoint
 
 from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
 
@@ -53,6 +55,70 @@ def _first(profile):
   return tuple(t[..., 0] if t.ndim == 3 else t for t in profile)
 
 
+# The trained agents, in the crosstable's order; "reference" is labelled CFR-CS10 there.
+AGENTS = ("MCCFR10", "MCTS10", "MCCFR100", "MCRNR10", "MCRNR100", "reference")
+CURVES = {"MCCFR10": ("mccfr-os", {"epsilon": 0.6}), "MCTS10": ("mcts", {"uct_c": 17.0})}
+
+
+def _train(label, games, args, key, reference):
+  """Trains one agent: (profile, game, info); info holds "rate" [what, iterations per second]
+  and "curve" (Figure 4's evaluations against ``reference()``, or None)."""
+  if label == "reference":
+    cs, game = solvers.get("cfr-cs", "sampled"), games[10]
+    state = cs.run(game, cs.init(game, seed=0), 1)  # compile
+    state, seconds = _timed_run(cs, game, state, args.reference_iters - 1)
+    rate = ["cfr-cs (8 deals per iteration), 10 buckets", (args.reference_iters - 1) / seconds]
+    return cs.average_strategy(game, state), game, {"rate": rate, "curve": None}
+  if label in CURVES:
+    (name, hyper), game = CURVES[label], games[10]
+    solver = solvers.get(name, "sampled")
+    state = solver.run(game, solver.init(game, seed=0, **hyper), 1)
+    done, run_seconds, rows = 1, 0.0, []
+    while done < args.iters:
+      n = min(args.eval_every - done % args.eval_every, args.iters - done)
+      state, seconds = _timed_run(solver, game, state, n)
+      run_seconds += seconds
+      done += n
+      result = holdem_match.match(game, solver.average_strategy(game, state), reference(), key, args.deals)
+      rows.append({"iteration": done, **result})
+      print(label, rows[-1], flush=True)
+    info = {"rate": [f"{name}, 10 buckets", (done - 1) / run_seconds], "curve": rows}
+    return solver.average_strategy(game, state), game, info
+  if label == "MCCFR100":
+    solver, game = solvers.get("mccfr-os", "sampled"), games[100]
+    state = solver.run(game, solver.init(game, seed=0), 1)
+    state, seconds = _timed_run(solver, game, state, args.iters - 1)
+    info = {"rate": ["mccfr-os, 100 buckets", (args.iters - 1) / seconds], "curve": None}
+    return solver.average_strategy(game, state), game, info
+  buckets = int(label.removeprefix("MCRNR"))  # one run restricting each seat, the bot as model
+  mcrnr, game = solvers.get("mcrnr", "sampled"), games[buckets]
+  bot = holdem_match.rule_bot(game)
+  state = mcrnr.init(game, model=bot, seed=jnp.array([0, 1]), p=0.75, restricted=jnp.array([1, 0]))
+  state, seconds = _timed_run(mcrnr, game, state, args.mcrnr_iters)
+  counter = mcrnr.counter_profile(game, state)
+  rate = [f"mcrnr (2 runs: one per restricted seat), {buckets} buckets", 2 * args.mcrnr_iters / seconds]
+  return (counter[0][..., 0], counter[1][..., 1]), game, {"rate": rate, "curve": None}
+
+
+def _agent(label, games, args, key, reference, run_config):
+  """``_train(label, ...)``, or the agent saved by an earlier run in --agents-dir (written there
+  when trained): runs on two cores can share the training, and a stopped run resumes."""
+  path = None if args.agents_dir is None else Path(args.agents_dir) / f"{label}.npz"
+  game = games[100 if label.endswith("100") else 10]
+  if path is not None and path.exists():
+    sampled = solvers.get("mccfr-os", "sampled")
+    template = sampled.average_strategy(game, sampled.init(game, seed=0))
+    profile, saved = checkpoint.load(path, template)
+    if saved.get("configuration") != run_config:
+      raise SystemExit(f"--agents-dir: {path} was trained with {saved.get('configuration')}, not {run_config}")
+    print(label, "read from", path, flush=True)
+    return profile, game, saved["info"]
+  profile, game, info = _train(label, games, args, key, reference)
+  if path is not None:
+    checkpoint.save(path, profile, {"configuration": run_config, "info": info})
+  return profile, game, info
+
+
 def main(argv=None) -> dict:
   parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
   parser.add_argument("--iters", type=int, default=10_000_000)
@@ -63,55 +129,47 @@ def main(argv=None) -> dict:
   parser.add_argument("--reference-iters", type=int, default=300_000)
   parser.add_argument("--deals", type=int, default=4096, help="duplicate deals per evaluation and per crosstable cell")
   parser.add_argument("--out", default="benchmarks/results/figure4_holdem")
+  parser.add_argument(
+    "--agents-dir",
+    default=None,
+    help="folder in which each trained agent is saved and from which a saved one is read instead of trained",
+  )
+  parser.add_argument(
+    "--agents",
+    type=lambda text: text.split(","),
+    default=list(AGENTS),
+    help=f"comma-separated agents to train first (default all: {','.join(AGENTS)})",
+  )
+  parser.add_argument("--train-only", action="store_true", help="stop after training --agents (needs --agents-dir)")
   args = parser.parse_args(argv)
   args.mcrnr_iters = args.iters if args.mcrnr_iters is None else args.mcrnr_iters
   if min(args.iters, args.mcrnr_iters, args.eval_every, args.reference_iters) < 2:
     parser.error("--iters, --mcrnr-iters, --eval-every and --reference-iters must be at least 2")
-  game10 = jaxcfr.load("limit_holdem(buckets=10)")
-  game100 = jaxcfr.load("limit_holdem(buckets=100)")
-  bot10 = holdem_match.rule_bot(game10)
+  unknown = set(args.agents) - set(AGENTS)
+  if unknown:
+    parser.error(f"--agents: unknown {sorted(unknown)}; choose from {', '.join(AGENTS)}")
+  if args.train_only and args.agents_dir is None:
+    parser.error("--train-only needs --agents-dir, where the trained agents are saved")
+  if args.agents_dir is not None and not Path(args.agents_dir).is_dir():
+    parser.error(f"--agents-dir {args.agents_dir} is not an existing folder")
+  games = {10: jaxcfr.load("limit_holdem(buckets=10)"), 100: jaxcfr.load("limit_holdem(buckets=100)")}
   key = jax.random.PRNGKey(2011)
-  rates = {}
+  run_config = {k: getattr(args, k) for k in ("iters", "mcrnr_iters", "eval_every", "reference_iters", "deals")}
+  trained = {}  # label -> (profile, game, info)
 
-  cs = solvers.get("cfr-cs", "sampled")
-  state = cs.run(game10, cs.init(game10, seed=0), 1)  # compile
-  state, seconds = _timed_run(cs, game10, state, args.reference_iters - 1)
-  rates["cfr-cs (8 deals per iteration), 10 buckets"] = (args.reference_iters - 1) / seconds
-  reference = cs.average_strategy(game10, state)
+  def agent(label):
+    if label not in trained:
+      trained[label] = _agent(label, games, args, key, lambda: agent("reference")[0], run_config)
+    return trained[label]
 
-  curves = {}
-  finals = {}
-  for label, name, hyper in (("MCCFR10", "mccfr-os", {"epsilon": 0.6}), ("MCTS10", "mcts", {"uct_c": 17.0})):
-    solver = solvers.get(name, "sampled")
-    state = solver.run(game10, solver.init(game10, seed=0, **hyper), 1)
-    done, run_seconds, rows = 1, 0.0, []
-    while done < args.iters:
-      n = min(args.eval_every - done % args.eval_every, args.iters - done)
-      state, seconds = _timed_run(solver, game10, state, n)
-      run_seconds += seconds
-      done += n
-      result = holdem_match.match(game10, solver.average_strategy(game10, state), reference, key, args.deals)
-      rows.append({"iteration": done, **result})
-      print(label, rows[-1], flush=True)
-    curves[label] = rows
-    rates[f"{name}, 10 buckets"] = (done - 1) / run_seconds
-    finals[label] = (solver.average_strategy(game10, state), game10)
-
-  os_solver = solvers.get("mccfr-os", "sampled")
-  state = os_solver.run(game100, os_solver.init(game100, seed=0), 1)
-  state, seconds = _timed_run(os_solver, game100, state, args.iters - 1)
-  rates["mccfr-os, 100 buckets"] = (args.iters - 1) / seconds
-  finals["MCCFR100"] = (os_solver.average_strategy(game100, state), game100)
-
-  mcrnr = solvers.get("mcrnr", "sampled")
-  for buckets, game, bot in ((10, game10, bot10), (100, game100, holdem_match.rule_bot(game100))):
-    state = mcrnr.init(game, model=bot, seed=jnp.array([0, 1]), p=0.75, restricted=jnp.array([1, 0]))
-    state, seconds = _timed_run(mcrnr, game, state, args.mcrnr_iters)
-    rates[f"mcrnr (2 runs: one per restricted seat), {buckets} buckets"] = 2 * args.mcrnr_iters / seconds
-    counter = mcrnr.counter_profile(game, state)
-    finals[f"MCRNR{buckets}"] = ((counter[0][..., 0], counter[1][..., 1]), game)
-  finals["CFR-CS10 (reference)"] = (reference, game10)
-  finals["rule bot"] = (bot10, game10)
+  for label in args.agents:
+    agent(label)
+  if args.train_only:
+    return None
+  finals = {("CFR-CS10 (reference)" if label == "reference" else label): agent(label)[:2] for label in AGENTS}
+  finals["rule bot"] = (holdem_match.rule_bot(games[10]), games[10])
+  rates = dict(agent(label)[2]["rate"] for label in AGENTS)
+  curves = {label: agent(label)[2]["curve"] for label in ("MCCFR10", "MCTS10")}
 
   labels = list(finals)
   table = {}
@@ -127,14 +185,14 @@ def main(argv=None) -> dict:
     "Ponsen et al. 2011 Figure 4 (right) and Tables 1-2 in spirit, limit hold'em with the "
     "imperfect-recall abstraction of equal-width buckets of exact E[HS] (the paper's); sb/h of the row agent, duplicate deals, "
     "expected payoff over actions, 95% intervals over deals. The rule bot stands in for the "
-    "paper's commercial bots. The CPU was shared with other jobs (2 cores, several concurrent jobs), "
-    "so the rates are lower bounds."
+    "paper's commercial bots. Agents may have been trained in separate processes, one per core "
+    "(--agents-dir); the rates are measured after compilation on whatever else the CPU ran at the time."
   )
   path = write_record(
     f"{args.out}.json",
     benchmark="figure4_holdem",
     description=description,
-    configuration=vars(args),
+    configuration={**run_config, "out": args.out},
     results={"iterations_per_second": rates, "figure4_right": curves, "crosstable": table},
   )
   import matplotlib  # pylint: disable=import-outside-toplevel
