@@ -102,6 +102,33 @@ def test_worked_kuhn_example_of_ponsen_2011():
   assert mccfr.nodes_touched(state) == 2 * 5  # the path root, K, K|Q, bet, pass, twice
 
 
+@pytest.mark.parametrize("trajectories", [4, 8])  # 44 and 88 rows: pairwise and sorted deduplication
+def test_optimistic_averaging_updates_each_visited_infoset_once(trajectories):
+  """Row-wise optimistic averaging equals Ponsen et al. 2011 Algorithm 1 line 15 written over
+  the whole table (s_I += (t - c_I) pi_i(I) sigma(I, .) at every visited I, c_I <- t), with
+  several trajectories per update, so that infosets are visited more than once."""
+  tensors = helpers.load("leduc_poker").tensors
+  state = solver("mccfr-os", averaging="optimistic").init(tensors)
+  update = jax.jit(
+    functools.partial(outcome_sampling.outcome_sampling_update, averaging="optimistic"), static_argnames="player"
+  )
+  twice = 0
+  for step, key in enumerate(jax.random.split(jax.random.PRNGKey(5), 30)):
+    player = step % 2
+    sigma = mccfr.current_strategy(tensors, state)
+    paths = outcome_sampling.sample_trajectories(tensors, sigma, key, trajectories, player=player, epsilon=EPSILON)
+    new, estimate = update(tensors, state, paths, player=player)
+    t = int(state.iteration) + 1
+    weight = (t - np.asarray(state.last_visit[player])) * np.asarray(estimate.reach)
+    visited = np.asarray(estimate.visited)
+    expected = np.asarray(state.average[player]) + np.where(visited[:, None], weight[:, None] * sigma[player], 0)
+    np.testing.assert_allclose(new.average[player], expected, rtol=1e-6, atol=1e-7)
+    np.testing.assert_array_equal(new.last_visit[player], np.where(visited, t, state.last_visit[player]))
+    twice += int(visited.sum()) < int((np.asarray(estimate.w) != 0).sum())
+    state = new._replace(iteration=new.iteration + player)
+  assert twice > 0  # some update visited an infoset on two trajectories
+
+
 # --- unbiased estimators --------------------------------------------------------------------
 
 

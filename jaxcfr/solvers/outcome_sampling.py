@@ -364,6 +364,19 @@ def _os_rows(
   )
 
 
+def _first_visits(index: jax.Array, reach: jax.Array) -> jax.Array:
+  """[R] bool: one row per infoset of ``index`` [R] (the one of largest ``reach`` [R], the
+  first of those), so that an infoset that several trajectories visit is averaged once.
+  Pairwise for the few rows of a small update, sorted for larger ones."""
+  if index.shape[0] <= 64:
+    r = jnp.arange(index.shape[0])
+    better = (reach[None, :] > reach[:, None]) | ((reach[None, :] == reach[:, None]) & (r[None, :] < r[:, None]))
+    return ~jnp.any((index[None, :] == index[:, None]) & better, axis=1)
+  order = jnp.lexsort((-reach, index))
+  head = jnp.concatenate([jnp.ones((1,), bool), index[order][1:] != index[order][:-1]])
+  return jnp.zeros_like(head).at[order].set(head)
+
+
 def _estimate(tensors: GameTensors, rows: _OSRows, player: int) -> OSEstimate:
   num_infosets, width = tensors.players[player].legal.shape
   dense = lambda v: jnp.zeros((num_infosets, width), v.dtype).at[rows.index].add(v, mode="drop")
@@ -420,16 +433,13 @@ def outcome_sampling_update(
   if averaging == "stochastic":
     average[player] = row_updates.add_rows(average[player], rows.index, rows.average, stack_batches=True)
   elif averaging == "optimistic":  # Ponsen et al. 2011, Algorithm 1 line 15, once per visited infoset
-    estimate = _estimate(tensors, rows, player)
-    sigma = (
-      regret.regret_matching(state.regrets[player], tensors.players[player].legal)
-      if strategies is None
-      else strategies[player]
-    )
+    num_infosets = last_visit[player].shape[0]
+    once = jnp.where(_first_visits(rows.index, rows.reach), rows.index, num_infosets)  # [R], others dropped
     t = state.iteration + 1
-    weight = ((t - last_visit[player]).astype(estimate.reach.dtype) * estimate.reach)[:, None]
-    average[player] = average[player] + jnp.where(estimate.visited[:, None], weight * sigma, 0)
-    last_visit[player] = jnp.where(estimate.visited, t, last_visit[player])
+    since = t - last_visit[player][jnp.minimum(once, num_infosets - 1)]  # [R] t - c_I
+    increment = (since.astype(rows.reach.dtype) * rows.reach)[:, None] * rows.sigma
+    average[player] = row_updates.add_rows(average[player], once, increment, stack_batches=True)
+    last_visit[player] = row_updates.max_rows(last_visit[player], once, jnp.full_like(once, t), stack_batches=True)
   else:
     raise ValueError(f"averaging must be one of {AVERAGING}, got {averaging!r}")
   state = state._replace(
