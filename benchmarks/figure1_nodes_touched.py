@@ -17,6 +17,7 @@ Nodes touched are histories visited, as Lanctot et al. 2009 section 5 counts the
   * CFR with pruning: the same iterates; a pass for player i skips the subtrees where the
     opponent's reach is zero, so it touches the histories with ``pi_-i(h) > 0``.
   * MCCFR-outcome (epsilon = 0.6, K = 1, the papers' algorithm): the sampled paths.
+  * MCCFR-outcome with optimistic averaging (``mccfr-os-optimistic``, on request): the same paths.
   * MCCFR-external, CFR chance-sampled: the histories consistent with the sample (on a game
     without chance nodes, Goof(7) and latent tic-tac-toe here, chance-sampled CFR is vanilla
     CFR and is not drawn).
@@ -82,7 +83,10 @@ SEEDS = {g: 1 for g in PAPER_BUDGETS}  # game -> seeds where --seeds is not give
 # In float64, latent tic-tac-toe's tensors and solver states and Goof(7)'s chance-sampled CFR
 # need more than this machine's 24 GiB.
 DTYPES = {"latent_tic_tac_toe": "float32", "goofspiel": "float32"}  # game name -> dtype, overriding float64
-SAMPLED = ("mccfr-os", "mccfr-es", "cfr-cs")
+SAMPLED = ("mccfr-os", "mccfr-es", "cfr-cs", "mccfr-os-optimistic")
+# curves drawn with a solver's option: name -> (solver, options). Outcome sampling with optimistic
+# averaging (Ponsen et al. 2011, Algorithm 1) is one reading of the paper's unstated average rule.
+VARIANTS = {"mccfr-os-optimistic": ("mccfr-os", {"averaging": "optimistic"})}
 # --algorithms; "cfr" draws CFR and CFR with pruning (alternating updates), "cfr-simultaneous"
 # the same with simultaneous updates
 RUNNABLE = ("cfr", "cfr-simultaneous", *SAMPLED)
@@ -94,9 +98,17 @@ LABELS = {
   "mccfr-os": "MCCFR-outcome",
   "mccfr-es": "MCCFR-external",
   "cfr-cs": "CFR chance-sampled",
+  "mccfr-os-optimistic": "MCCFR-outcome, optimistic averaging",
 }
 # one colour per algorithm in every panel; the simultaneous-update curves dotted in CFR's colours
-COLORS = {"cfr": "C0", "cfr-pruning": "C1", "mccfr-os": "C2", "mccfr-es": "C3", "cfr-cs": "C4"}
+COLORS = {
+  "cfr": "C0",
+  "cfr-pruning": "C1",
+  "mccfr-os": "C2",
+  "mccfr-es": "C3",
+  "cfr-cs": "C4",
+  "mccfr-os-optimistic": "C5",
+}
 CHECKPOINTS = 24
 
 
@@ -170,7 +182,8 @@ def run_sampled(
   checkpoint starts after ``max_seconds`` of wall time, evaluations included); at the
   iterations ``targets`` instead, if given (another run's checkpoints)."""
   tensors = game.tensors
-  solver = solvers.get(algorithm)
+  name, options = VARIANTS.get(algorithm, (algorithm, {}))
+  solver = solvers.get(name, **options)
   # jitted, n traced: one compilation; in place (a copy of a full-size game's state costs a second)
   chunk = lambda state, n: solver.run(tensors, state, n, donate=True)
   exploit = jax.jit(lambda t, s: evaluation.nash_conv(t, solver.average_strategy(t, s)))  # [seeds]
@@ -264,7 +277,11 @@ def plot(result: dict, path: Path) -> bool:
         [r["nash_conv"] for r in rows],
         label=label,
         color=COLORS[algorithm.removesuffix("-simultaneous")],
-        linestyle="--" if algorithm == "cfr-cs" else ":" if algorithm.endswith("simultaneous") else "-",
+        linestyle="--"
+        if algorithm in VARIANTS or algorithm == "cfr-cs"
+        else ":"
+        if algorithm.endswith("simultaneous")
+        else "-",
       )
       per_seed = [r.get("nash_conv_per_seed", []) for r in rows]
       if all(len(v) > 1 for v in per_seed):  # the band: the lowest and highest seed at each checkpoint
@@ -370,7 +387,7 @@ def main(argv=None) -> dict:
   )
   parser.add_argument(
     "--algorithms",
-    default=",".join(RUNNABLE),
+    default=",".join(a for a in RUNNABLE if a not in VARIANTS),
     help="comma-separated, of " + ", ".join(RUNNABLE) + " (a game's other curves are kept from "
     "an earlier run at the same budget and dtype)",
   )
