@@ -20,7 +20,19 @@ exact E[HS] (jaxcfr.game.limit_holdem).
    a 10^8-iteration record may keep the restricted responses shorter).
 
   python -m benchmarks figure4_holdem [--iters 10000000] [--mcrnr-iters N] [--eval-every 1000000]
-                                      [--reference-iters 300000]
+                                      [--reference-iters 300000] [--agents-dir DIR]
+                                      [--agents A,B] [--train-only]
+
+With --agents-dir, each trained agent is saved there and a saved one (of the same
+configuration) is read instead of trained, so training can be shared between processes and
+a stopped run resumes. The 10^8-iteration record was made by three processes sharing two
+cores (the reference and MCCFR10; MCCFR100 and the MCRNR pairs; MCTS10 once the reference was
+saved), then one that played the crosstable:
+
+  ... --agents-dir D --agents reference,MCCFR10 --train-only     (first: the curves need it)
+  ... --agents-dir D --agents MCCFR100,MCRNR10,MCRNR100 --train-only
+  ... --agents-dir D --agents MCTS10 --train-only                (once D/reference.npz exists)
+  ... --agents-dir D
 
 writes benchmarks/results/figure4_holdem.json and .png. Iterations per second are measured
 after compilation, on whatever else this machine runs at the time (a shared CPU: see the
