@@ -72,17 +72,17 @@ AGENTS = ("MCCFR10", "MCTS10", "MCCFR100", "MCRNR10", "MCRNR100", "reference")
 CURVES = {"MCCFR10": ("mccfr-os", {"epsilon": 0.6}), "MCTS10": ("mcts", {"uct_c": 17.0})}
 
 
-def _train(label, games, args, key, reference):
-  """Trains one agent: (profile, game, info); info holds "rate" [what, iterations per second]
+def _train(label, game, args, key, reference):
+  """Trains one agent on ``game``: (profile, info); info holds "rate" [what, iterations per second]
   and "curve" (Figure 4's evaluations against ``reference()``, or None)."""
   if label == "reference":
-    cs, game = solvers.get("cfr-cs", "sampled"), games[10]
+    cs = solvers.get("cfr-cs", "sampled")
     state = cs.run(game, cs.init(game, seed=0), 1)  # compile
     state, seconds = _timed_run(cs, game, state, args.reference_iters - 1)
     rate = ["cfr-cs (8 deals per iteration), 10 buckets", (args.reference_iters - 1) / seconds]
-    return cs.average_strategy(game, state), game, {"rate": rate, "curve": None}
+    return cs.average_strategy(game, state), {"rate": rate, "curve": None}
   if label in CURVES:
-    (name, hyper), game = CURVES[label], games[10]
+    name, hyper = CURVES[label]
     solver = solvers.get(name, "sampled")
     state = solver.run(game, solver.init(game, seed=0, **hyper), 1)
     done, run_seconds, rows = 1, 0.0, []
@@ -95,21 +95,21 @@ def _train(label, games, args, key, reference):
       rows.append({"iteration": done, **result})
       print(label, rows[-1], flush=True)
     info = {"rate": [f"{name}, 10 buckets", (done - 1) / run_seconds], "curve": rows}
-    return solver.average_strategy(game, state), game, info
+    return solver.average_strategy(game, state), info
   if label == "MCCFR100":
-    solver, game = solvers.get("mccfr-os", "sampled"), games[100]
+    solver = solvers.get("mccfr-os", "sampled")
     state = solver.run(game, solver.init(game, seed=0), 1)
     state, seconds = _timed_run(solver, game, state, args.iters - 1)
     info = {"rate": ["mccfr-os, 100 buckets", (args.iters - 1) / seconds], "curve": None}
-    return solver.average_strategy(game, state), game, info
+    return solver.average_strategy(game, state), info
   buckets = int(label.removeprefix("MCRNR"))  # one run restricting each seat, the bot as model
-  mcrnr, game = solvers.get("mcrnr", "sampled"), games[buckets]
+  mcrnr = solvers.get("mcrnr", "sampled")
   bot = holdem_match.rule_bot(game)
   state = mcrnr.init(game, model=bot, seed=jnp.array([0, 1]), p=0.75, restricted=jnp.array([1, 0]))
   state, seconds = _timed_run(mcrnr, game, state, args.mcrnr_iters)
   counter = mcrnr.counter_profile(game, state)
   rate = [f"mcrnr (2 runs: one per restricted seat), {buckets} buckets", 2 * args.mcrnr_iters / seconds]
-  return (counter[0][..., 0], counter[1][..., 1]), game, {"rate": rate, "curve": None}
+  return (counter[0][..., 0], counter[1][..., 1]), {"rate": rate, "curve": None}
 
 
 def _agent(label, games, args, key, reference, run_config):
@@ -125,7 +125,7 @@ def _agent(label, games, args, key, reference, run_config):
       raise SystemExit(f"--agents-dir: {path} was trained with {saved.get('configuration')}, not {run_config}")
     print(label, "read from", path, flush=True)
     return profile, game, saved["info"]
-  profile, game, info = _train(label, games, args, key, reference)
+  profile, info = _train(label, game, args, key, reference)
   if path is not None:
     checkpoint.save(path, profile, {"configuration": run_config, "info": info})
   return profile, game, info

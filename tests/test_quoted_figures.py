@@ -157,13 +157,18 @@ def _all_above(games: dict, game: str, algorithm: str, other: str) -> str:
   return "above" if min(_seeds_at_end(games, game, algorithm)) > max(_seeds_at_end(games, game, other)) else "not above"
 
 
+def _nodes(x: float) -> str:
+  """A count of nodes touched as the README writes it: 4.6e7, not 4.6e+07."""
+  return f"{x:.1e}".replace("e+0", "e")
+
+
 def _reaches(game: str, algorithm: str, level: float = 0.5):
   """The nodes touched at which ``algorithm``'s curve on ``game`` first falls below ``level``, as 1.3e9."""
 
   def nodes(games: dict) -> str:
     rows = games[game]["algorithms"][algorithm]
     first = next(r["nodes_touched"] for r in rows if r["nash_conv"] < level)
-    return f"{first:.1e}".replace("e+0", "e")
+    return _nodes(first)
 
   return nodes
 
@@ -181,7 +186,7 @@ def _crosses(game: str, algorithm: str, level: float = 0.5):
     x, y = _log_curve(games, game, algorithm)
     j = next(i for i, v in enumerate(y) if v <= level)
     t = (y[j - 1] - level) / (y[j - 1] - y[j])
-    return f"{math.exp(x[j - 1] + t * (x[j] - x[j - 1])):.1e}".replace("e+0", "e")
+    return _nodes(math.exp(x[j - 1] + t * (x[j] - x[j - 1])))
 
   return nodes
 
@@ -227,7 +232,7 @@ def _overtakes(game: str, algorithm: str, other: str):
     gap = [at(x, xa, ya) - at(x, xb, yb) for x in points]  # linear between consecutive points
     j = max(i for i in range(len(points) - 1) if gap[i] >= 0 > gap[i + 1])
     crossing = points[j] + (points[j + 1] - points[j]) * gap[j] / (gap[j] - gap[j + 1])
-    return f"{math.exp(crossing):.1e}".replace("e+0", "e")
+    return _nodes(math.exp(crossing))
 
   return nodes
 
@@ -909,12 +914,7 @@ QUOTES = [
     "optimistic averaging, drawn on Goof(7) to {} nodes, stays within {}% of stochastic averaging's curve",
     "figure1_nodes_touched.json",
     [
-      (
-        "results/games",
-        lambda games: f"{games[GOOF7]['algorithms']['mccfr-os-optimistic'][-1]['nodes_touched']:.1e}".replace(
-          "e+0", "e"
-        ),
-      ),
+      (f"results/games/{GOOF7}/algorithms/mccfr-os-optimistic/-1/nodes_touched", _nodes),
       ("results/games", _optimistic_within),
     ],
   ),
@@ -923,12 +923,7 @@ QUOTES = [
     "changes little: after {} nodes it is at {}, where the five seeds of stochastic averaging are at {} (interpolated)",
     "figure1_nodes_touched.json",
     [
-      (
-        "results/games",
-        lambda games: f"{games[GOOF7]['algorithms']['mccfr-os-optimistic'][-1]['nodes_touched']:.1e}".replace(
-          "e+0", "e"
-        ),
-      ),
+      (f"results/games/{GOOF7}/algorithms/mccfr-os-optimistic/-1/nodes_touched", _nodes),
       ("results/games", _last(GOOF7, "mccfr-os-optimistic", 3)),
       ("results/games", _at_last_of(GOOF7, "mccfr-os", "mccfr-os-optimistic")),
     ],
