@@ -18,6 +18,7 @@ Nodes touched are histories visited, as Lanctot et al. 2009 section 5 counts the
     opponent's reach is zero, so it touches the histories with ``pi_-i(h) > 0``.
   * MCCFR-outcome (epsilon = 0.6, K = 1, the papers' algorithm): the sampled paths.
   * MCCFR-outcome with optimistic averaging (``mccfr-os-optimistic``, on request): the same paths.
+  * MCCFR-outcome with both players exploring (``mccfr-os-both``, on request): its paths.
   * MCCFR-external, CFR chance-sampled: the histories consistent with the sample (on a game
     without chance nodes, Goof(7) and latent tic-tac-toe here, chance-sampled CFR is vanilla
     CFR and is not drawn).
@@ -83,10 +84,15 @@ SEEDS = {g: 1 for g in PAPER_BUDGETS}  # game -> seeds where --seeds is not give
 # In float64, latent tic-tac-toe's tensors and solver states and Goof(7)'s chance-sampled CFR
 # need more than this machine's 24 GiB.
 DTYPES = {"latent_tic_tac_toe": "float32", "goofspiel": "float32"}  # game name -> dtype, overriding float64
-SAMPLED = ("mccfr-os", "mccfr-es", "cfr-cs", "mccfr-os-optimistic")
+SAMPLED = ("mccfr-os", "mccfr-es", "cfr-cs", "mccfr-os-optimistic", "mccfr-os-both")
 # curves drawn with a solver's option: name -> (solver, options). Outcome sampling with optimistic
-# averaging (Ponsen et al. 2011, Algorithm 1) is one reading of the paper's unstated average rule.
-VARIANTS = {"mccfr-os-optimistic": ("mccfr-os", {"averaging": "optimistic"})}
+# averaging (Ponsen et al. 2011, Algorithm 1) is one reading of the paper's unstated average rule;
+# with both players exploring, one reading of its "at each information set, we sample an action
+# uniformly randomly with probability epsilon" (Lanctot et al. 2009, section 5).
+VARIANTS = {
+  "mccfr-os-optimistic": ("mccfr-os", {"averaging": "optimistic"}),
+  "mccfr-os-both": ("mccfr-os", {"exploring": "both"}),
+}
 # --algorithms; "cfr" draws CFR and CFR with pruning (alternating updates), "cfr-simultaneous"
 # the same with simultaneous updates
 RUNNABLE = ("cfr", "cfr-simultaneous", *SAMPLED)
@@ -99,6 +105,7 @@ LABELS = {
   "mccfr-es": "MCCFR-external",
   "cfr-cs": "CFR chance-sampled",
   "mccfr-os-optimistic": "MCCFR-outcome, optimistic averaging",
+  "mccfr-os-both": "MCCFR-outcome, both players exploring",
 }
 # one colour per algorithm in every panel; the simultaneous-update curves dotted in CFR's colours
 COLORS = {
@@ -108,6 +115,7 @@ COLORS = {
   "mccfr-es": "C3",
   "cfr-cs": "C4",
   "mccfr-os-optimistic": "C5",
+  "mccfr-os-both": "C6",
 }
 CHECKPOINTS = 24
 

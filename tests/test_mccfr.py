@@ -269,6 +269,61 @@ def test_sampled_estimates_are_unbiased(name, draws, min_nonzero, coverage):
       )
 
 
+def test_exploring_both_players_keeps_outcome_sampling_unbiased():
+  """With ``exploring="both"`` the opponent samples epsilon-greedily as well (its sampling
+  probabilities differ from its strategy's on the paths); the regret estimates stay unbiased,
+  and the averaging weights' expectation counts every history of an infoset that chance
+  reaches (the opponent's exploration reaches them all)."""
+  game = helpers.load("kuhn_poker")
+  tensors, arrays = game.tensors, game.arrays
+  profile = helpers.as_jax(helpers.random_profile(arrays, seed=7, zeros=0.1))
+  draws = 20000
+
+  @jax.jit
+  def moments(keys):
+    def draw(key):
+      out = {}
+      for player in (0, 1):
+        paths = outcome_sampling.sample_trajectories(
+          tensors, profile, key, 1, player=player, epsilon=EPSILON, exploring="both"
+        )
+        estimate = outcome_sampling.outcome_sampling_estimate(tensors, profile, paths, player=player)
+        opponent = (tensors.tree.kind[paths.nodes[0, :-1]] == 1 - player) & (paths.policy_prob[0] < 1)
+        out[f"regret{player}"] = estimate.regret
+        out[f"average{player}"] = estimate.average
+        out[f"explored{player}"] = jnp.any(opponent & (paths.sample_prob[0] != paths.policy_prob[0]))
+      return out
+
+    values = jax.vmap(draw)(keys)
+    return {
+      k: (v.astype(jnp.float64).mean(0), v.astype(jnp.float64).std(0) / np.sqrt(draws)) for k, v in values.items()
+    }
+
+  keys = jax.vmap(lambda s: jax.random.key_data(jax.random.key(s)))(jnp.arange(draws))
+  got = jax.device_get(moments(keys))
+  plans = evaluation.plans(tensors, profile)
+  chance_reach = helpers.history_reach(arrays, profile)[2]
+  z = []
+  for player in (0, 1):
+    assert got[f"explored{player}"][0] > 0.1  # the opponent explores on many paths
+    treeplex = tensors.players[player]
+    values = evaluation.sequence_values_for(tensors.payoff, player, plans[1 - player])
+    q, v = evaluation.counterfactual_values(treeplex, values, profile[player])
+    regret = np.asarray(jnp.where(treeplex.legal, q - v[:, None], 0))
+    histories = np.bincount(
+      arrays.infoset[(arrays.kind == player) & (chance_reach > 0)], minlength=arrays.players[player].num_infosets
+    )
+    own_plan = np.asarray(plans[player])[np.asarray(treeplex.parent_seq)]
+    average = (histories * own_plan)[:, None] * np.asarray(profile[player])
+    for key, exact in ((f"regret{player}", regret), (f"average{player}", average)):
+      mean, se = got[key]
+      random = se > 1e-12
+      np.testing.assert_allclose(mean[~random], exact[~random], atol=1e-9, err_msg=key)
+      z.append(np.abs(mean - exact)[random] / se[random])
+  z = np.concatenate(z)
+  assert z.size > 20 and z.max() < _z_bound(z.size), (z.size, z.max())
+
+
 @pytest.mark.parametrize("name,chance_width", [("leduc_poker", 6), ("goofspiel(num_cards=3)", 0)])
 def test_sampled_trajectories_reach_terminals_with_their_probabilities(name, chance_width):
   """Leduc's walk draws chance from windows of six; goofspiel's has no chance node and no chance reads."""

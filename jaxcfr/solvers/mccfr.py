@@ -253,6 +253,13 @@ AVERAGING = registry.Param(
   "the average strategy's rule: outcome sampling stochastic or optimistic; rcfr uniform or linear",
   choices=outcome_sampling.AVERAGING,
 )
+EXPLORING = registry.Param(
+  "exploring",
+  str,
+  "updating",
+  "whose infosets outcome sampling explores epsilon-greedily: the updating player's (OpenSpiel's) or both players'",
+  choices=outcome_sampling.EXPLORING,
+)
 
 
 def _solver(name: str, step, hyperparameters: dict, options: dict) -> registry.Solver:
@@ -271,11 +278,14 @@ def _solver(name: str, step, hyperparameters: dict, options: dict) -> registry.S
   )
 
 
-def outcome_sampling_solver(*, trajectories: int, averaging: str) -> registry.Solver:
+def outcome_sampling_solver(*, trajectories: int, averaging: str, exploring: str = "updating") -> registry.Solver:
   """``mccfr-os``: outcome sampling (jaxcfr.solvers.outcome_sampling) with ``trajectories``
-  per update and the ``averaging`` rule; hyperparameters seed and epsilon."""
-  step = functools.partial(outcome_sampling.outcome_step, trajectories=trajectories, averaging=averaging)
-  options = {"trajectories": trajectories, "averaging": averaging}
+  per update, the ``averaging`` rule and the ``exploring`` players; hyperparameters seed and
+  epsilon."""
+  step = functools.partial(
+    outcome_sampling.outcome_step, trajectories=trajectories, averaging=averaging, exploring=exploring
+  )
+  options = {"trajectories": trajectories, "averaging": averaging, "exploring": exploring}
   return _solver("mccfr-os", step, {"seed": 0, "epsilon": DEFAULT_EPSILON}, options)
 
 
@@ -298,7 +308,7 @@ registry.register(
   "mccfr-os",
   outcome_sampling_solver,
   summary="outcome-sampling MCCFR (Lanctot et al. 2009; Ponsen et al. 2011, Algorithm 1)",
-  options=(TRAJECTORIES, AVERAGING),
+  options=(TRAJECTORIES, AVERAGING, EXPLORING),
   hyperparameters=(registry.SEED, EPSILON),
 )
 registry.register(

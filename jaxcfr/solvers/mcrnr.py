@@ -99,11 +99,13 @@ def model_subtree(state: MCRNRState, key: jax.Array, player: int, *, trajectorie
   return outcome_sampling.Override(state.model, state.restricted, fixed), keep
 
 
-def step(tensors: GameTensors, state: MCRNRState, *, trajectories: int, averaging: str) -> MCRNRState:
+def step(
+  tensors: GameTensors, state: MCRNRState, *, trajectories: int, averaging: str, exploring: str = "updating"
+) -> MCRNRState:
   """One MCRNR iteration of one run (an outcome-sampling update of each player)."""
   override = functools.partial(model_subtree, state, trajectories=trajectories)
   inner_state = outcome_sampling.outcome_step(
-    tensors, state.inner_state, trajectories=trajectories, averaging=averaging, override=override
+    tensors, state.inner_state, trajectories=trajectories, averaging=averaging, override=override, exploring=exploring
   )
   return state._replace(inner_state=inner_state)
 
@@ -129,13 +131,13 @@ def paired_profile(tensors: GameTensors, state: MCRNRState, solver: registry.Sol
   return average[0][..., :half], average[1][..., half:]
 
 
-def solver(*, trajectories: int = 1, averaging: str = "stochastic") -> registry.Solver:
+def solver(*, trajectories: int = 1, averaging: str = "stochastic", exploring: str = "updating") -> registry.Solver:
   """The registered ``mcrnr`` solver.
 
   ``init(tensors, *, model, p, restricted=1, seed=0, epsilon=0.6)``; options as the
   outcome-sampling solver's (``jaxcfr.solvers.get("mccfr-os", ...)``).
   """
-  base = mccfr.outcome_sampling_solver(trajectories=trajectories, averaging=averaging)
+  base = mccfr.outcome_sampling_solver(trajectories=trajectories, averaging=averaging, exploring=exploring)
   hyperparameters = {"p": None, "restricted": 1, **base.hyperparameters}
   one_step = functools.partial(step, **base.options)
   return registry.Solver(
@@ -160,7 +162,7 @@ registry.register(
   "mcrnr",
   solver,
   summary="Monte-Carlo restricted Nash response on outcome sampling (Ponsen et al. 2011, Algorithm 2)",
-  options=(mccfr.TRAJECTORIES, mccfr.AVERAGING),
+  options=(mccfr.TRAJECTORIES, mccfr.AVERAGING, mccfr.EXPLORING),
   hyperparameters=(P, RESTRICTED, MODEL, registry.SEED, mccfr.EPSILON),
   requires=("model", "p"),
 )

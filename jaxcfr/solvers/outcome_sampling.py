@@ -6,7 +6,11 @@ Sampling" (2011), Algorithm 1 and eq. 6.
 ``mccfr-os``: per update of player ``i``, ``K`` root-to-terminal trajectories are drawn in parallel
     through the tree arrays, one depth level at a time: chance by ``chance_prob``, player
     ``i`` by the epsilon-greedy profile ``eps * uniform + (1 - eps) * sigma_i``, the
-    opponent by its current strategy ``sigma_-i`` (as in OpenSpiel's solver). With
+    opponent by its current strategy ``sigma_-i`` (as in OpenSpiel's solver; with
+    ``exploring="both"`` the opponent samples epsilon-greedily too, a reading of Lanctot et
+    al. 2009, section 5: "at each information set, we sample an action uniformly randomly
+    with probability epsilon"; the estimate below is unchanged, ``q(z)`` then holding the
+    opponent's sampling probabilities and ``pi_-i(z)`` its strategy's). With
     ``q(z)`` the probability of sampling ``z``, every infoset ``I`` of ``i`` on the path
     gets (Lanctot et al. 2009, eq. 10, written with the sampled action ``a*``)
 
@@ -61,6 +65,7 @@ from jaxcfr.solvers.mccfr_state import DEFAULT_EPSILON, MCCFRState, add_count, c
 
 __all__ = [
   "AVERAGING",
+  "EXPLORING",
   "STACKED_TABLE_HISTORIES",
   "Trajectories",
   "OSEstimate",
@@ -73,6 +78,7 @@ __all__ = [
 ]
 
 AVERAGING = ("stochastic", "optimistic")
+EXPLORING = ("updating", "both")
 STACKED_TABLE_HISTORIES = 1 << 18
 
 
@@ -159,10 +165,19 @@ class Override(NamedTuple):
 
 
 def sample_trajectories(
-  tensors: GameTensors, strategies, key: jax.Array, num: int, *, player: int, epsilon, override: Override | None = None
+  tensors: GameTensors,
+  strategies,
+  key: jax.Array,
+  num: int,
+  *,
+  player: int,
+  epsilon,
+  override: Override | None = None,
+  exploring: str = "updating",
 ) -> Trajectories:
   """Draws ``num`` trajectories for an update of ``player``: chance by ``chance_prob``,
-  ``player`` by ``epsilon * uniform + (1 - epsilon) * sigma``, the opponent by sigma.
+  ``player`` by ``epsilon * uniform + (1 - epsilon) * sigma``, the opponent by sigma
+  (``exploring="both"``: epsilon-greedy as well).
 
   The walk is one ``lax.scan`` step per depth level over all ``num`` trajectories at once:
   gather the node, draw a child by inverse CDF from the acting player's (sampling) row or
@@ -173,8 +188,11 @@ def sample_trajectories(
     strategies: (sigma0 [I0, A0], sigma1 [I1, A1]).
     key: a raw [2] uint32 PRNG key.
     override: a player's replacement strategy on some trajectories (see Override).
+    exploring: whose infosets the epsilon-greedy profile explores, one of ``EXPLORING``.
   """
-  return _walk(tensors, _Sigma(tuple(strategies)), key, num, player=player, epsilon=epsilon, override=override)
+  return _walk(
+    tensors, _Sigma(tuple(strategies)), key, num, player=player, epsilon=epsilon, override=override, exploring=exploring
+  )
 
 
 def _walk(
@@ -186,7 +204,10 @@ def _walk(
   player: int,
   epsilon,
   override: Override | None = None,
+  exploring: str = "updating",
 ) -> Trajectories:
+  if exploring not in EXPLORING:
+    raise ValueError(f"exploring must be one of {EXPLORING}, got {exploring!r}")
   tree = tensors.tree
   num_histories = tree.parent.shape[0]
   depths = max(len(tree.depth_slices) - 1, 1)
@@ -209,7 +230,8 @@ def _walk(
       sigma = jnp.where(replaced[:, None], _sigma_rows(_Sigma(override.tables), kind, infoset, count, width), sigma)
     legal = regret.legal_from_count(count, width)
     explore = epsilon * legal / count[:, None].astype(dtype) + (1 - epsilon) * sigma
-    sampling = jnp.where((kind == player)[:, None], explore, sigma)
+    explored = (kind == player) | (kind == 1 - player) if exploring == "both" else kind == player
+    sampling = jnp.where(explored[:, None], explore, sigma)
     a = sampling_lib.inverse_cdf(sampling, ud, count)
     p_sigma = jnp.take_along_axis(sigma, a[:, None], 1)[:, 0]
     p_sample = jnp.take_along_axis(sampling, a[:, None], 1)[:, 0]
@@ -452,7 +474,13 @@ def outcome_sampling_update(
 
 
 def outcome_step(
-  tensors: GameTensors, state: MCCFRState, *, trajectories: int, averaging: str, override: Callable | None = None
+  tensors: GameTensors,
+  state: MCCFRState,
+  *,
+  trajectories: int,
+  averaging: str,
+  override: Callable | None = None,
+  exploring: str = "updating",
 ) -> MCCFRState:
   """One outcome-sampling iteration of one run: an update of player 0, then of player 1
   (whose walk sees player 0's new regrets), ``trajectories`` (K) paths each.
@@ -461,6 +489,7 @@ def outcome_step(
     override: optional ``override(key, player) -> (Override | None, keep [K] bool | None)``
       called before each player's walk with the walk's key: a replacement strategy on
       some trajectories and the trajectories that update ``player`` (None: all).
+    exploring: whose infosets the walks explore, one of ``EXPLORING`` (see the module doc).
   """
   next_key, *keys = sampling_lib.split_key(state.key, 3)
   depths = len(tensors.tree.depth_slices) - 1
@@ -470,7 +499,14 @@ def outcome_step(
     source = _Sigma(state.regrets, True) if lazy else _Sigma(current_strategy(tensors, state))
     replacement, keep = override(keys[player], player) if override is not None else (None, None)
     paths = _walk(
-      tensors, source, keys[player], trajectories, player=player, epsilon=state.epsilon, override=replacement
+      tensors,
+      source,
+      keys[player],
+      trajectories,
+      player=player,
+      epsilon=state.epsilon,
+      override=replacement,
+      exploring=exploring,
     )
     state, _ = outcome_sampling_update(
       tensors,
