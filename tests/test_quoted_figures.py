@@ -197,15 +197,34 @@ def _highest(game: str):
   return lambda games: f"{max(p['nash_conv'] for a in paper for p in games[game]['algorithms'][a]):.2f}"
 
 
-def _at_last_of(game: str, algorithm: str, other: str):
-  """``algorithm``'s mean NashConv on ``game`` at the nodes of ``other``'s last evaluation,
-  linear in log(nodes) between its evaluations, as 0.579."""
+def _at(game: str, algorithm: str, nodes: float):
+  """``algorithm``'s mean NashConv on ``game`` after ``nodes`` nodes touched, linear in
+  log(nodes) between its evaluations, as 0.717."""
 
   def value(games: dict) -> str:
     x, y = _log_curve(games, game, algorithm)
-    return f"{np.interp(math.log(games[game]['algorithms'][other][-1]['nodes_touched']), x, y):.3f}"
+    return f"{np.interp(math.log(nodes), x, y):.3f}"
 
   return value
+
+
+def _at_last_of(game: str, algorithm: str, other: str):
+  """``algorithm``'s mean NashConv on ``game`` at the nodes of ``other``'s last evaluation, as 0.579."""
+  return lambda games: _at(game, algorithm, games[game]["algorithms"][other][-1]["nodes_touched"])(games)
+
+
+def _above_from(game: str, algorithm: str, other: str):
+  """The first evaluation of ``algorithm`` on ``game`` from which every later one lies above
+  ``other``'s mean curve (linear in log(nodes)), as a power of ten rounded up: 1e6."""
+
+  def nodes(games: dict) -> str:
+    x, y = _log_curve(games, game, other)
+    rows = games[game]["algorithms"][algorithm]
+    above = [r["nash_conv"] > np.interp(math.log(r["nodes_touched"]), x, y) for r in rows]
+    first = next(i for i in range(len(rows)) if all(above[i:]))
+    return f"1e{math.ceil(math.log10(rows[first]['nodes_touched']))}"
+
+  return nodes
 
 
 def _optimistic_within(games: dict) -> str:
@@ -927,6 +946,32 @@ QUOTES = [
       ("results/games", _last(GOOF7, "mccfr-os-optimistic", 3)),
       ("results/games", _at_last_of(GOOF7, "mccfr-os", "mccfr-os-optimistic")),
     ],
+  ),
+  (
+    "README.md",
+    "one seed, float64, to the budget in {} minutes) outcome sampling",
+    "figure1_nodes_touched.json",
+    [(f"results/games/{GOOF7}/algorithms/mccfr-os-both/-1/seconds", lambda s: str(round(s / 60)))],
+  ),
+  (
+    "README.md",
+    "is slower at every point from {} nodes: NashConv {} after 1e7 nodes (the default: {}),\n"
+    "  0.5 only after {} nodes, and {} at the budget (the default: {}).",
+    "figure1_nodes_touched.json",
+    [
+      ("results/games", _above_from(GOOF7, "mccfr-os-both", "mccfr-os")),
+      ("results/games", _at(GOOF7, "mccfr-os-both", 1e7)),
+      ("results/games", _at(GOOF7, "mccfr-os", 1e7)),
+      ("results/games", _crosses(GOOF7, "mccfr-os-both")),
+      ("results/games", _last(GOOF7, "mccfr-os-both", 3)),
+      ("results/games", _last(GOOF7, "mccfr-os", 3)),
+    ],
+  ),
+  (
+    "notebooks/README.md",
+    "exploring at both players' infosets (the other reading of the paper's sampling profile) ends at {}, above the default's {}",
+    "figure1_nodes_touched.json",
+    [("results/games", _last(GOOF7, "mccfr-os-both", 3)), ("results/games", _last(GOOF7, "mccfr-os", 3))],
   ),
   (
     "README.md",
