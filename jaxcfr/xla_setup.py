@@ -8,8 +8,8 @@ operations on a few dozen entries each, and as separate kernels it costs several
 work. With the walks as one kernel, outcome sampling on princess-and-monster (3, 3, 11),
 one trajectory per update, went from 50-80 to 9-10 us per iteration; with the whole
 ``run`` as one kernel (its updates written as row loops, jaxcfr.core.row_updates), one
-seed of outcome sampling on Leduc poker takes about 1.7 us per iteration instead of 7,
-external sampling 6.6 instead of 17 (2-core CPU, benchmarks/results/mccfr_speed.json).
+seed of outcome sampling on Leduc poker takes about 1.3 us per iteration instead of 7,
+external sampling 5.3 instead of 17 (2-core CPU, benchmarks/results/mccfr_speed.json).
 XLA counts every gather as reading its whole operand, so a walk over a tree of ``H``
 histories counts a few hundred bytes per history per step (external sampling on Leduc,
 9,457 histories: between 2 and 3 MB; outcome sampling on Goof(7), 98M histories: more

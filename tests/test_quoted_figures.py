@@ -1218,6 +1218,31 @@ QUOTES = [
       ("results/figure2", lambda figure2: _expert_pulls(figure2, max)),
     ],
   ),
+  # README, the speed of the sampled solvers (ours[i]: K trajectories per update, B seeds, devices)
+  (
+    "README.md",
+    "runs {}M trajectories/s, {}x OpenSpiel's C++ OutcomeSamplingMCCFRSolver ({}/s in that run; "
+    "1.27x before its whole run compiled into one kernel, docs/design.md section 6); 64 seeds {}x on one core "
+    "and {}x over two (the goal is 30x); minibatches of K trajectories per update reach {}M/s on one core ({}x, "
+    "K = {}) and {}M/s over two ({}x). External sampling on Leduc: {} ms per iteration, {}x OpenSpiel's C++ "
+    "ExternalSamplingMCCFRSolver ({} ms in that run;",
+    "mccfr_speed.json",
+    [
+      ("results/ours/0/trajectories_per_s", lambda x: f"{x / 1e6:.1f}"),
+      ("results/ours/0/ratio_to_openspiel", "{:.1f}"),
+      ("results/openspiel/trajectories_per_s", "{:,.0f}"),
+      ("results/ours/1/ratio_to_openspiel", "{:.1f}"),
+      ("results/ours/8/ratio_to_openspiel", "{:.1f}"),
+      ("results/best_one_device/trajectories_per_s", lambda x: f"{x / 1e6:.1f}"),
+      ("results/best_one_device/ratio_to_openspiel", "{:.1f}"),
+      ("results/best_one_device/configuration/trajectories_per_update", "{:,}"),
+      ("results/best/trajectories_per_s", lambda x: f"{x / 1e6:.1f}"),
+      ("results/best/ratio_to_openspiel", "{:.1f}"),
+      ("results/external_sampling/games/leduc_poker/ours/0/ms_per_iteration", "{:.4f}"),
+      ("results/external_sampling/games/leduc_poker/es_speed_ratio_to_openspiel", "{:.1f}"),
+      ("results/external_sampling/games/leduc_poker/openspiel/ms_per_iteration", "{:.4f}"),
+    ],
+  ),
 ]
 
 

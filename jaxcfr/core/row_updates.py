@@ -42,8 +42,8 @@ def local_batches():
   batch's rows as one loop over the runs' stacked tables, which is right when the batch
   lives on one device (or on each device of a ``shard_map``): on a CPU the batch's step then
   compiles into one kernel (outcome sampling on Leduc, 64 vmapped seeds of one trajectory on
-  one core: 6.2x OpenSpiel's C++ solver in benchmarks/results/mccfr_speed.json, 5.5x with
-  the batched scatter in its previous run, on another CPU)."""
+  one core: 7.0x OpenSpiel's C++ solver in benchmarks/results/mccfr_speed.json; 5.5x with
+  the batched scatter in an earlier run, on another CPU)."""
   token = _LOCAL_BATCHES.set(True)
   try:
     yield
