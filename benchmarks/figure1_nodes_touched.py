@@ -19,6 +19,8 @@ Nodes touched are histories visited, as Lanctot et al. 2009 section 5 counts the
   * MCCFR-outcome (epsilon = 0.6, K = 1, the papers' algorithm): the sampled paths.
   * MCCFR-outcome with optimistic averaging (``mccfr-os-optimistic``, on request): the same paths.
   * MCCFR-outcome with both players exploring (``mccfr-os-both``, on request): its paths.
+  * MCCFR-outcome as the paper iterates (``mccfr-os-simultaneous``, on request): one path per
+    iteration, sampled epsilon-greedily at both players' infosets, updates both players.
   * MCCFR-external, CFR chance-sampled: the histories consistent with the sample (on a game
     without chance nodes, Goof(7) and latent tic-tac-toe here, chance-sampled CFR is vanilla
     CFR and is not drawn).
@@ -84,14 +86,17 @@ SEEDS = {g: 1 for g in PAPER_BUDGETS}  # game -> seeds where --seeds is not give
 # In float64, latent tic-tac-toe's tensors and solver states and Goof(7)'s chance-sampled CFR
 # need more than this machine's 24 GiB.
 DTYPES = {"latent_tic_tac_toe": "float32", "goofspiel": "float32"}  # game name -> dtype, overriding float64
-SAMPLED = ("mccfr-os", "mccfr-es", "cfr-cs", "mccfr-os-optimistic", "mccfr-os-both")
+SAMPLED = ("mccfr-os", "mccfr-es", "cfr-cs", "mccfr-os-optimistic", "mccfr-os-both", "mccfr-os-simultaneous")
 # curves drawn with a solver's option: name -> (solver, options). Outcome sampling with optimistic
 # averaging (Ponsen et al. 2011, Algorithm 1) is one reading of the paper's unstated average rule;
 # with both players exploring, one reading of its "at each information set, we sample an action
-# uniformly randomly with probability epsilon" (Lanctot et al. 2009, section 5).
+# uniformly randomly with probability epsilon" (Lanctot et al. 2009, section 5); simultaneous, the
+# paper's iteration: "we sample one terminal history and only update each information set along
+# that history" (section 3), sampled epsilon-greedily at both players' infosets.
 VARIANTS = {
   "mccfr-os-optimistic": ("mccfr-os", {"averaging": "optimistic"}),
   "mccfr-os-both": ("mccfr-os", {"exploring": "both"}),
+  "mccfr-os-simultaneous": ("mccfr-os", {"exploring": "both", "updates": "simultaneous"}),
 }
 # --algorithms; "cfr" draws CFR and CFR with pruning (alternating updates), "cfr-simultaneous"
 # the same with simultaneous updates
@@ -106,6 +111,7 @@ LABELS = {
   "cfr-cs": "CFR chance-sampled",
   "mccfr-os-optimistic": "MCCFR-outcome, optimistic averaging",
   "mccfr-os-both": "MCCFR-outcome, both players exploring",
+  "mccfr-os-simultaneous": "MCCFR-outcome, one walk updates both players",
 }
 # one colour per algorithm in every panel; the simultaneous-update curves dotted in CFR's colours
 COLORS = {
@@ -116,6 +122,7 @@ COLORS = {
   "cfr-cs": "C4",
   "mccfr-os-optimistic": "C5",
   "mccfr-os-both": "C6",
+  "mccfr-os-simultaneous": "C8",
 }
 CHECKPOINTS = 24
 

@@ -560,6 +560,47 @@ def test_chance_sampling_and_optimistic_averaging_converge_on_kuhn():
     assert float(np.mean(values)) < bound, (algorithm, averaging, values)
 
 
+@pytest.mark.parametrize("trajectories", [1, 30])  # regret matching per visited row, and on the whole tables
+def test_simultaneous_outcome_sampling_updates_both_players_from_one_walk(trajectories):
+  """``updates="simultaneous"``: one walk (epsilon-greedy at both players' infosets) updates
+  player 0 and then player 1, each against the profile the walk was sampled with (not player
+  0's new regrets), and its nodes count once; the same as the two updates written out."""
+  tensors = helpers.load("kuhn_poker").tensors
+  simultaneous = solvers.get("mccfr-os", trajectories=trajectories, exploring="both", updates="simultaneous")
+  state = simultaneous.run(tensors, simultaneous.init(tensors, seed=3), 5)  # regrets no longer zero
+  got = jax.jit(simultaneous.step)(tensors, state)
+
+  profile = mccfr.current_strategy(tensors, state)
+  key = sampling.split_key(state.key, 3)[1]
+  paths = outcome_sampling.sample_trajectories(
+    tensors, profile, key, trajectories, player=0, epsilon=EPSILON, exploring="both"
+  )
+  want = state
+  for player in (0, 1):
+    want, _ = outcome_sampling.outcome_sampling_update(tensors, want, paths, player=player, strategies=profile)
+  for player in (0, 1):
+    np.testing.assert_allclose(got.regrets[player], want.regrets[player], rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(got.average[player], want.average[player], rtol=1e-6, atol=1e-6)
+    assert np.abs(np.asarray(got.average[player] - state.average[player])).max() > 0  # both players updated
+  path_nodes = int((np.asarray(tensors.tree.kind)[np.asarray(paths.nodes[:, :-1])] != 3).sum()) + trajectories
+  assert mccfr.nodes_touched(got) - mccfr.nodes_touched(state) == path_nodes
+  assert int(got.iteration) == int(state.iteration) + 1
+
+
+def test_simultaneous_outcome_sampling_converges_on_kuhn_and_needs_both_players_exploring():
+  solver_ = solvers.get("mccfr-os", exploring="both", updates="simultaneous")
+  tensors = helpers.load("kuhn_poker").tensors
+  states = jax.jit(lambda s: solver_.run(tensors, s, 10000))(solver_.init(tensors, seed=jnp.arange(4)))
+  values = evaluation.exploitability(tensors, solver_.average_strategy(tensors, states))
+  assert float(np.mean(values)) < 0.06, values
+  with pytest.raises(ValueError, match="exploring=both"):
+    solvers.get("mccfr-os", updates="simultaneous")
+  with pytest.raises(ValueError, match="exploring='both'"):
+    outcome_sampling.outcome_step(
+      tensors, solver_.init(tensors), trajectories=1, averaging="stochastic", updates="simultaneous"
+    )
+
+
 # --- driver and command line ----------------------------------------------------------------
 
 
@@ -575,7 +616,7 @@ def test_driver_runs_seeds_as_a_batch():
   assert alone.summary()["nodes_touched"] == counts[1][1]
   with pytest.raises(ValueError, match="solver .mccfr-os. has no setting alpha"):
     driver.solve(kuhn, "mccfr-os", 10, alpha=1.0)
-  with pytest.raises(ValueError, match="solver .mccfr-os. has no setting updates"):
+  with pytest.raises(ValueError, match="pass exploring=both"):  # one walk updates both players
     driver.solve(kuhn, "mccfr-os", 10, updates="simultaneous")
 
 

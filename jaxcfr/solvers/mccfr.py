@@ -253,6 +253,14 @@ AVERAGING = registry.Param(
   "the average strategy's rule: outcome sampling stochastic or optimistic; rcfr uniform or linear",
   choices=outcome_sampling.AVERAGING,
 )
+UPDATES = registry.Param(
+  "updates",
+  str,
+  "alternating",
+  "outcome sampling's iteration: alternating (OpenSpiel's, a walk per player) or simultaneous (the papers': "
+  "one walk updates both players; needs exploring both)",
+  choices=outcome_sampling.UPDATES,
+)
 EXPLORING = registry.Param(
   "exploring",
   str,
@@ -278,14 +286,23 @@ def _solver(name: str, step, hyperparameters: dict, options: dict) -> registry.S
   )
 
 
-def outcome_sampling_solver(*, trajectories: int, averaging: str, exploring: str = "updating") -> registry.Solver:
+def outcome_sampling_solver(
+  *, trajectories: int, averaging: str, exploring: str = "updating", updates: str = "alternating"
+) -> registry.Solver:
   """``mccfr-os``: outcome sampling (jaxcfr.solvers.outcome_sampling) with ``trajectories``
-  per update, the ``averaging`` rule and the ``exploring`` players; hyperparameters seed and
-  epsilon."""
-  step = functools.partial(
-    outcome_sampling.outcome_step, trajectories=trajectories, averaging=averaging, exploring=exploring
-  )
+  per update, the ``averaging`` rule, the ``exploring`` players and the ``updates`` scheme;
+  hyperparameters seed and epsilon.
+
+  Raises:
+    ValueError: ``updates="simultaneous"`` without ``exploring="both"``."""
+  if updates == "simultaneous" and exploring != "both":
+    raise ValueError(
+      "mccfr-os with updates=simultaneous updates both players from one walk, which must explore at both "
+      f"players' infosets: pass exploring=both (got {exploring})"
+    )
   options = {"trajectories": trajectories, "averaging": averaging, "exploring": exploring}
+  step = functools.partial(outcome_sampling.outcome_step, updates=updates, **options)
+  options["updates"] = updates
   return _solver("mccfr-os", step, {"seed": 0, "epsilon": DEFAULT_EPSILON}, options)
 
 
@@ -308,7 +325,7 @@ registry.register(
   "mccfr-os",
   outcome_sampling_solver,
   summary="outcome-sampling MCCFR (Lanctot et al. 2009; Ponsen et al. 2011, Algorithm 1)",
-  options=(TRAJECTORIES, AVERAGING, EXPLORING),
+  options=(TRAJECTORIES, AVERAGING, EXPLORING, UPDATES),
   hyperparameters=(registry.SEED, EPSILON),
 )
 registry.register(

@@ -100,12 +100,25 @@ def model_subtree(state: MCRNRState, key: jax.Array, player: int, *, trajectorie
 
 
 def step(
-  tensors: GameTensors, state: MCRNRState, *, trajectories: int, averaging: str, exploring: str = "updating"
+  tensors: GameTensors,
+  state: MCRNRState,
+  *,
+  trajectories: int,
+  averaging: str,
+  exploring: str = "updating",
+  updates: str = "alternating",
 ) -> MCRNRState:
-  """One MCRNR iteration of one run (an outcome-sampling update of each player)."""
+  """One MCRNR iteration of one run (an outcome-sampling update of each player, alternating:
+  the model's subtree is chosen per walk)."""
   override = functools.partial(model_subtree, state, trajectories=trajectories)
   inner_state = outcome_sampling.outcome_step(
-    tensors, state.inner_state, trajectories=trajectories, averaging=averaging, override=override, exploring=exploring
+    tensors,
+    state.inner_state,
+    trajectories=trajectories,
+    averaging=averaging,
+    override=override,
+    exploring=exploring,
+    updates=updates,
   )
   return state._replace(inner_state=inner_state)
 

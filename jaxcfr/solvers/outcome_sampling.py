@@ -43,7 +43,11 @@ Average strategy:
 
 Updates alternate like OpenSpiel's C++ ``OutcomeSamplingMCCFRSolver`` (player 0's update,
 then player 1's, which sees player 0's new regrets); one ``outcome_step`` is one of its
-iterations. ``Override`` lets a caller replace a player's strategy on chosen
+iterations. With ``updates="simultaneous"`` an iteration is the papers' instead: "on each
+iteration we sample one terminal history and only update each information set along that
+history" (Lanctot et al. 2009, section 3; Ponsen et al. 2011, Algorithm 1): one walk, sampled
+epsilon-greedily at both players' infosets (``exploring="both"``), updates both players
+against the profile it was sampled with, and its nodes are touched once. ``Override`` lets a caller replace a player's strategy on chosen
 trajectories (jaxcfr.solvers.mcrnr's model subtree uses it).
 """
 
@@ -66,6 +70,7 @@ from jaxcfr.solvers.mccfr_state import DEFAULT_EPSILON, MCCFRState, add_count, c
 __all__ = [
   "AVERAGING",
   "EXPLORING",
+  "UPDATES",
   "STACKED_TABLE_HISTORIES",
   "Trajectories",
   "OSEstimate",
@@ -79,6 +84,7 @@ __all__ = [
 
 AVERAGING = ("stochastic", "optimistic")
 EXPLORING = ("updating", "both")
+UPDATES = ("alternating", "simultaneous")
 STACKED_TABLE_HISTORIES = 1 << 18
 
 
@@ -481,19 +487,48 @@ def outcome_step(
   averaging: str,
   override: Callable | None = None,
   exploring: str = "updating",
+  updates: str = "alternating",
 ) -> MCCFRState:
   """One outcome-sampling iteration of one run: an update of player 0, then of player 1
-  (whose walk sees player 0's new regrets), ``trajectories`` (K) paths each.
+  (whose walk sees player 0's new regrets), ``trajectories`` (K) paths each; with
+  ``updates="simultaneous"`` both players' updates from the same K paths (module doc).
 
   Args:
     override: optional ``override(key, player) -> (Override | None, keep [K] bool | None)``
       called before each player's walk with the walk's key: a replacement strategy on
       some trajectories and the trajectories that update ``player`` (None: all).
     exploring: whose infosets the walks explore, one of ``EXPLORING`` (see the module doc).
+    updates: one of ``UPDATES``; "simultaneous" needs ``exploring="both"`` and no ``override``.
+  Raises:
+    ValueError: an unknown ``updates``, or "simultaneous" with another ``exploring`` or an
+      ``override``.
   """
+  if updates not in UPDATES:
+    raise ValueError(f"updates must be one of {UPDATES}, got {updates!r}")
+  if updates == "simultaneous" and (exploring != "both" or override is not None):
+    raise ValueError(
+      "outcome sampling with updates='simultaneous' updates both players from one walk, which must explore at "
+      f"both players' infosets: pass exploring='both' (got {exploring!r}){' and no override' if override else ''}"
+    )
   next_key, *keys = sampling_lib.split_key(state.key, 3)
   depths = len(tensors.tree.depth_slices) - 1
   lazy = trajectories * depths < sum(tp.num_infosets for tp in tensors.players)
+  if updates == "simultaneous":
+    source = _Sigma(state.regrets, True) if lazy else _Sigma(current_strategy(tensors, state))
+    paths = _walk(tensors, source, keys[0], trajectories, player=0, epsilon=state.epsilon, exploring=exploring)
+    counted = None
+    for player in (0, 1):  # the rows' sigma is the walk's (the profile it was sampled with)
+      state, _ = outcome_sampling_update(
+        tensors,
+        state,
+        paths,
+        player=player,
+        averaging=averaging,
+        strategies=None if lazy else source.tables,
+        _walk_rows=True,
+      )
+      counted = state.nodes_touched if counted is None else counted  # the walk's nodes, once
+    return state._replace(key=next_key, iteration=state.iteration + 1, nodes_touched=counted)
   for player in (0, 1):  # player 1's walk sees player 0's new regrets
     # regret matching per visited row when the walk reads fewer rows than the tables hold
     source = _Sigma(state.regrets, True) if lazy else _Sigma(current_strategy(tensors, state))
