@@ -294,12 +294,9 @@ def outcome_sampling_solver(
   hyperparameters seed and epsilon.
 
   Raises:
-    ValueError: ``updates="simultaneous"`` without ``exploring="both"``."""
-  if updates == "simultaneous" and exploring != "both":
-    raise ValueError(
-      "mccfr-os with updates=simultaneous updates both players from one walk, which must explore at both "
-      f"players' infosets: pass exploring=both (got {exploring})"
-    )
+    ValueError: see ``outcome_sampling.check_scheme`` (e.g. simultaneous updates without
+      ``exploring="both"``)."""
+  outcome_sampling.check_scheme(exploring, updates)
   options = {"trajectories": trajectories, "averaging": averaging, "exploring": exploring}
   step = functools.partial(outcome_sampling.outcome_step, updates=updates, **options)
   options["updates"] = updates

@@ -47,8 +47,9 @@ iterations. With ``updates="simultaneous"`` an iteration is the papers' instead:
 iteration we sample one terminal history and only update each information set along that
 history" (Lanctot et al. 2009, section 3; Ponsen et al. 2011, Algorithm 1): one walk, sampled
 epsilon-greedily at both players' infosets (``exploring="both"``), updates both players
-against the profile it was sampled with, and its nodes are touched once. ``Override`` lets a caller replace a player's strategy on chosen
-trajectories (jaxcfr.solvers.mcrnr's model subtree uses it).
+against the profile it was sampled with, and its nodes are touched once. ``Override`` lets a
+caller replace a player's strategy on chosen trajectories (jaxcfr.solvers.mcrnr's model
+subtree uses it).
 """
 
 from __future__ import annotations
@@ -71,6 +72,7 @@ __all__ = [
   "AVERAGING",
   "EXPLORING",
   "UPDATES",
+  "check_scheme",
   "STACKED_TABLE_HISTORIES",
   "Trajectories",
   "OSEstimate",
@@ -170,6 +172,23 @@ class Override(NamedTuple):
   mask: jax.Array
 
 
+def check_scheme(exploring: str, updates: str, override=None) -> None:
+  """Raises ValueError for an ``exploring`` or ``updates`` outside ``EXPLORING`` and
+  ``UPDATES``, or for simultaneous updates (one walk updates both players) that do not explore
+  at both players' infosets or that replace a strategy on some walks (``override``)."""
+  if exploring not in EXPLORING:
+    raise ValueError(f"exploring must be one of {EXPLORING}, got {exploring!r}")
+  if updates not in UPDATES:
+    raise ValueError(f"updates must be one of {UPDATES}, got {updates!r}")
+  if updates == "simultaneous" and exploring != "both":
+    raise ValueError(
+      "outcome sampling with updates=simultaneous updates both players from one walk, which must explore at both "
+      f"players' infosets: pass exploring=both (got {exploring})"
+    )
+  if updates == "simultaneous" and override is not None:
+    raise ValueError("outcome sampling with updates=simultaneous takes no override (MCRNR alternates its updates)")
+
+
 def sample_trajectories(
   tensors: GameTensors,
   strategies,
@@ -212,8 +231,7 @@ def _walk(
   override: Override | None = None,
   exploring: str = "updating",
 ) -> Trajectories:
-  if exploring not in EXPLORING:
-    raise ValueError(f"exploring must be one of {EXPLORING}, got {exploring!r}")
+  check_scheme(exploring, "alternating")
   tree = tensors.tree
   num_histories = tree.parent.shape[0]
   depths = max(len(tree.depth_slices) - 1, 1)
@@ -500,23 +518,16 @@ def outcome_step(
     exploring: whose infosets the walks explore, one of ``EXPLORING`` (see the module doc).
     updates: one of ``UPDATES``; "simultaneous" needs ``exploring="both"`` and no ``override``.
   Raises:
-    ValueError: an unknown ``updates``, or "simultaneous" with another ``exploring`` or an
-      ``override``.
+    ValueError: see ``check_scheme``.
   """
-  if updates not in UPDATES:
-    raise ValueError(f"updates must be one of {UPDATES}, got {updates!r}")
-  if updates == "simultaneous" and (exploring != "both" or override is not None):
-    raise ValueError(
-      "outcome sampling with updates='simultaneous' updates both players from one walk, which must explore at "
-      f"both players' infosets: pass exploring='both' (got {exploring!r}){' and no override' if override else ''}"
-    )
+  check_scheme(exploring, updates, override)
   next_key, *keys = sampling_lib.split_key(state.key, 3)
   depths = len(tensors.tree.depth_slices) - 1
   lazy = trajectories * depths < sum(tp.num_infosets for tp in tensors.players)
   if updates == "simultaneous":
     source = _Sigma(state.regrets, True) if lazy else _Sigma(current_strategy(tensors, state))
     paths = _walk(tensors, source, keys[0], trajectories, player=0, epsilon=state.epsilon, exploring=exploring)
-    counted = None
+    counted = state.nodes_touched
     for player in (0, 1):  # the rows' sigma is the walk's (the profile it was sampled with)
       state, _ = outcome_sampling_update(
         tensors,
@@ -527,7 +538,7 @@ def outcome_step(
         strategies=None if lazy else source.tables,
         _walk_rows=True,
       )
-      counted = state.nodes_touched if counted is None else counted  # the walk's nodes, once
+      counted = state.nodes_touched if player == 0 else counted  # the walk's nodes, counted once
     return state._replace(key=next_key, iteration=state.iteration + 1, nodes_touched=counted)
   for player in (0, 1):  # player 1's walk sees player 0's new regrets
     # regret matching per visited row when the walk reads fewer rows than the tables hold
