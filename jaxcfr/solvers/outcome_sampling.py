@@ -524,37 +524,23 @@ def outcome_step(
   next_key, *keys = sampling_lib.split_key(state.key, 3)
   depths = len(tensors.tree.depth_slices) - 1
   lazy = trajectories * depths < sum(tp.num_infosets for tp in tensors.players)
-  if updates == "simultaneous":
-    source = _Sigma(state.regrets, True) if lazy else _Sigma(current_strategy(tensors, state))
-    paths = _walk(tensors, source, keys[0], trajectories, player=0, epsilon=state.epsilon, exploring=exploring)
-    counted = state.nodes_touched
-    for player in (0, 1):  # the rows' sigma is the walk's (the profile it was sampled with)
-      state, _ = outcome_sampling_update(
+  simultaneous = updates == "simultaneous"
+  for player in (0, 1):  # alternating: player 1's walk sees player 0's new regrets
+    if not simultaneous or player == 0:  # simultaneous: player 0's walk serves both updates
+      # regret matching per visited row when the walk reads fewer rows than the tables hold
+      source = _Sigma(state.regrets, True) if lazy else _Sigma(current_strategy(tensors, state))
+      replacement, keep = override(keys[player], player) if override is not None else (None, None)
+      paths = _walk(
         tensors,
-        state,
-        paths,
+        source,
+        keys[player],
+        trajectories,
         player=player,
-        averaging=averaging,
-        strategies=None if lazy else source.tables,
-        _walk_rows=True,
+        epsilon=state.epsilon,
+        override=replacement,
+        exploring=exploring,
       )
-      counted = state.nodes_touched if player == 0 else counted  # the walk's nodes, counted once
-    return state._replace(key=next_key, iteration=state.iteration + 1, nodes_touched=counted)
-  for player in (0, 1):  # player 1's walk sees player 0's new regrets
-    # regret matching per visited row when the walk reads fewer rows than the tables hold
-    source = _Sigma(state.regrets, True) if lazy else _Sigma(current_strategy(tensors, state))
-    replacement, keep = override(keys[player], player) if override is not None else (None, None)
-    paths = _walk(
-      tensors,
-      source,
-      keys[player],
-      trajectories,
-      player=player,
-      epsilon=state.epsilon,
-      override=replacement,
-      exploring=exploring,
-    )
-    state, _ = outcome_sampling_update(
+    state, _ = outcome_sampling_update(  # the rows' sigma is the walk's (the profile it sampled)
       tensors,
       state,
       paths,
@@ -564,4 +550,8 @@ def outcome_step(
       keep=keep,
       _walk_rows=True,
     )
+    if simultaneous and player == 0:
+      counted = state.nodes_touched  # the one walk's nodes, counted once
+  if simultaneous:
+    state = state._replace(nodes_touched=counted)
   return state._replace(key=next_key, iteration=state.iteration + 1)
