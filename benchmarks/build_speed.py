@@ -1,4 +1,4 @@
-"""Builder speed: histories per second of the tree-walk builder (jaxcfr/game/build.py).
+"""Builder speed: histories per second of the tree-walk builder (jaxcfr/kits/sequence_form/build.py).
 
 Builds each game from its rules with the cache off, through the OpenSpiel adapter and
 through the native rules in games/, and reports the best of ``--repeats`` wall times for
@@ -15,7 +15,7 @@ from pathlib import Path
 
 
 import jaxcfr
-from jaxcfr.game import loading
+from jaxcfr.kits import loading
 from record import read_record, write_record  # noqa: E402  pylint: disable=wrong-import-position
 from timing import best_of  # noqa: E402  pylint: disable=wrong-import-position
 

@@ -4,7 +4,7 @@
    (alpha, beta, gamma) and the utilities, against the forward run (``solver.run``, jitted;
    goal: <= 3x), with checkpointed chunks of several lengths and without, side by side with
    and without (``unrolled(..., reverse_passes=False)``) the hand-written reverse passes of
-   ``jaxcfr.core.evaluation`` (the payoff
+   ``jaxcfr.kits.sequence_form.evaluation`` (the payoff
    products' transposed segment sums, the counterfactual values' top-down adjoint; "autodiff"
    differentiates the forward code instead, whose gathers become unsorted scatter-adds), and
    the compiled program's temporary memory for T = 10,000 (goal: fits in 1 GiB); each also
@@ -31,7 +31,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import jaxcfr  # noqa: E402
 from jaxcfr import diff, solvers  # noqa: E402
-from jaxcfr.core import evaluation  # noqa: E402
+from jaxcfr.kits.sequence_form import evaluation  # noqa: E402
 from jaxcfr.diff.unrolled import default_chunk  # noqa: E402
 from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
 
@@ -210,7 +210,7 @@ def main(argv=None) -> int:
       f"unrolled: CPU seconds (process_time), best of {args.repeats}, of the exploitability after T DCFR "
       "iterations and its gradient w.r.t. (alpha, beta, gamma) and the utilities, vs the forward "
       "solver.run (goal <= 3x), for several checkpoint chunk lengths and without checkpoints, with the "
-      "hand-written reverse passes of jaxcfr.core.evaluation and with plain autodiff of the same forward "
+      "hand-written reverse passes of jaxcfr.kits.sequence_form.evaluation and with plain autodiff of the same forward "
       "code (same run); algorithms: CFR+, DCFR and PCFR+, the gradient w.r.t. the utilities (default chunk, "
       "hand-written passes) against each one's forward run, and with the checkpoints keeping every step's "
       "sequence values (products kept: jax.checkpoint_policies.save_only_these_names(evaluation.SEQUENCE_VALUES)); memory: XLA temp bytes of the T=10,000 gradient; "

@@ -61,9 +61,9 @@ import numpy as np
 
 import jaxcfr
 from jaxcfr import solvers
-from jaxcfr.core import evaluation
-from jaxcfr.game.arrays import CHANCE_NODE
-from jaxcfr.game import memory
+from jaxcfr.kits.sequence_form import evaluation
+from jaxcfr.kits.sequence_form.arrays import CHANCE_NODE
+from jaxcfr.base import memory
 from jaxcfr.solvers import mccfr, mccfr_state
 from record import read_record, stamp, write_record  # noqa: E402  pylint: disable=wrong-import-position
 from timing import per_iteration, timed  # noqa: E402  pylint: disable=wrong-import-position

@@ -1,6 +1,6 @@
 """Ponsen et al. 2011 Figure 4 (right) and a crosstable in the spirit of their Tables 1 and 2,
 on heads-up limit hold'em with the imperfect-recall abstraction of the paper: equal-width buckets of
-exact E[HS] (jaxcfr.game.limit_holdem).
+exact E[HS] (jaxcfr.kits.card_abstraction.game).
 
 1. A reference strategy, "a pre-learned Nash-equilibrium strategy (using MCCFR with a
    10-bucket discretization)": here chance-sampled CFR (``cfr-cs``, an MCCFR variant of
@@ -8,7 +8,7 @@ exact E[HS] (jaxcfr.game.limit_holdem).
    far faster per second on this CPU than outcome sampling) for --reference-iters iterations.
 2. Figure 4 (right): outcome-sampling MCCFR (epsilon 0.6) and MCTS (C = 17) in the 10-bucket
    game, evaluated every --eval-every iterations to --iters in small bets per hand against
-   the reference (duplicate deals, expected payoff over the actions; jaxcfr.evaluate.holdem_match).
+   the reference (duplicate deals, expected payoff over the actions; jaxcfr.kits.card_abstraction.match).
    The paper evaluated every 10^6 iterations with 10^5 games (its text does not give the
    runs' total); one CPU core runs about 33,000 outcome-sampling iterations a second
    (``holdem_speed.json``), so 10^7 iterations take about 5 minutes a curve and 10^8 an hour.
@@ -50,7 +50,7 @@ import jax.numpy as jnp
 import numpy as np
 
 import jaxcfr
-from jaxcfr.evaluate import holdem_match
+from jaxcfr.kits.card_abstraction import match as holdem_match
 from jaxcfr import solvers
 from jaxcfr.run import checkpoint
 
@@ -76,14 +76,14 @@ def _train(label, game, args, key, reference):
   """Trains one agent on ``game``: (profile, info); info holds "rate" [what, iterations per second]
   and "curve" (Figure 4's evaluations against ``reference()``, or None)."""
   if label == "reference":
-    cs = solvers.get("cfr-cs", "sampled")
+    cs = solvers.get("cfr-cs", "card_abstraction")
     state = cs.run(game, cs.init(game, seed=0), 1)  # compile
     state, seconds = _timed_run(cs, game, state, args.reference_iters - 1)
     rate = ["cfr-cs (8 deals per iteration), 10 buckets", (args.reference_iters - 1) / seconds]
     return cs.average_strategy(game, state), {"rate": rate, "curve": None}
   if label in CURVES:
     name, hyper = CURVES[label]
-    solver = solvers.get(name, "sampled")
+    solver = solvers.get(name, "card_abstraction")
     state = solver.run(game, solver.init(game, seed=0, **hyper), 1)
     done, run_seconds, rows = 1, 0.0, []
     while done < args.iters:
@@ -97,13 +97,13 @@ def _train(label, game, args, key, reference):
     info = {"rate": [f"{name}, 10 buckets", (done - 1) / run_seconds], "curve": rows}
     return solver.average_strategy(game, state), info
   if label == "MCCFR100":
-    solver = solvers.get("mccfr-os", "sampled")
+    solver = solvers.get("mccfr-os", "card_abstraction")
     state = solver.run(game, solver.init(game, seed=0), 1)
     state, seconds = _timed_run(solver, game, state, args.iters - 1)
     info = {"rate": ["mccfr-os, 100 buckets", (args.iters - 1) / seconds], "curve": None}
     return solver.average_strategy(game, state), info
   buckets = int(label.removeprefix("MCRNR"))  # one run restricting each seat, the bot as model
-  mcrnr = solvers.get("mcrnr", "sampled")
+  mcrnr = solvers.get("mcrnr", "card_abstraction")
   bot = holdem_match.rule_bot(game)
   state = mcrnr.init(game, model=bot, seed=jnp.array([0, 1]), p=0.75, restricted=jnp.array([1, 0]))
   state, seconds = _timed_run(mcrnr, game, state, args.mcrnr_iters)
@@ -118,7 +118,7 @@ def _agent(label, games, args, key, reference, run_config):
   path = None if args.agents_dir is None else Path(args.agents_dir) / f"{label}.npz"
   game = games[100 if label.endswith("100") else 10]
   if path is not None and path.exists():
-    sampled = solvers.get("mccfr-os", "sampled")
+    sampled = solvers.get("mccfr-os", "card_abstraction")
     template = sampled.average_strategy(game, sampled.init(game, seed=0))
     profile, saved = checkpoint.load(path, template)
     if saved.get("configuration") != run_config:

@@ -160,14 +160,15 @@ def measure(game_string: str) -> dict:
   import numpy as np  # pylint: disable=import-outside-toplevel
   import jaxcfr  # pylint: disable=import-outside-toplevel
   from jaxcfr import solvers  # pylint: disable=import-outside-toplevel
-  from jaxcfr.game import loading, vectorized  # pylint: disable=import-outside-toplevel
+  from jaxcfr.kits import loading
+  from jaxcfr.kits.sequence_form import vectorized  # pylint: disable=import-outside-toplevel
 
   anonymous = _AnonymousPeak()
   row = {"game": game_string}
   row["build_s"], (arrays, _) = timed(lambda: loading.build_arrays(game_string, use_cache=False))
   row["build_peak_rss_gib"] = _peak_rss_gib()
   row["build_peak_anon_gib"] = anonymous.take()
-  from jaxcfr.game.statistics import statistics  # pylint: disable=import-outside-toplevel
+  from jaxcfr.kits.sequence_form.statistics import statistics  # pylint: disable=import-outside-toplevel
 
   row["statistics_s"], row["statistics"] = timed(lambda arrays=arrays: statistics(arrays))
   histories = arrays.num_histories

@@ -7,7 +7,7 @@ tie); it exists when some opponent bids (distinct cards) give those results. The
 groups infosets by a key and sums sqrt(group size):
 
   card labels      the own bids, labelled by card: Lanctot et al. 2009's definition and jaxcfr's
-                   (jaxcfr/game/statistics.py); equal to ``jaxcfr info``'s value
+                   (jaxcfr/kits/sequence_form/statistics.py); equal to ``jaxcfr info``'s value
   rank labels      the own bids labelled by their position among the cards still in hand
   parent sequence  the treeplex parent sequence (own bids and all results but the last)
   results only     the public results, not the own bids

@@ -1,4 +1,4 @@
-"""The JAX 7-card hand evaluator (jaxcfr.game.hand_eval) against PyPI's phevaluator on many
+"""The JAX 7-card hand evaluator (jaxcfr.kits.card_abstraction.hand_eval) against PyPI's phevaluator on many
 random hands: agreement of the order and the ties, and hands per second of both.
 
   python -m benchmarks hand_eval_check [--hands 10000000] [--chunk 1000000]
@@ -15,7 +15,7 @@ import time
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcfr.game import hand_eval
+from jaxcfr.kits.card_abstraction import hand_eval
 
 from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
 
@@ -71,7 +71,7 @@ def main(argv=None) -> dict:
   write_record(
     args.out,
     benchmark="hand_eval_check",
-    description="jaxcfr.game.hand_eval.hand_rank against phevaluator.evaluate_cards on uniformly "
+    description="jaxcfr.kits.card_abstraction.hand_eval.hand_rank against phevaluator.evaluate_cards on uniformly "
     "random 7-card hands; the CPU was shared with other jobs",
     configuration=vars(args),
     results=results,

@@ -3,7 +3,7 @@ and Figure 8 (MCRNR learning while it plays), on limit hold'em's 10-bucket abstr
 
 1. MCCFR10: outcome sampling (epsilon 0.6) for --iters iterations; it is the baseline of
    Table 2 and the player that observes the modelled bot.
-2. The opponent data: --games games between the rule bot (jaxcfr.evaluate.holdem_match, a
+2. The opponent data: --games games between the rule bot (jaxcfr.kits.card_abstraction.match, a
    stand-in for the paper's Poki and Sparbot, which we cannot have) and MCCFR10, the bot in
    each seat for half of them (the paper: about 20,000 games against each bot).
 3. The model: jaxcfr.evaluate.holdem_model, the paper's five features and one tree per round
@@ -35,7 +35,8 @@ import numpy as np
 
 import jaxcfr
 from jaxcfr import solvers
-from jaxcfr.evaluate import holdem_match, holdem_model
+from jaxcfr.kits.card_abstraction import match as holdem_match
+from jaxcfr.evaluate import holdem_model
 
 from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
 
@@ -68,7 +69,7 @@ def main(argv=None) -> dict:
   seconds = {}
 
   start = time.perf_counter()
-  mccfr = solvers.get("mccfr-os", "sampled")
+  mccfr = solvers.get("mccfr-os", "card_abstraction")
   state = jax.block_until_ready(mccfr.run(game, mccfr.init(game, seed=0, epsilon=0.6), args.iters))
   mccfr10 = mccfr.average_strategy(game, state)
   seconds["mccfr10"] = time.perf_counter() - start
@@ -89,7 +90,7 @@ def main(argv=None) -> dict:
   }
   print("model", fit, flush=True)
 
-  mcrnr = solvers.get("mcrnr", "sampled")
+  mcrnr = solvers.get("mcrnr", "card_abstraction")
   agents = {"MCCFR10": mccfr10}
   for label, sigma_fix in (("MCRNR10, learned model", model), ("MCRNR10, the bot as its model", bot)):
     start = time.perf_counter()

@@ -24,8 +24,8 @@ import numpy as np
 
 import jaxcfr
 from jaxcfr import solvers
-from jaxcfr.evaluate import holdem_match
-from jaxcfr.game import limit_holdem
+from jaxcfr.kits.card_abstraction import match as holdem_match
+from jaxcfr.kits.card_abstraction import game as limit_holdem
 
 from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
 from timing import timed  # noqa: E402  pylint: disable=wrong-import-position
@@ -79,7 +79,7 @@ def main(argv=None) -> dict:
     }
     rates = {}
     for label, init in inits.items():
-      solver = solvers.get(label.split()[0], "sampled")
+      solver = solvers.get(label.split()[0], "card_abstraction")
       count = max(10, n // 10) if label.startswith("cfr-cs") else n
       rates[label] = _median_rate(lambda s, k, solver=solver: solver.run(game, s, k), init(solver), count, args.repeats)
       print(name, label, f"{rates[label]:,.0f} iterations/s", flush=True)

@@ -28,7 +28,7 @@ Counter-strategies, one agent per opponent (a strategy for each seat):
        against the paper's probe, "a trivial strategy that calls and raises with equal
        probability" (jaxcfr.evaluate.opponent.action_strategy), observed actions counted per
        infoset and normalised, the call action at infosets never observed (the paper's default),
-       then each seat's exact best response to the model (jaxcfr.core.evaluation.best_response_profile;
+       then each seat's exact best response to the model (jaxcfr.kits.sequence_form.evaluation.best_response_profile;
        Leduc needs no abstraction: the model lives in the full game).
   RNR  (section 5) restricted Nash responses to the same models (jaxcfr.solvers rnr on CFR+,
        --rnr-iters iterations), every p of --ps for every opponent and seat in one batch. The
@@ -190,7 +190,7 @@ def counter_strategies(tensors, profiles: dict, names, hands, config: dict, key)
     the model's infosets never observed, per seat}}
   """
   import jaxcfr  # pylint: disable=import-outside-toplevel
-  from jaxcfr.core import evaluation  # pylint: disable=import-outside-toplevel
+  from jaxcfr.kits.sequence_form import evaluation  # pylint: disable=import-outside-toplevel
   from jaxcfr.evaluate import opponent  # pylint: disable=import-outside-toplevel
   from jaxcfr.games.leduc_poker import CALL, RAISE  # pylint: disable=import-outside-toplevel
 

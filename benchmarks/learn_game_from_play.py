@@ -37,7 +37,7 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import jaxcfr  # noqa: E402
 from jaxcfr import diff  # noqa: E402
-from jaxcfr.game.tensors import path_product  # noqa: E402
+from jaxcfr.kits.sequence_form.tensors import path_product  # noqa: E402
 from jaxcfr.games import leduc_poker as leduc_rules  # noqa: E402
 from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
 

@@ -19,7 +19,7 @@ import pyspiel
 
 import jaxcfr
 from jaxcfr import solvers
-from jaxcfr.core import evaluation
+from jaxcfr.kits.sequence_form import evaluation
 from jaxcfr.solvers import mccfr_state
 from record import read_record, write_record  # noqa: E402  pylint: disable=wrong-import-position
 from timing import timed  # noqa: E402  pylint: disable=wrong-import-position

@@ -39,7 +39,8 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import jaxcfr  # noqa: E402
 from jaxcfr import solvers  # noqa: E402
-from jaxcfr.core import evaluation, regret  # noqa: E402
+from jaxcfr.kits.sequence_form import evaluation  # noqa: E402
+from jaxcfr.base import regret  # noqa: E402
 from jaxcfr.solvers import mmd  # noqa: E402
 from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
 

@@ -1,6 +1,6 @@
 """No-limit Leduc hold'em: sizes and build seconds of the full game by stack, and of the abstractions.
 
-For each game string: the statistics of ``jaxcfr info`` (jaxcfr/game/statistics.py), the
+For each game string: the statistics of ``jaxcfr info`` (jaxcfr/kits/sequence_form/statistics.py), the
 seconds of the build with the cache off (``loading.build_arrays``: the vectorised rules
 where the game has them, ``betting=full`` up to ``stack - ante = 42``), those of the
 tree walk (``build.build_from_protocol``) for games of at most ``--walk-up-to`` histories
@@ -24,7 +24,8 @@ import numpy as np
 
 import jaxcfr
 from jaxcfr import solvers
-from jaxcfr.game import build, loading
+from jaxcfr.kits.sequence_form import build
+from jaxcfr.kits import loading
 from jaxcfr.games import GAMES
 from record import read_record, write_record  # noqa: E402  pylint: disable=wrong-import-position
 from timing import timed  # noqa: E402  pylint: disable=wrong-import-position
@@ -63,7 +64,11 @@ def main(argv=None) -> dict:
   rows = []
   for game_string in filter(None, (g.strip() for g in args.games.split(";"))):
     build_s, (arrays, info) = timed(lambda game_string=game_string: loading.build_arrays(game_string, use_cache=False))
-    row = {**jaxcfr.game.statistics.statistics(arrays), "build_s": build_s, "openspiel_twin": info.openspiel_name}
+    row = {
+      **jaxcfr.kits.sequence_form.statistics.statistics(arrays),
+      "build_s": build_s,
+      "openspiel_twin": info.openspiel_name,
+    }
     if arrays.num_histories <= args.walk_up_to:
       name, params = loading.parse_game_string(game_string)
       row["tree_walk_build_s"], walked = timed(

@@ -31,7 +31,8 @@ from timing import best_seconds as _best_of  # noqa: E402  pylint: disable=wrong
 
 import jaxcfr  # noqa: E402  pylint: disable=wrong-import-position
 from jaxcfr import solvers  # noqa: E402  pylint: disable=wrong-import-position
-from jaxcfr.core import evaluation, regret  # noqa: E402  pylint: disable=wrong-import-position
+from jaxcfr.kits.sequence_form import evaluation
+from jaxcfr.base import regret  # noqa: E402  pylint: disable=wrong-import-position
 
 
 def best_seconds(fn, x, repeats: int) -> float:

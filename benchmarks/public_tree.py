@@ -21,7 +21,7 @@ Parts:
   time passes ``--max-minutes`` (the point it reached recorded).
 - ``range_batch``: Libratus endgame 4 (a river) with ``--batches`` different range pairs (the
   endgame's ranges times independent log-normal noise, sigma 1, per hand) as one program
-  (``jaxcfr.core.public_tree.with_initial_ranges``): CFR+ milliseconds per iteration and per
+  (``jaxcfr.kits.public_tree.values.with_initial_ranges``): CFR+ milliseconds per iteration and per
   subgame against one subgame alone, then the largest batch solved for ``--iterations``
   iterations: the exploitability of every subgame in percent of the pot.
 - ``flop``: a flop subgame (``--flop``, default ``FLOP``: about 595,000 public nodes) solved by
@@ -108,10 +108,10 @@ def _curve(
   import jax  # pylint: disable=import-outside-toplevel
 
   from jaxcfr import solvers  # pylint: disable=import-outside-toplevel
-  from jaxcfr.evaluate import evaluators  # pylint: disable=import-outside-toplevel
+  from jaxcfr import kits  # pylint: disable=import-outside-toplevel
 
   solver = solvers.get(algorithm, game.representation)
-  evaluate = evaluators.for_game(game)
+  evaluate = kits.of_game(game).evaluator(game)
   state = solver.init(game.tensors)
   state = solver.run(game.tensors, state, 1)  # compile the run and the evaluation
   jax.block_until_ready(evaluate(solver, game.tensors, state, 1))
@@ -215,7 +215,7 @@ def range_batch(batches: list, iterations: int, every: int) -> dict:
 
   import jaxcfr  # pylint: disable=import-outside-toplevel
   from jaxcfr import solvers  # pylint: disable=import-outside-toplevel
-  from jaxcfr.core import public_tree as ops  # pylint: disable=import-outside-toplevel
+  from jaxcfr.kits.public_tree import values as ops  # pylint: disable=import-outside-toplevel
   from jaxcfr.games import hunl_subgame as hs  # pylint: disable=import-outside-toplevel
 
   game = jaxcfr.load("hunl_subgame(endgame=4)")
@@ -265,11 +265,11 @@ def rounding() -> dict:
 
   import jaxcfr  # pylint: disable=import-outside-toplevel
   from jaxcfr import solvers  # pylint: disable=import-outside-toplevel
-  from jaxcfr.evaluate import evaluators  # pylint: disable=import-outside-toplevel
+  from jaxcfr import kits  # pylint: disable=import-outside-toplevel
 
   jax.config.update("jax_enable_x64", True)
   game = jaxcfr.load("hunl_subgame(endgame=3)", dtype="float64")
-  evaluate = evaluators.for_game(game)
+  evaluate = kits.of_game(game).evaluator(game)
   out = {"game": game.name, "dtype": "float64"}
   for algorithm in ("cfr+", "dcfr", "pcfr+"):
     curves = {}
@@ -297,7 +297,7 @@ def small_deck_peer() -> dict:
   import jaxcfr  # pylint: disable=import-outside-toplevel
   import peers  # pylint: disable=import-outside-toplevel
   from jaxcfr import solvers  # pylint: disable=import-outside-toplevel
-  from jaxcfr.game import public_tree as pt  # pylint: disable=import-outside-toplevel
+  from jaxcfr.kits import public_tree as pt  # pylint: disable=import-outside-toplevel
   from jaxcfr.games.poker_rules import ALL_IN, NoLimitRules  # pylint: disable=import-outside-toplevel
 
   out = {}

@@ -85,7 +85,7 @@ def card_incidence(tree):
 
 
 def folds_by_product(tree, player: int, opponent_reach, incidence):
-  """An experiment beside ``jaxcfr.core.public_tree.fold_values`` (two-card hands): the reach
+  """An experiment beside ``jaxcfr.kits.public_tree.values.fold_values`` (two-card hands): the reach
   of each card's holders as one product with the [H, M] card-incidence matrix
   (``card_incidence``), instead of a gather of the holders and a sum."""
   import jax.numpy as jnp  # pylint: disable=import-outside-toplevel
@@ -101,7 +101,7 @@ def folds_by_product(tree, player: int, opponent_reach, incidence):
 def showdown_gathers(tree, reach, width: int) -> dict:
   """An experiment on the showdowns' first step, each board's reach [G, H] put in its hands'
   order of strength, over every showdown board in steps of ``width`` boards (``lax.map`` over
-  a ``vmap``, as jaxcfr.core.public_tree runs the showdowns): ``columns`` gathers the hands
+  a ``vmap``, as jaxcfr.kits.public_tree.values runs the showdowns): ``columns`` gathers the hands
   axis of [G, H] as the library does; ``rows`` gathers rows of the transposed [H, G];
   ``transpose`` only transposes. Milliseconds, best of three."""
   import jax  # pylint: disable=import-outside-toplevel
@@ -135,7 +135,7 @@ def profile(game_name: str, algorithm: str, step_bytes: list, repeats: int, trac
 
   import jaxcfr  # pylint: disable=import-outside-toplevel
   from jaxcfr import solvers  # pylint: disable=import-outside-toplevel
-  from jaxcfr.core import public_tree as ops  # pylint: disable=import-outside-toplevel
+  from jaxcfr.kits.public_tree import values as ops  # pylint: disable=import-outside-toplevel
 
   start = time.perf_counter()
   game = jaxcfr.load(game_name, representation="public_tree")

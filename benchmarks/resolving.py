@@ -21,7 +21,7 @@ seats; its exploitability is exact (best responses on the public tree). Head to 
 agent's exact expected winnings per game (seats averaged) against CFR+ of 100 and 1,000
 iterations and the 10,000-iteration solution. Data generation reports situations per second.
 The agents' strategies and the networks are saved beside the results (``<results stem>_<stack>_<agent>.npz``,
-``jaxcfr.evaluate.strategy_files``). DeepStack-Leduc's published figures are quoted with its
+``jaxcfr.kits.strategy_files``). DeepStack-Leduc's published figures are quoted with its
 definition (its exploitability is ``NashConv / 2`` times 5/6: its deal weights sum to 30/36).
 The results file records the hardware and commit.
 """
@@ -141,25 +141,25 @@ def train_network(rules, size: int, args) -> tuple:
 def one_stack(stack: int, args, out_dir: Path) -> dict:
   import jax  # pylint: disable=import-outside-toplevel
 
-  from jaxcfr.core import public_tree as ops  # pylint: disable=import-outside-toplevel
-  from jaxcfr.evaluate import strategy_files  # pylint: disable=import-outside-toplevel
-  from jaxcfr.game import loading  # pylint: disable=import-outside-toplevel
-  from jaxcfr.solvers import lookahead, value_network, vector_cfr  # pylint: disable=import-outside-toplevel
+  from jaxcfr.kits.public_tree import values as ops  # pylint: disable=import-outside-toplevel
+  from jaxcfr.kits import strategy_files  # pylint: disable=import-outside-toplevel
+  from jaxcfr import kits  # pylint: disable=import-outside-toplevel
+  from jaxcfr.solvers import cfr, lookahead, value_network  # pylint: disable=import-outside-toplevel
 
   name = f"no_limit_leduc_poker(betting=deepstack,stack={stack},ante={ANTE})"
-  game = loading.load(name, representation="public_tree")
+  game = kits.load(name, representation="public_tree")
   rules, whole = game.tree.rules, game.tensors
   exploit = jax.jit(ops.exploitability)
   row = lambda value, seconds: {"chips": value, "mbb_per_game": 1000 * value / ANTE, "seconds": seconds}
   rows = {"uniform": row(float(exploit(whole, ops.uniform_profile(whole))), 0.0)}
-  cfr = {}
-  state = vector_cfr.init(whole, **vector_cfr.preset_hyperparameters("cfr+"))
+  cfr_profiles = {}
+  state = cfr.init(whole, **cfr.preset_hyperparameters("cfr+"))
   done, start = 0, time.perf_counter()
   for target in (100, 1000, 10000):
-    state = vector_cfr.run(whole, state, target - done, vector_cfr.preset_step("cfr+"))
+    state = cfr.run(whole, state, target - done, cfr.preset_step("cfr+"))
     done = target
-    cfr[target] = vector_cfr.average_strategy(whole, state)
-    rows[f"cfr+_{target}"] = row(float(exploit(whole, cfr[target])), time.perf_counter() - start)
+    cfr_profiles[target] = cfr.average_strategy(whole, state)
+    rows[f"cfr+_{target}"] = row(float(exploit(whole, cfr_profiles[target])), time.perf_counter() - start)
   exact = {
     "fresh": ("exact", functools.partial(lookahead.exact_leaf_values, iterations=args.leaf_iterations)),
     "warm": ("exact_warm", functools.partial(lookahead.warm_leaf_values, iterations=args.warm_leaf_iterations)),
@@ -178,12 +178,16 @@ def one_stack(stack: int, args, out_dir: Path) -> dict:
       start = time.perf_counter()
       profile = _profile(rules, iterations, leaf_values_of, args.gadget)
       rows[f"resolving_{label}"] = row(float(exploit(whole, profile)), time.perf_counter() - start)
-      strategy_files.save_public_strategy(out_dir / f"{prefix}_{stack}_{label}.npz", game, profile)
+      strategy_files.save_strategy(out_dir / f"{prefix}_{stack}_{label}.npz", game, profile)
       rows[f"resolving_{label}"]["head_to_head_chips"] = {
         f"cfr+_{t}": float(
-          (ops.expected_value(whole, (profile[0], cfr[t][1])) - ops.expected_value(whole, (cfr[t][0], profile[1]))) / 2
+          (
+            ops.expected_value(whole, (profile[0], cfr_profiles[t][1]))
+            - ops.expected_value(whole, (cfr_profiles[t][0], profile[1]))
+          )
+          / 2
         )
-        for t in cfr
+        for t in cfr_profiles
       }
       print(f"stack {stack}, {label}: {rows[f'resolving_{label}']}", flush=True)
   return {"game": name, "ante": ANTE, "exploitability": rows, "value_network_data": data_rows}

@@ -62,10 +62,10 @@ PARTS = ("no_depth_limit", "one_root_resolve", "exact_leaves", "split", "warm_le
 
 
 def _cfr(tree, iterations: int):
-  from jaxcfr.solvers import vector_cfr  # pylint: disable=import-outside-toplevel
+  from jaxcfr.solvers import cfr  # pylint: disable=import-outside-toplevel
 
-  state = vector_cfr.init(tree, **vector_cfr.preset_hyperparameters("cfr+"))
-  return vector_cfr.average_strategy(tree, vector_cfr.run(tree, state, iterations, vector_cfr.preset_step("cfr+")))
+  state = cfr.init(tree, **cfr.preset_hyperparameters("cfr+"))
+  return cfr.average_strategy(tree, cfr.run(tree, state, iterations, cfr.preset_step("cfr+")))
 
 
 def _agent(rules, iterations: int, **settings) -> tuple:
@@ -97,7 +97,7 @@ def seat_gains(whole, profile, value: float) -> dict:
   """The opponent's best-response gain over the game value against each seat of ``profile``:
   ``seat_0`` is ``BR_1(sigma_0) + v``, ``seat_1`` is ``BR_0(sigma_1) - v`` (``v``: player 0's
   game value), and ``chips``, their mean, the exploitability (``NashConv / 2``)."""
-  from jaxcfr.core import public_tree as ops  # pylint: disable=import-outside-toplevel
+  from jaxcfr.kits.public_tree import values as ops  # pylint: disable=import-outside-toplevel
 
   best = ops.best_response_values(whole, tuple(profile))
   return {"chips": float(best.sum() / 2), "seat_0": float(best[1] + value), "seat_1": float(best[0] - value)}
@@ -114,10 +114,10 @@ def best_completion(whole, tree, strategy, player: int, iterations: int):
   import jax  # pylint: disable=import-outside-toplevel
   import jax.numpy as jnp  # pylint: disable=import-outside-toplevel
 
-  from jaxcfr.solvers import vector_cfr  # pylint: disable=import-outside-toplevel
+  from jaxcfr.solvers import cfr  # pylint: disable=import-outside-toplevel
 
   held, fixed = jnp.asarray(first_round(tree, player)), jnp.asarray(strategy, whole.dtype)
-  base = vector_cfr.preset_step("cfr+")
+  base = cfr.preset_step("cfr+")
 
   def hold(state):
     strategies, regrets = list(state.strategy), list(state.regrets)
@@ -125,9 +125,9 @@ def best_completion(whole, tree, strategy, player: int, iterations: int):
     regrets[player] = jnp.where(held, 1e30 * fixed, regrets[player])
     return state._replace(strategy=tuple(strategies), regrets=tuple(regrets))
 
-  state = hold(vector_cfr.init(whole, **vector_cfr.preset_hyperparameters("cfr+")))
+  state = hold(cfr.init(whole, **cfr.preset_hyperparameters("cfr+")))
   run = jax.jit(lambda s: jax.lax.fori_loop(0, iterations, lambda _, x: hold(base(whole, x)), s))
-  return jnp.where(held, fixed, vector_cfr.average_strategy(whole, run(state))[player])
+  return jnp.where(held, fixed, cfr.average_strategy(whole, run(state))[player])
 
 
 def completed_first_round(whole, tree, profile, value: float, iterations: int) -> dict:
@@ -160,7 +160,7 @@ def one_lookahead_first_round(rules, tree, leaf_values_of, iterations: int, refe
   of CFR+, leaf values ``leaf_values_of(lookahead)``), both players', no re-solving."""
   import jax.numpy as jnp  # pylint: disable=import-outside-toplevel
 
-  from jaxcfr.game import public_tree  # pylint: disable=import-outside-toplevel
+  from jaxcfr.kits import public_tree as public_tree  # pylint: disable=import-outside-toplevel
   from jaxcfr.solvers import lookahead  # pylint: disable=import-outside-toplevel
 
   first = lookahead.build(rules)
@@ -246,12 +246,12 @@ def main(argv: list[str] | None = None) -> dict:
   import jax  # pylint: disable=import-outside-toplevel
 
   jax.config.update("jax_enable_x64", True)
-  from jaxcfr.core import public_tree as ops  # pylint: disable=import-outside-toplevel
-  from jaxcfr.game import loading  # pylint: disable=import-outside-toplevel
+  from jaxcfr.kits.public_tree import values as ops  # pylint: disable=import-outside-toplevel
+  from jaxcfr import kits  # pylint: disable=import-outside-toplevel
   from jaxcfr.solvers import lookahead, resolving  # pylint: disable=import-outside-toplevel
 
   name = f"no_limit_leduc_poker(betting=deepstack,stack={args.stack},ante=100)"
-  game = loading.load(name, representation="public_tree", dtype="float64")
+  game = kits.load(name, representation="public_tree", dtype="float64")
   rules, whole = game.tree.rules, game.tensors
   exploit = jax.jit(ops.exploitability)
   results = {"game": name, "whole_game_cfr+": {}, **{part: {} for part in args.parts}}

@@ -42,8 +42,8 @@ import numpy as np
 
 import jaxcfr
 from jaxcfr import solvers
-from jaxcfr.core import evaluation
-from jaxcfr.game.loading import split_game_list
+from jaxcfr.kits.sequence_form import evaluation
+from jaxcfr.base.game_strings import split_game_list
 from jaxcfr.solvers import mccfr_state, mcrnr
 from record import read_record, write_record  # noqa: E402  pylint: disable=wrong-import-position
 from timing import timed  # noqa: E402  pylint: disable=wrong-import-position

@@ -48,7 +48,7 @@ SUMMED = ("gain_over_equilibrium", "exploitation", "exploitability")
 
 def model_of(game, spec: str, seed: int = 0):
   """A model profile from a spec (see the module doc)."""
-  from jaxcfr.core import evaluation  # pylint: disable=import-outside-toplevel
+  from jaxcfr.kits.sequence_form import evaluation  # pylint: disable=import-outside-toplevel
   from jaxcfr.evaluate import opponent  # pylint: disable=import-outside-toplevel
 
   if not spec.startswith("frequentist:"):
@@ -86,7 +86,7 @@ def main(argv=None) -> dict:
   jax.config.update("jax_enable_x64", True)
   import jaxcfr  # pylint: disable=import-outside-toplevel
   from jaxcfr.evaluate import exploitation  # pylint: disable=import-outside-toplevel
-  from jaxcfr.game.loading import split_game_list  # pylint: disable=import-outside-toplevel
+  from jaxcfr.base.game_strings import split_game_list  # pylint: disable=import-outside-toplevel
   from jaxcfr.solvers import cfr  # pylint: disable=import-outside-toplevel
 
   algos, base = [], args.base

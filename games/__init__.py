@@ -14,6 +14,7 @@ from ._base import (
   PLAYER_1,
   TERMINAL,
   TERMINAL_NODE,
+  GameBuildError,
   GameError,
   GameInfo,
   OpenSpielVariant,
@@ -24,6 +25,7 @@ from . import hunl_subgame as _hunl  # the module keeps its name (jaxcfr.games.h
 from .latent_tic_tac_toe import LatentTicTacToe
 from .leduc_poker import LeducPoker
 from .liars_dice import LiarsDice
+from .limit_holdem import LimitHoldem
 from .matrix_games import rps, rps_plus
 from .no_limit_leduc_poker import NoLimitLeducPoker
 from .one_card_poker import OneCardPoker, kuhn_poker
@@ -42,6 +44,7 @@ GAMES = {
   "latent_tic_tac_toe": LatentTicTacToe,
   "no_limit_leduc_poker": NoLimitLeducPoker,
   "hunl_subgame": _hunl.hunl_subgame,
+  "limit_holdem": LimitHoldem,
 }
 
 __all__ = [
@@ -52,6 +55,7 @@ __all__ = [
   "CHANCE_NODE",
   "TERMINAL_NODE",
   "GAMES",
+  "GameBuildError",
   "GameError",
   "GameInfo",
   "OpenSpielVariant",

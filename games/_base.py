@@ -13,7 +13,7 @@ native games and OpenSpiel games through one interface:
   acting player cannot tell apart.
 
 A game may also offer ``vectorized()``: the same rules over batches of states (the
-``VectorizedRules`` protocol of jaxcfr/game/vectorized.py), for games too big to walk, and
+``VectorizedRules`` protocol of jaxcfr/kits/sequence_form/vectorized.py), for games too big to walk, and
 ``info``: its GameInfo, what the layers above need to know of it (a game without one
 declares the defaults).
 """
@@ -33,6 +33,7 @@ __all__ = [
   "TERMINAL_NODE",
   "State",
   "GameError",
+  "GameBuildError",
   "OpenSpielVariant",
   "GameInfo",
   "check_int",
@@ -43,7 +44,7 @@ CHANCE = -1  # OpenSpiel's kChancePlayerId
 TERMINAL = -4  # OpenSpiel's kTerminalPlayerId
 
 # Node kinds: the values of ``GameArrays.kind`` and of the vectorised rules' ``kind``
-# (jaxcfr/game/vectorized.py); defined here once, jaxcfr.game.arrays imports them.
+# (jaxcfr/kits/sequence_form/vectorized.py); defined here once, jaxcfr.kits.sequence_form.arrays imports them.
 PLAYER_0, PLAYER_1, CHANCE_NODE, TERMINAL_NODE = 0, 1, 2, 3
 
 
@@ -62,6 +63,11 @@ class State:
 
 class GameError(ValueError):
   """A game name, a parameter or a rule set that cannot be built."""
+
+
+class GameBuildError(GameError):
+  """Rules that break an assumption of the representation a game is built in (perfect
+  recall, two players, zero-sum, ...)."""
 
 
 class OpenSpielVariant(GameError):
@@ -90,6 +96,8 @@ class GameInfo:
       or None.
     pot: chips in the middle at the root of a subgame, for values reported as a share of the
       pot, or None.
+    representations: the kits that can build the game (jaxcfr.kits: "sequence_form",
+      "public_tree", "card_abstraction"), its default first: what ``jaxcfr.load`` offers.
     public_tree_runs: for a game with both a sequence form and a public tree, the fewest runs
       of one batch that the public tree solves faster on a CPU (measured by
       ``benchmarks/public_tree.py``), so that loading for such a batch picks it by default;
@@ -104,6 +112,7 @@ class GameInfo:
   big_blind: float | None = None
   pot: float | None = None
   public_tree_runs: int | None = None
+  representations: tuple = ("sequence_form",)
 
   def __post_init__(self):
     if not isinstance(self.payoff_unit, str) or not self.payoff_unit.strip():
@@ -118,6 +127,9 @@ class GameInfo:
       value = getattr(self, field)
       if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0):
         raise GameError(f"{field} must be a positive number or None, got {value!r}")
+    kits = self.representations
+    if not isinstance(kits, tuple) or not kits or not all(isinstance(k, str) and k for k in kits):
+      raise GameError(f"representations must be a non-empty tuple of kit names, got {kits!r}")
     runs = self.public_tree_runs
     if runs is not None and (isinstance(runs, bool) or not isinstance(runs, int) or runs < 1):
       raise GameError(f"public_tree_runs must be a positive int or None, got {runs!r}")

@@ -1,6 +1,6 @@
 """Heads-up no-limit hold'em subgames (endgames): a board, a pot, stacks, each player's range
 over the 1,326 two-card hands and a bet-size abstraction, solved on the public tree
-(jaxcfr.game.public_tree.public_tree_of builds it from ``public_tree_rules()``).
+(jaxcfr.kits.public_tree.tree.public_tree_of builds it from ``public_tree_rules()``).
 
 Cards are written rank then suit, ranks ``23456789TJQKA`` and suits ``s h d c``, e.g.
 ``7s9h9cTc``; card ids are ``4 * rank + suit`` in that order (the deck of
@@ -314,7 +314,13 @@ class HunlSubgame:
       raise GameError(f"parameter pot must be even and at most twice the stack {self.stack}, got {self.pot}")
     self.first_bets, self.raises = parse_sizes(first_bets, "first_bets"), parse_sizes(raises, "raises")
     self.max_raises = None if max_raises is None else check_int("max_raises", max_raises, low=0)
-    self.info = GameInfo(payoff_unit="chips", is_poker=True, big_blind=float(self.big_blind), pot=float(self.pot))
+    self.info = GameInfo(
+      payoff_unit="chips",
+      is_poker=True,
+      big_blind=float(self.big_blind),
+      pot=float(self.pot),
+      representations=("public_tree",),
+    )
 
   @property
   def round(self) -> int:
@@ -322,7 +328,7 @@ class HunlSubgame:
     return len(self.board) - 1
 
   def public_tree_rules(self) -> NoLimitRules:
-    """The rules of the public tree (jaxcfr.game.public_tree.public_tree_of builds it)."""
+    """The rules of the public tree (jaxcfr.kits.public_tree.tree.public_tree_of builds it)."""
     return NoLimitRules(
       ranks=13,
       suits=4,

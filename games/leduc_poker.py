@@ -103,11 +103,17 @@ class LeducState(State):
 class LeducPoker:
   def __init__(self):
     self.name, self.params = "leduc_poker", {}
-    self.info = GameInfo(payoff_unit="chips", is_poker=True, openspiel_name="leduc_poker", features="leduc")
+    self.info = GameInfo(
+      payoff_unit="chips",
+      is_poker=True,
+      openspiel_name="leduc_poker",
+      features="leduc",
+      representations=("sequence_form", "public_tree"),
+    )
 
   def new_initial_state(self) -> LeducState:
     return LeducState()
 
   def public_tree_rules(self) -> PokerRules:
-    """The rules of the public tree (jaxcfr.game.public_tree.public_tree_of builds it)."""
+    """The rules of the public tree (jaxcfr.kits.public_tree.tree.public_tree_of builds it)."""
     return leduc_rules()

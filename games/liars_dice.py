@@ -96,7 +96,9 @@ class LiarsDice:
     # benchmarks/results/public_tree_liars_dice.json: CFR+ on the public tree takes 0.60x the
     # sequence form's time for a batch of 64 runs and 0.75x for 1,024; for one run 0.88x, a
     # margin too small for a shared CPU's timings to settle
-    return GameInfo(openspiel_name=self.openspiel_name, public_tree_runs=64)
+    return GameInfo(
+      openspiel_name=self.openspiel_name, public_tree_runs=64, representations=("sequence_form", "public_tree")
+    )
 
   def new_initial_state(self) -> LiarsDiceState:
     return LiarsDiceState(self.sides)

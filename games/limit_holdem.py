@@ -21,7 +21,7 @@ The game of Ponsen et al. 2011 (section 4.3.2), with the ACPC's limit rules:
 
 The cards are independent of the betting, so the game is a deal (9 cards) and a walk in the
 betting tree. ``betting_tree()`` enumerates every betting sequence once (breadth first):
-the arrays jaxcfr.game.limit_holdem moves to the device.
+the arrays jaxcfr.kits.card_abstraction.game moves to the device.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ import dataclasses
 
 import numpy as np
 
-from ._base import GameInfo
+from ._base import GameError, GameInfo, check_int
 
 __all__ = [
   "ACTIONS",
@@ -46,6 +46,8 @@ __all__ = [
   "BettingTree",
   "betting_tree",
   "preflop_class",
+  "BUCKETINGS",
+  "LimitHoldem",
 ]
 
 FOLD, CALL, RAISE = 0, 1, 2
@@ -56,9 +58,9 @@ BLINDS = (1, 2)  # chips: player 0 (button, small blind), player 1 (big blind)
 BET_SIZES = (2, 2, 4, 4)  # chips per bet or raise in each round
 MAX_BETS = 4  # bets per round, the big blind counting as the first preflop
 SMALL_BET = 2  # chips per small bet, the unit of results
-# What the loaded game (jaxcfr.game.limit_holdem.HoldemGame) declares: its solvers and matches
+# What the loaded game (jaxcfr.kits.card_abstraction.game.HoldemGame) declares: its solvers and matches
 # count in small bets (chips / SMALL_BET).
-INFO = GameInfo(payoff_unit="small bets", is_poker=True)
+INFO = GameInfo(payoff_unit="small bets", is_poker=True, representations=("card_abstraction",))
 FIRST_PLAYER = (0, 1, 1, 1)  # who acts first in each round
 BOARD_CARDS = (0, 3, 4, 5)  # public cards visible in each round
 # terminal kinds
@@ -171,3 +173,25 @@ def preflop_class(cards: np.ndarray) -> np.ndarray:
   suited = (cards[..., 0] % 4) == (cards[..., 1] % 4)
   index = high * (high - 1) // 2 + low  # 0..77 over high > low
   return np.where(high == low, high, np.where(suited, 13 + index, 91 + index)).astype(np.int32)
+
+
+BUCKETINGS = ("width", "percentile")  # equal-width E[HS] intervals, or equal-mass ones
+
+
+class LimitHoldem:
+  """``limit_holdem(buckets=B, bucketing=..., rollouts=R)``: heads-up limit hold'em with a card
+  abstraction of ``buckets`` hand-strength buckets per round (``bucketing``: equal-width
+  E[HS] intervals or percentiles), E[HS] exact (``rollouts=0``) or estimated from ``R``
+  rollouts; played by sampling deals (the card-abstraction kit, jaxcfr.kits.card_abstraction,
+  builds the game's tables and its solvers sample it)."""
+
+  name = "limit_holdem"
+  info = INFO
+
+  def __init__(self, buckets: int = 10, bucketing: str = "width", rollouts: int = 0):
+    self.buckets = check_int("buckets", buckets, low=2, high=1000)
+    if bucketing not in BUCKETINGS:
+      raise GameError(f"parameter bucketing must be one of {', '.join(BUCKETINGS)}, got {bucketing!r}")
+    self.bucketing = bucketing
+    self.rollouts = check_int("rollouts", rollouts, low=0, high=4096)
+    self.params = {"buckets": self.buckets, "bucketing": self.bucketing, "rollouts": self.rollouts}

@@ -291,13 +291,19 @@ class NoLimitLeducPoker:
 
   @property
   def info(self) -> GameInfo:
-    return GameInfo(payoff_unit="chips", is_poker=True, openspiel_name=self.openspiel_name)
+    return GameInfo(
+      payoff_unit="chips",
+      is_poker=True,
+      openspiel_name=self.openspiel_name,
+      big_blind=float(self.ante),  # DeepStack-Leduc reports in antes, its big blind
+      representations=("sequence_form", "public_tree"),
+    )
 
   def new_initial_state(self) -> NoLimitLeducState:
     return NoLimitLeducState(self, (), (self.ante, self.ante), self.ante, self.ante, self.ante, 0, 0, -1, False, "")
 
   def public_tree_rules(self) -> PublicNoLimitLeduc:
-    """The rules of the public tree (jaxcfr.game.public_tree.public_tree_of builds it)."""
+    """The rules of the public tree (jaxcfr.kits.public_tree.tree.public_tree_of builds it)."""
     return PublicNoLimitLeduc(self)
 
 
@@ -385,7 +391,7 @@ def _ragged_arange(counts: np.ndarray) -> np.ndarray:
 
 
 class VectorizedNoLimitLeduc:
-  """The ``betting="full"`` rules over batches of states (jaxcfr/game/vectorized.py)
+  """The ``betting="full"`` rules over batches of states (jaxcfr/kits/sequence_form/vectorized.py)
   (``stack - ante <= MAX_VECTORIZED_CHIPS``). Fields, [N] each: ``c0``, ``c1``, ``board``
   (-1 = not dealt), ``spent0``, ``spent1``, ``top``, ``previous``, ``base`` (as in
   NoLimitLeducState), ``round``, ``turn``, ``folded`` (-1 = nobody), ``over``, and the

@@ -70,7 +70,12 @@ class OneCardPoker:
     self.name = "one_card_poker"
     self.params = {"num_cards": num_cards}
     # OCP(3) is OpenSpiel's kuhn_poker: the same histories, action ids and chance ids.
-    self.info = GameInfo(payoff_unit="chips", is_poker=True, openspiel_name="kuhn_poker" if num_cards == 3 else None)
+    self.info = GameInfo(
+      payoff_unit="chips",
+      is_poker=True,
+      openspiel_name="kuhn_poker" if num_cards == 3 else None,
+      representations=("sequence_form", "public_tree"),
+    )
 
   def new_initial_state(self) -> OneCardPokerState:
     return OneCardPokerState(self.num_cards)
@@ -79,7 +84,7 @@ class OneCardPoker:
     return VectorizedOneCardPoker(self.num_cards)
 
   def public_tree_rules(self) -> PokerRules:
-    """The rules of the public tree (jaxcfr.game.public_tree.public_tree_of builds it)."""
+    """The rules of the public tree (jaxcfr.kits.public_tree.tree.public_tree_of builds it)."""
     return one_card_poker_rules(self.num_cards)
 
 
@@ -87,11 +92,17 @@ def kuhn_poker() -> OneCardPoker:
   """Kuhn poker is OCP(3) (Ponsen et al. 2011, section 2.2)."""
   game = OneCardPoker(3)
   game.name, game.params = "kuhn_poker", {}
-  game.info = GameInfo(payoff_unit="chips", is_poker=True, openspiel_name="kuhn_poker", metrics="kuhn")
+  game.info = GameInfo(
+    payoff_unit="chips",
+    is_poker=True,
+    openspiel_name="kuhn_poker",
+    metrics="kuhn",
+    representations=("sequence_form", "public_tree"),
+  )
   return game
 
 
-# --- vectorised rules (jaxcfr/game/vectorized.py), for big N -----------------------------------
+# --- vectorised rules (jaxcfr/kits/sequence_form/vectorized.py), for big N -----------------------------------
 
 _BETTING = ("", "p", "b", "pb", "pp", "pbp", "pbb", "bp", "bb")  # index = betting state
 _NUM_DECISION_STATES = 4  # "", "p", "b", "pb"; the rest are terminal

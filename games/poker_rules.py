@@ -1,4 +1,4 @@
-"""Poker as a public game: the declarative rules from which jaxcfr.game.public_tree builds the
+"""Poker as a public game: the declarative rules from which jaxcfr.kits.public_tree.tree builds the
 public tree (one node per public state, arrays over private hands).
 
 Cards are ``0 .. ranks * suits - 1``; card ``c`` has rank ``c // suits`` (0 = the lowest) and

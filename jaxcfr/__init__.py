@@ -19,8 +19,8 @@ from jaxcfr import xla_setup
 xla_setup.configure()
 
 # pylint: disable=wrong-import-position
-from jaxcfr import core, diff, evaluate, game, games, run, solvers
-from jaxcfr.core.evaluation import (
+from jaxcfr import base, diff, evaluate, games, kits, run, solvers  # noqa: F401  (the layers)
+from jaxcfr.kits.sequence_form.evaluation import (
   best_response,
   best_response_values,
   check_profile,
@@ -33,10 +33,12 @@ from jaxcfr.core.evaluation import (
   uniform_profile,
   uniform_strategy,
 )
-from jaxcfr.evaluate.strategy_files import load_strategy, save_strategy
-from jaxcfr.game.build import GameBuildError
-from jaxcfr.game.loading import Game, UnknownGameError, load, parse_game_string
-from jaxcfr.game.tensors import GameTensors, with_payoff_from_tree
+from jaxcfr.kits.strategy_files import load_strategy, save_strategy
+from jaxcfr.kits.sequence_form.build import GameBuildError
+from jaxcfr.base.game_strings import UnknownGameError, parse_game_string
+from jaxcfr.kits import load
+from jaxcfr.kits.sequence_form import Game
+from jaxcfr.kits.sequence_form.tensors import GameTensors, with_payoff_from_tree
 from jaxcfr.run.driver import SolveResult, solve
 
 __version__ = "0.1.0"

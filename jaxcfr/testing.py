@@ -1,18 +1,21 @@
-"""The conformance kit: what every game and every solver of jaxcfr must satisfy, as public
-checks that the project's own tests run for each game and solver, and that people who add
-their own call the same way (as pgx ships its ``api_test``).
+"""The conformance kit: what every game, in every representation it declares, and every
+registered solver of jaxcfr must satisfy, as public checks that the project's own tests run
+for each game and solver, and that people who add their own call the same way (as pgx ships
+its ``api_test``).
 
     >>> import jaxcfr.testing
-    >>> jaxcfr.testing.check_game("kuhn_poker")          # doctest: +SKIP
-    >>> jaxcfr.testing.check_solver("cfr+")               # doctest: +SKIP
+    >>> game = jaxcfr.testing.check_game("kuhn_poker", representation="public_tree")
+    >>> jaxcfr.testing.check_solver("cfr+", "public_tree")
 
-``check_game`` loads a game (or takes a loaded one) and checks its arrays (the builder's
-structural checks, the tensors, a round trip through the cache format) and a short CFR+ run
-on it. ``check_solver`` takes a registered solver through the generic path on a small game:
-the declaration is consistent with the solver, ``init`` and ``run`` under ``jit``, a batch of
-three runs equals the three runs alone with trailing batch axes, valid strategies with
-finite exploitability, no retrace on a reloaded game or a new chunk length, and a checkpoint
-round trip. Each raises AssertionError (or ValueError from the library) naming what failed.
+``check_game`` loads a game (or takes a loaded one) and runs its kit's conformance check
+(structure, round trips, a valid uniform profile with finite values), a round trip of the
+uniform profile through the kit's strategy file, and, where the kit has CFR operations, a
+short CFR+ run that does not raise the exploitability. ``check_solver`` takes a registered
+solver through the generic path on a small game of its representation: the declaration is
+consistent with the solver, ``init`` and ``run`` under ``jit``, a batch of three runs equals
+the three runs alone with trailing batch axes, valid strategies with a finite evaluation, no
+retrace on a reloaded game or a new chunk length, and a checkpoint round trip. Each raises
+AssertionError (or ValueError from the library) naming what failed.
 
 The module stands outside the layers: it uses every one of them and nothing imports it.
 """
@@ -26,15 +29,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcfr import solvers
-from jaxcfr.core import evaluation
-from jaxcfr.game import integrity
-from jaxcfr.game.arrays import GameArrays
-from jaxcfr.game.loading import Game, load
-from jaxcfr.game.representation import Representation
+from jaxcfr import kits, solvers
+from jaxcfr.kits import strategy_files
 from jaxcfr.run import checkpoint
 
-__all__ = ["check_game", "check_solver", "BATCHABLE_VALUES"]
+__all__ = ["check_game", "check_solver", "check_declaration", "BATCHABLE_VALUES"]
 
 # Three values each, that make three different runs, for the hyperparameter a batch is tried on.
 BATCHABLE_VALUES = {
@@ -46,42 +45,49 @@ BATCHABLE_VALUES = {
 }
 
 
-def check_game(game: Game | str, *, dtype=None, iterations: int = 20) -> Game:
-  """Checks a sequence-form game: its arrays pass the builder's structural checks and survive
-  the cache format's round trip, its tensors agree with the arrays, a uniform profile is
-  valid, and CFR+ lowers its exploitability over ``iterations``. Returns the loaded game."""
+def _headline(kit, game, solver, state) -> np.ndarray:
+  """The kit evaluator's headline metric of ``state`` (finite, [*B])."""
+  evaluator = kit.evaluator(game)
+  values = evaluator(solver, game.tensors, state, 1)
+  return np.asarray(values[evaluator.headline])
+
+
+def check_game(game, *, representation: str | None = None, dtype=None, iterations: int = 20):
+  """Checks a game in one representation (``game`` a loaded game, or a game string loaded in
+  ``representation``, default the game's own): its kit's conformance check, the strategy
+  file round trip, and CFR+ over ``iterations`` not raising the exploitability where the kit
+  has CFR operations. Returns the loaded game."""
   if isinstance(game, str):
-    game = load(game, dtype=dtype)
-  assert game.representation == Representation.SEQUENCE_FORM, f"{game.name}: check_game takes sequence-form games"
-  arrays = game.arrays
-  integrity.check_game_arrays(arrays)
-  stored = integrity.verify_checksum(integrity.with_checksum(arrays.to_npz_dict()), f"{game.name} (round trip)")
-  back = GameArrays.from_npz_dict(stored, getattr(arrays, "key_decoders", (None, None)))
-  for field in ("parent", "kind", "infoset", "utility", "chance_prob"):
-    np.testing.assert_array_equal(getattr(back, field), getattr(arrays, field), err_msg=f"{game.name}: {field}")
+    game = kits.load(game, dtype=dtype, representation=representation)
+  kit = kits.of_game(game)
+  kit.check_game(game)
   tensors = game.tensors
-  assert [tp.legal.shape for tp in tensors.players] == [p.legal.shape for p in arrays.players], game.name
-  np.testing.assert_array_equal(np.asarray(tensors.tree.kind), arrays.kind, err_msg=f"{game.name}: tree kinds")
-  uniform = evaluation.uniform_profile(tensors)
-  evaluation.check_profile(tensors, uniform)
-  start = float(evaluation.exploitability(tensors, uniform))
-  assert np.isfinite(start) and start >= -1e-6, f"{game.name}: the uniform profile's exploitability is {start}"
-  solver = solvers.get("cfr+")
-  state = solver.run(tensors, solver.init(tensors), iterations)
-  end = float(evaluation.exploitability(tensors, solver.average_strategy(tensors, state)))
-  assert np.isfinite(end) and end <= start + 1e-6, f"{game.name}: CFR+ went from {start} to {end}"
+  uniform = kit.uniform_profile(tensors)
+  kit.check_profile(tensors, uniform)
+  if kit.save_strategy is not None:
+    with tempfile.TemporaryDirectory() as folder:
+      path = Path(folder) / "uniform.npz"
+      strategy_files.save_strategy(path, game, uniform)
+      back = strategy_files.load_strategy(path, game)
+    for x, y in zip(uniform, back):
+      np.testing.assert_allclose(np.asarray(y), np.asarray(x), err_msg=f"{game.name}: strategy file round trip")
+  if kit.operations is not None:
+    solver = solvers.get("cfr+", kit.name)
+    start = _headline(kit, game, solver, solver.init(tensors))
+    state = solver.run(tensors, solver.init(tensors), iterations)
+    end = _headline(kit, game, solver, state)
+    assert np.isfinite(end) and end <= start + 1e-6, f"{game.name}: CFR+ went from {start} to {end}"
   return game
 
 
-def _init_arguments(declared, solver, tensors) -> dict:
+def _init_arguments(declared, kit, tensors) -> dict:
   """What ``init`` needs beyond defaults: a uniform model and p for the restricted solvers."""
   kwargs = {}
   if "model" in declared.requires:
-    kwargs["model"] = evaluation.uniform_profile(tensors)
+    kwargs["model"] = kit.uniform_profile(tensors)
   p = declared.param("p")
   if p is not None and p.default is None:
     kwargs["p"] = 0.5
-  del solver
   return kwargs
 
 
@@ -109,7 +115,7 @@ def _compilations(run) -> int:
   return count[0]
 
 
-def check_declaration(name: str, representation: Representation | str = Representation.SEQUENCE_FORM) -> None:
+def check_declaration(name: str, representation: str = "sequence_form") -> None:
   """The solver made with default options agrees with its declaration: the declared option
   defaults are its options, and every hyperparameter it takes is declared with its default."""
   declared = solvers.registration(name, representation)
@@ -128,15 +134,29 @@ def check_declaration(name: str, representation: Representation | str = Represen
       )
 
 
-def check_solver(name: str, game: str = "kuhn_poker", *, dtype=None, iterations: int = 20, rtol: float = 1e-9) -> None:
-  """Takes the registered sequence-form solver ``name`` through the generic path on ``game``
-  loaded in ``dtype`` (see the module docstring); float32 runs want a looser ``rtol``."""
-  check_declaration(name)
-  declared = solvers.registration(name)
-  first = load(game, dtype=dtype)
+def check_solver(
+  name: str,
+  representation: str = "sequence_form",
+  *,
+  game: str | None = None,
+  dtype=None,
+  iterations: int = 20,
+  rtol: float = 1e-9,
+  atol: float = 1e-12,
+) -> None:
+  """Takes the registered solver ``name`` of ``representation`` through the generic path on
+  ``game`` (default: the kit's small example game) loaded in ``dtype`` (see the module
+  docstring); float32 runs want a looser ``rtol`` and ``atol`` (the batch's runs and the runs
+  alone sum in other orders, and a sampled run's discrete choices, such as a hand's bucket near
+  a cut, can part on a rounding)."""
+  check_declaration(name, representation)
+  declared = solvers.registration(name, representation)
+  kit = kits.get(representation)
+  game = game or kit.example
+  first = kits.load(game, dtype=dtype, representation=representation)
   tensors = first.tensors
-  solver = solvers.get(name)
-  kwargs = _init_arguments(declared, solver, tensors)
+  solver = solvers.get(name, representation)
+  kwargs = _init_arguments(declared, kit, tensors)
   batched = _batched_name(solver)
   values = BATCHABLE_VALUES[batched]
   alone = [solver.run(tensors, solver.init(tensors, **{**kwargs, batched: v}), iterations) for v in values]
@@ -145,18 +165,18 @@ def check_solver(name: str, game: str = "kuhn_poker", *, dtype=None, iterations:
   for b, single in enumerate(alone):
     for x, y in zip(jax.tree_util.tree_leaves(single), jax.tree_util.tree_leaves(batch)):
       assert y.shape == x.shape + (3,), f"{name}: a leaf of shape {x.shape} batched as {y.shape}"
-      np.testing.assert_allclose(np.asarray(y)[..., b], np.asarray(x), rtol=rtol, atol=1e-12, err_msg=name)
+      np.testing.assert_allclose(np.asarray(y)[..., b], np.asarray(x), rtol=rtol, atol=atol, err_msg=name)
+  uniform = kit.uniform_profile(tensors)
   for strategies in (solver.average_strategy, solver.current_strategy):
     profile = strategies(tensors, batch)
-    assert [s.shape for s in profile] == [t.legal.shape + (3,) for t in tensors.players], f"{name}: strategy shapes"
-    evaluation.check_profile(tensors, profile)
-    exploitability = np.asarray(evaluation.exploitability(tensors, profile))
-    assert exploitability.shape == (3,) and np.all(np.isfinite(exploitability)), f"{name}: {exploitability}"
-    assert np.all(exploitability >= -1e-6), f"{name}: negative exploitability {exploitability}"
+    assert [s.shape for s in profile] == [u.shape + (3,) for u in uniform], f"{name}: strategy shapes"
+    kit.check_profile(tensors, profile)
+  headline = _headline(kit, first, solver, batch)
+  assert headline.shape == (3,) and np.all(np.isfinite(headline)), f"{name}: {headline}"
   average = solver.average_strategy(tensors, batch)[0]
   assert not np.allclose(average[..., 0], average[..., 1]), f"{name}: the runs of a batch over {batched} agree"
   # No retrace: a reloaded game (new arrays, equal statics) and new chunk lengths reuse the program.
-  second = load(game, dtype=dtype).tensors
+  second = kits.load(game, dtype=dtype, representation=representation).tensors
   fresh = solver.init(second, **kwargs)
   jax.block_until_ready(solver.run(tensors, solver.init(tensors, **kwargs), 3))
   compiled = _compilations(lambda: jax.block_until_ready([solver.run(second, fresh, n) for n in (1, 7, 12)]))

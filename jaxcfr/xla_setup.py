@@ -7,7 +7,7 @@ bytes accessed (``HloCostAnalysis``) are below ``xla_cpu_small_while_loop_byte_t
 operations on a few dozen entries each, and as separate kernels it costs several times its
 work. With the walks as one kernel, outcome sampling on princess-and-monster (3, 3, 11),
 one trajectory per update, went from 50-80 to 9-10 us per iteration; with the whole
-``run`` as one kernel (its updates written as row loops, jaxcfr.core.row_updates), one
+``run`` as one kernel (its updates written as row loops, jaxcfr.base.row_updates), one
 seed of outcome sampling on Leduc poker takes about 1.3 us per iteration instead of 7,
 external sampling 5.3 instead of 17 (2-core CPU, benchmarks/results/mccfr_speed.json).
 XLA counts every gather as reading its whole operand, so a walk over a tree of ``H``
@@ -15,10 +15,10 @@ histories counts a few hundred bytes per history per step (external sampling on 
 9,457 histories: between 2 and 3 MB; outcome sampling on Goof(7), 98M histories: more
 than 1 GB): jaxcfr sets no limit in practice. Loops
 holding a scatter, a dot, a collective or a library call (XLA:CPU runs a reduction over a
-short axis as a YNNPACK call, hence ``jaxcfr.core.regret.unrolled_reduce``) are never
+short axis as a YNNPACK call, hence ``jaxcfr.base.regret.unrolled_reduce``) are never
 compiled this way, whatever the limit (one CFR run, MMD, RCFR and MCTS are unchanged), and
 neither are loops of a user's program that hold them. A batch of CFR runs (8 or more,
-gathering instead of scatter-adding: ``jaxcfr.core.evaluation``) compiles into one kernel,
+gathering instead of scatter-adding: ``jaxcfr.kits.sequence_form.evaluation``) compiles into one kernel,
 which runs on one core: split the batch over the cores (``jaxcfr.run.sharding``; the
 command line shows XLA one CPU device per core, ``expose_cpu_cores``). So at import, before
 JAX starts its backend, jaxcfr adds

@@ -10,7 +10,7 @@ import jax.numpy as jnp
 import numpy as np
 
 import jaxcfr
-from jaxcfr.game.arrays import CHANCE_NODE, TERMINAL_NODE
+from jaxcfr.kits.sequence_form.arrays import CHANCE_NODE, TERMINAL_NODE
 
 # Module-level jitted functions: every test file shares one compilation per game.
 expected_value = jax.jit(jaxcfr.expected_value)

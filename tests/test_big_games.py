@@ -18,11 +18,11 @@ from open_spiel.python.algorithms import expected_game_score
 
 from jaxcfr import games
 import jaxcfr
-from jaxcfr.game import arrays as arrays_module
+from jaxcfr.kits.sequence_form import arrays as arrays_module
 from jaxcfr import solvers
-from jaxcfr.game.build import GameBuildError, build_from_protocol
-from jaxcfr.game.openspiel import to_openspiel_policy
-from jaxcfr.game.vectorized import build_vectorized
+from jaxcfr.kits.sequence_form.build import GameBuildError, build_from_protocol
+from jaxcfr.kits.sequence_form.openspiel import to_openspiel_policy
+from jaxcfr.kits.sequence_form.vectorized import build_vectorized
 
 from helpers import as_jax, best_response_values, expected_value, load, nash_conv, random_profile
 from test_games import _openspiel, _partition, check_layout, openspiel_reference
@@ -79,7 +79,7 @@ def test_vectorized_builder_is_deterministic():
 
 
 def test_node_kinds_are_defined_once_by_the_rules():
-  """The node kinds are the rules' public constants, which jaxcfr.game.arrays imports (one
+  """The node kinds are the rules' public constants, which jaxcfr.kits.sequence_form.arrays imports (one
   definition, not two equal ones)."""
   kinds = ("PLAYER_0", "PLAYER_1", "CHANCE_NODE", "TERMINAL_NODE")
   assert [getattr(games, k) for k in kinds] == [0, 1, 2, 3] and set(kinds) <= set(games.__all__)

@@ -11,11 +11,11 @@ import pytest
 
 import jaxcfr
 from jaxcfr import games
-from jaxcfr.game import arrays as arrays_module
-from jaxcfr.game import build as build_module
-from jaxcfr.game import integrity
-from jaxcfr.game import vectorized as vectorized_module
-from jaxcfr.game.arrays import GameArrays
+from jaxcfr.kits.sequence_form import build as build_module
+from jaxcfr.base import integrity
+from jaxcfr.kits.sequence_form import checks
+from jaxcfr.kits.sequence_form import vectorized as vectorized_module
+from jaxcfr.kits.sequence_form.arrays import GameArrays
 
 GAME = "one_card_poker(num_cards=4)"
 
@@ -67,7 +67,7 @@ def test_a_cache_hit_declares_the_rules_info_and_shares_programs(cache):
   directory, calls = cache
   first, second = jaxcfr.load("kuhn_poker"), jaxcfr.load("kuhn_poker")
   assert len(calls) == 1 and second.info == first.info == games.kuhn_poker().info
-  assert "info" not in arrays_module.read_npz(_cache_files(directory)[0])
+  assert "info" not in integrity.read_npz(_cache_files(directory)[0])
   assert second.tensors.labels == first.tensors.labels and hash(second.tensors.labels) == hash(first.tensors.labels)
   assert jax.tree_util.tree_structure(first.tensors) == jax.tree_util.tree_structure(second.tensors)
   assert jaxcfr.load("one_card_poker(num_cards=4)").tensors.labels != first.tensors.labels
@@ -248,13 +248,13 @@ def test_cached_arrays_are_memory_mapped_and_give_identical_tensors(cache, game_
   for a, b in zip(fresh.arrays.players, cached.arrays.players):
     np.testing.assert_array_equal(a.keys, b.keys)
   np.testing.assert_array_equal(fresh.arrays.first_child, cached.arrays.first_child)
-  big = [v for v in (cached.arrays.parent, cached.arrays.sequence) if v.nbytes >= arrays_module._MMAP_MIN_BYTES]
+  big = [v for v in (cached.arrays.parent, cached.arrays.sequence) if v.nbytes >= integrity._MMAP_MIN_BYTES]
   assert all(not v.flags.writeable for v in big)  # mapped read-only, not copied
   for x, y in zip(jax.tree_util.tree_leaves(fresh.tensors), jax.tree_util.tree_leaves(cached.tensors)):
     assert x.dtype == y.dtype
     np.testing.assert_array_equal(np.asarray(x), np.asarray(y))
   with np.load(path, allow_pickle=False) as data:  # read_npz reads what np.load reads
-    mapped = arrays_module.read_npz(path)
+    mapped = integrity.read_npz(path)
     assert sorted(data.files) == sorted(mapped)
     for key in data.files:
       assert data[key].dtype == mapped[key].dtype and data[key].shape == mapped[key].shape
@@ -262,7 +262,7 @@ def test_cached_arrays_are_memory_mapped_and_give_identical_tensors(cache, game_
 
 
 def test_read_npz_maps_large_members(tmp_path, monkeypatch):
-  monkeypatch.setattr(arrays_module, "_MMAP_MIN_BYTES", 64)
+  monkeypatch.setattr(integrity, "_MMAP_MIN_BYTES", 64)
   path = tmp_path / "a.npz"
   values = {
     "small": np.arange(3, dtype=np.int8),
@@ -272,7 +272,7 @@ def test_read_npz_maps_large_members(tmp_path, monkeypatch):
     "scalar": np.array(7),
   }
   np.savez(path, **values)
-  mapped = arrays_module.read_npz(path)
+  mapped = integrity.read_npz(path)
   for key, value in values.items():
     assert mapped[key].dtype == value.dtype
     np.testing.assert_array_equal(mapped[key], value)
@@ -306,7 +306,7 @@ def test_empty_cache_directory_variable_is_an_error(monkeypatch):
 
 def test_structural_check_accepts_every_fresh_build():
   for game in ("kuhn_poker", "leduc_poker", "liars_dice(dice_sides=3)", "goofspiel(num_cards=3)", "rps"):
-    integrity.check_game_arrays(jaxcfr.load(game, use_cache=False).arrays)
+    checks.check_game_arrays(jaxcfr.load(game, use_cache=False).arrays)
 
 
 def test_ctrl_c_while_writing_an_entry_leaves_no_partial_file(cache, monkeypatch):

@@ -12,6 +12,8 @@ from open_spiel.python.algorithms import exploitability as os_exploitability
 
 import jaxcfr
 from jaxcfr import solvers
+from jaxcfr.kits.sequence_form import openspiel as openspiel_policies
+from jaxcfr.kits.sequence_form import evaluation
 from jaxcfr.solvers import cfr
 
 
@@ -67,7 +69,7 @@ def test_average_strategy_equals_openspiel_policy_entrywise():
   reference = pyspiel.CFRPlusSolver(pyspiel.load_game("kuhn_poker"))
   for _ in range(25):
     reference.evaluate_and_update_policy()
-  theirs = jaxcfr.game.openspiel.from_openspiel_policy(g.arrays, reference.average_policy(), g.openspiel_game())
+  theirs = openspiel_policies.from_openspiel_policy(g.arrays, reference.average_policy(), g.openspiel_game())
   for ours, expected in zip(solver.average_strategy(g.tensors, state), theirs):
     np.testing.assert_allclose(ours, expected, rtol=1e-10, atol=1e-12)
 
@@ -188,16 +190,18 @@ def test_batches_over_payoffs_and_initial_states():
   regrets0 = jax.random.uniform(key, (3,) + g.tensors.players[0].legal.shape)
 
   def run(scale, regrets):
-    tensors = jaxcfr.game.tensors.GameTensors(
+    tensors = jaxcfr.kits.sequence_form.tensors.GameTensors(
       tree=g.tensors.tree,
       players=g.tensors.players,
       name=g.tensors.name,
-      payoff=jaxcfr.game.tensors.SequencePayoff(**{**vars(g.tensors.payoff), "value": g.tensors.payoff.value * scale}),
+      payoff=jaxcfr.kits.sequence_form.tensors.SequencePayoff(
+        **{**vars(g.tensors.payoff), "value": g.tensors.payoff.value * scale}
+      ),
     )
     state = solver.init(tensors)
     state = state._replace(
       regrets=(regrets * tensors.players[0].legal, state.regrets[1]),
-      strategy=(cfr.regret_matching(tensors.players[0], regrets), state.strategy[1]),
+      strategy=(evaluation.regret_matching(tensors.players[0], regrets), state.strategy[1]),
     )
     return solver.run(tensors, state, 10).average
 

@@ -8,12 +8,13 @@ import jax
 import numpy as np
 import pytest
 
+import jaxcfr
 from jaxcfr import solvers
 from jaxcfr.run import cli
 
 GAMES = {
   "sequence_form": "kuhn_poker",
-  "sampled": "limit_holdem(buckets=3,rollouts=4)",
+  "card_abstraction": "limit_holdem(buckets=3,rollouts=4)",
   "public_tree": "kuhn_poker",
 }
 # Options that enable a hyperparameter (Smooth UCT's, the tree regressor's threshold).
@@ -67,11 +68,12 @@ def test_every_declared_hyperparameter_reaches_the_state(declared, param, games)
   solver = solvers.get(declared.name, representation, **options)
   settings = {k: v[0] for k, v in lists.items()}
   if "model" in declared.requires:
-    from jaxcfr.evaluate import holdem_match
-    import jaxcfr
+    from jaxcfr.kits.card_abstraction import match as holdem_match
 
-    sampled = str(representation) == "sampled"
-    settings["model"] = holdem_match.rule_bot(game) if sampled else jaxcfr.uniform_profile(game.tensors)
+    sampled = str(representation) == "card_abstraction"
+    settings["model"] = (
+      holdem_match.rule_bot(game) if sampled else jaxcfr.kits.of_game(game).uniform_profile(game.tensors)
+    )
   p = declared.param("p")
   if p is not None and p.default is None and "p" not in settings:  # the restricted solvers' required p
     settings["p"] = 0.5
@@ -110,10 +112,14 @@ def test_help_lists_every_declared_setting_with_its_solvers():
     (["--algo", "mcts", "--final", "best"], "invalid choice"),
   ],
 )
-def test_bad_settings_are_one_line_errors_before_loading(argv, message, capsys):
+def test_bad_settings_are_one_line_errors_before_loading(argv, message, capsys, monkeypatch):
+  def refuse(*args, **kwargs):
+    raise AssertionError("a game was loaded before the settings were checked")
+
+  monkeypatch.setattr(jaxcfr.kits, "load", refuse)
   code = None
   try:
-    code = cli.main(["solve", "no_such_game_is_loaded_before_the_check", *argv])
+    code = cli.main(["solve", "kuhn_poker", *argv])
   except SystemExit as exit_:  # argparse's own errors (choices)
     code = exit_.code
   assert code == 2

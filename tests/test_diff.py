@@ -14,7 +14,7 @@ import pytest
 
 import jaxcfr
 from jaxcfr import diff, solvers
-from jaxcfr.game import openspiel as adapter
+from jaxcfr.kits.sequence_form import openspiel as adapter
 from jaxcfr.run import cli
 import helpers
 
@@ -301,7 +301,7 @@ def test_gradients_through_cfr_plus_and_rnr():
 def test_a_checkpoint_policy_keeping_the_sequence_values_gives_the_same_gradient():
   """``unrolled(..., policy=save_only_these_names(SEQUENCE_VALUES))``: the recomputed chunks
   take the kept products instead of computing them again; the gradient is the same."""
-  from jaxcfr.core import evaluation  # pylint: disable=import-outside-toplevel
+  from jaxcfr.kits.sequence_form import evaluation  # pylint: disable=import-outside-toplevel
 
   base, solver = perturbed_kuhn(), solvers.get("dcfr")
   keep = jax.checkpoint_policies.save_only_these_names(evaluation.SEQUENCE_VALUES)
@@ -322,7 +322,7 @@ def test_hand_written_reverse_passes_equal_autodiff_of_the_forward_code(batch):
   """The payoff products', the counterfactual values', the realization plan's and the parent
   reach's custom VJPs (transposed products, a top-down adjoint, bottom-up sums) against JAX's
   reverse mode of the same forward code."""
-  from jaxcfr.core import evaluation  # pylint: disable=import-outside-toplevel
+  from jaxcfr.kits.sequence_form import evaluation  # pylint: disable=import-outside-toplevel
 
   tensors = perturbed_kuhn()
   rng = np.random.default_rng(3)
@@ -422,7 +422,7 @@ def test_equilibrium_value_gradient_is_the_outer_product_of_the_plans():
   grad = jax.grad(lambda t: diff.equilibrium_value(t, iterations=500), allow_int=True)(tensors)
   solver = solvers.get("cfr+")
   state = solver.run(tensors, solver.init(tensors), 500)
-  x, y = jaxcfr.core.evaluation.plans(tensors, solver.average_strategy(tensors, state))
+  x, y = jaxcfr.kits.sequence_form.evaluation.plans(tensors, solver.average_strategy(tensors, state))
   np.testing.assert_allclose(grad.payoff.value, x[tensors.payoff.seq0] * y[tensors.payoff.seq1], rtol=1e-12)
   assert float(jnp.abs(grad.tree.utility).max()) == 0.0
   with pytest.raises(ValueError, match="needs a solver without requirements"):

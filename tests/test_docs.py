@@ -26,7 +26,7 @@ def test_the_documentation_builds_without_warnings(tmp_path):
   modules = {p.removesuffix(".html") for p in pages if p.startswith("api/generated/")}
   assert {
     "api/generated/jaxcfr.solvers.cfr",
-    "api/generated/jaxcfr.game.memory",
+    "api/generated/jaxcfr.base.memory",
     "api/generated/jaxcfr.games",
   } <= modules
   quickstart = (tmp_path / "notebooks" / "01_quickstart.html").read_text()

@@ -173,8 +173,10 @@ def test_check_profile_rejects_mass_on_illegal_actions():
 def _overflowing(game, scale=1e308):
   """``game`` with its payoffs scaled so far that the regrets overflow to inf and NaN."""
   tensors = game.tensors
-  payoff = jaxcfr.game.tensors.SequencePayoff(**{**vars(tensors.payoff), "value": tensors.payoff.value * scale})
-  tensors = jaxcfr.game.tensors.GameTensors(
+  payoff = jaxcfr.kits.sequence_form.tensors.SequencePayoff(
+    **{**vars(tensors.payoff), "value": tensors.payoff.value * scale}
+  )
+  tensors = jaxcfr.kits.sequence_form.tensors.GameTensors(
     tree=tensors.tree, players=tensors.players, name=tensors.name, payoff=payoff
   )
   return dataclasses.replace(game, tensors=tensors)
@@ -189,7 +191,7 @@ def test_a_state_turning_non_finite_stops_the_run_naming_the_iteration(kuhn, mon
     jaxcfr.solve(_overflowing(kuhn), "cfr+", 20, checkpoint=tmp_path / "c.npz")
   with np.load(tmp_path / "c.npz") as saved:  # the last checkpoint, written before: finite
     assert all(np.isfinite(saved[k]).all() for k in saved.files if k.startswith((".regrets", ".average")))
-  monkeypatch.setattr(jaxcfr.game.loading, "load", lambda *a, **k: _overflowing(kuhn))
+  monkeypatch.setattr(jaxcfr.kits, "load", lambda *a, **k: _overflowing(kuhn))
   assert cli.main(["solve", "kuhn_poker", "--iters", "20", "--no-progress"]) == 2
   err = capsys.readouterr().err.strip().splitlines()
   assert len(err) == 1 and err[0].startswith("jaxcfr: error: cfr+ on kuhn_poker: the solver state's")

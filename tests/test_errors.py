@@ -9,7 +9,7 @@ import pytest
 from jaxcfr import games
 import jaxcfr
 from jaxcfr.games._base import CHANCE, TERMINAL, State
-from jaxcfr.game.build import GameBuildError, build_from_protocol
+from jaxcfr.kits.sequence_form.build import GameBuildError, build_from_protocol
 
 
 # --- game strings and parameters ------------------------------------------------------------
@@ -82,7 +82,7 @@ def test_parse_game_string():
 
 
 def test_split_game_list():
-  from jaxcfr.game.loading import split_game_list  # pylint: disable=import-outside-toplevel
+  from jaxcfr.base.game_strings import split_game_list  # pylint: disable=import-outside-toplevel
 
   assert split_game_list("kuhn_poker, princess_and_monster(rows=3,cols=3,horizon=5),rps,") == [
     "kuhn_poker",

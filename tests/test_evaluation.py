@@ -15,10 +15,10 @@ from open_spiel.python.algorithms import expected_game_score
 from open_spiel.python.algorithms import exploitability as os_exploitability
 
 import jaxcfr
-from jaxcfr.game import row_sums
-from jaxcfr.game.arrays import TERMINAL_NODE
-from jaxcfr.core.evaluation import plans
-from jaxcfr.game.openspiel import from_openspiel_policy, to_openspiel_policy
+from jaxcfr.kits.sequence_form import row_sums
+from jaxcfr.kits.sequence_form.arrays import TERMINAL_NODE
+from jaxcfr.kits.sequence_form.evaluation import plans
+from jaxcfr.kits.sequence_form.openspiel import from_openspiel_policy, to_openspiel_policy
 
 from helpers import (
   as_jax,
@@ -183,9 +183,9 @@ def test_best_response_profile_attains_each_seats_best_response_value(name):
   profiles = [random_profile(game.arrays, seed, zeros=0.4) for seed in (11, 12)]
   br_value = [np.asarray(best_response_values(game.tensors, as_jax(p))) for p in profiles]
   stacked = tuple(jnp.stack([jnp.asarray(p[i]) for p in profiles], -1) for i in (0, 1))
-  batched = jaxcfr.core.evaluation.best_response_profile(game.tensors, stacked)
+  batched = jaxcfr.kits.sequence_form.evaluation.best_response_profile(game.tensors, stacked)
   for k, profile in enumerate(profiles):
-    alone = jaxcfr.core.evaluation.best_response_profile(game.tensors, as_jax(profile))
+    alone = jaxcfr.kits.sequence_form.evaluation.best_response_profile(game.tensors, as_jax(profile))
     for player, sign in ((0, 1), (1, -1)):
       strategy = np.asarray(alone[player])
       np.testing.assert_array_equal(strategy, np.asarray(batched[player][..., k]))
@@ -461,9 +461,9 @@ def test_row_sums_match_a_segment_sum(sorted_rows):
 
 
 def test_batched_cfr_iteration_holds_no_scatter_and_equals_single_runs():
-  """In batches the sequence-form sums gather (jaxcfr.game.row_sums): no scatter in a
+  """In batches the sequence-form sums gather (jaxcfr.kits.sequence_form.row_sums): no scatter in a
   compiled CFR+ step of 8 runs, nor a library call (regret matching's sums are adds:
-  jaxcfr.core.regret.unrolled_reduce), so XLA:CPU compiles a loop of them into one kernel
+  jaxcfr.base.regret.unrolled_reduce), so XLA:CPU compiles a loop of them into one kernel
   (jaxcfr.xla_setup); its runs equal the one-run (scatter) path to rounding."""
   tensors = jaxcfr.load("leduc_poker").tensors
   solver = jaxcfr.solvers.get("cfr+")

@@ -126,7 +126,7 @@ _FLAGS = {
   "--checkpoint-every": st.sampled_from(["1", "3"]),
   "--eval-every": st.sampled_from(["1", "2", "10"]),
   "--dtype": st.sampled_from(["float32", "float64"]),
-  "--representation": st.sampled_from(["sequence_form", "public_tree", "sampled"]),
+  "--representation": st.sampled_from(["sequence_form", "public_tree", "card_abstraction"]),
   "--temperature": st.sampled_from(["0.1", "0", "-1"]),
   "--regressor": st.sampled_from(["table", "tree", "mlp", "nope"]),
   "--max-memory": st.sampled_from(["1K", "1G"]),

@@ -14,11 +14,10 @@ import pyspiel
 import pytest
 
 import jaxcfr
-from jaxcfr.game import openspiel as openspiel_adapter
-from jaxcfr.game import statistics as statistics_lib
-from jaxcfr.game.representation import Representation
-from jaxcfr.game.arrays import CHANCE_NODE, PLAYER_0, PLAYER_1, TERMINAL_NODE, PlayerArrays
-from jaxcfr.game.build import build_from_protocol
+from jaxcfr.base import openspiel as openspiel_adapter
+from jaxcfr.kits.sequence_form import statistics as statistics_lib
+from jaxcfr.kits.sequence_form.arrays import CHANCE_NODE, PLAYER_0, PLAYER_1, TERMINAL_NODE, PlayerArrays
+from jaxcfr.kits.sequence_form.build import build_from_protocol
 from jaxcfr import games
 
 from helpers import load
@@ -139,8 +138,18 @@ DECLARED = {
 }
 
 
-# liar's dice's public tree is the faster for batches of 64 runs (benchmarks/results/public_tree_liars_dice.json)
-DECLARED_ALSO = {"liars_dice(dice_sides=3)": {"public_tree_runs": 64}}
+# The games with a public tree declare both exact kits; liar's dice's public tree is the faster for
+# batches of 64 runs (benchmarks/results/public_tree_liars_dice.json); no-limit Leduc counts its
+# ante as the big blind.
+BOTH = {"representations": ("sequence_form", "public_tree")}
+DECLARED_ALSO = {
+  "kuhn_poker": BOTH,
+  "one_card_poker(num_cards=3)": BOTH,
+  "one_card_poker(num_cards=5)": BOTH,
+  "leduc_poker": BOTH,
+  "no_limit_leduc_poker(stack=4)": {**BOTH, "big_blind": 1.0},
+  "liars_dice(dice_sides=3)": {"public_tree_runs": 64, **BOTH},
+}
 
 
 @pytest.mark.parametrize("name", sorted(DECLARED))
@@ -149,7 +158,7 @@ def test_games_declare_their_info_and_the_loaded_game_carries_it(name):
   declared = games.GameInfo(*[DECLARED[name][i] for i in (1, 0, 2, 3, 4)], **DECLARED_ALSO.get(name, {}))
   assert game.info == declared and game.tensors.info == declared and game.arrays.info == declared
   assert game.openspiel_name == declared.openspiel_name
-  assert game.representation == Representation.SEQUENCE_FORM
+  assert game.representation == "sequence_form"
 
 
 def test_openspiel_games_get_what_their_game_type_tells():
@@ -334,7 +343,8 @@ def test_kuhn_infoset_keys_and_actions():
   assert np.all(arrays.players[0].action_ids == [0, 1])
 
 
-# Every native game at a small size, and an OpenSpiel game, through the conformance kit.
+# Every native game at a small size, and an OpenSpiel game, through the conformance kit, in
+# every representation it declares.
 CONFORMANCE_GAMES = [
   "kuhn_poker",
   "leduc_poker",
@@ -347,20 +357,24 @@ CONFORMANCE_GAMES = [
   "princess_and_monster(rows=2,cols=2,horizon=3)",
   "no_limit_leduc_poker(stack=4)",
   "openspiel:kuhn_poker",
+  "hunl_subgame(endgame=4)",
+  "limit_holdem(buckets=3,rollouts=4)",
 ]
+CONFORMANCE = [(game, kit) for game in CONFORMANCE_GAMES for kit in jaxcfr.kits.representations_of(game)]
 
 
-@pytest.mark.parametrize("name", CONFORMANCE_GAMES)
-def test_every_game_passes_the_conformance_kit(name):
+@pytest.mark.parametrize("name,representation", CONFORMANCE)
+def test_every_game_passes_the_conformance_kit_in_every_representation(name, representation):
   import jaxcfr.testing
 
-  jaxcfr.testing.check_game(name, dtype="float64")
+  game = jaxcfr.testing.check_game(name, representation=representation, dtype="float64")
+  assert game.representation == representation
 
 
 def test_the_native_games_are_all_in_the_conformance_list():
   from jaxcfr.games import GAMES
 
   checked = {name.split("(")[0] for name in CONFORMANCE_GAMES}
-  # latent tic-tac-toe is too big for the test suite (benchmarks/full_size_games.py); HUNL
-  # subgames have only the public tree (tests/test_hunl_subgame.py)
-  assert set(GAMES) - checked <= {"latent_tic_tac_toe", "hunl_subgame"}
+  # latent tic-tac-toe is too big for the test suite (benchmarks/full_size_games.py)
+  assert set(GAMES) - checked <= {"latent_tic_tac_toe"}
+  assert {kit for _, kit in CONFORMANCE} == set(jaxcfr.kits.names())  # every kit is exercised

@@ -1,4 +1,4 @@
-"""Exact E[HS] (jaxcfr.game.hand_strength) against its definition by enumeration, and the
+"""Exact E[HS] (jaxcfr.kits.card_abstraction.hand_strength) against its definition by enumeration, and the
 suit-symmetric tables against tables filled with a known suit-invariant function."""
 
 import itertools
@@ -8,8 +8,8 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from jaxcfr.game import hand_eval
-from jaxcfr.game import hand_strength as hs
+from jaxcfr.kits.card_abstraction import hand_eval
+from jaxcfr.kits.card_abstraction import hand_strength as hs
 
 RNG = np.random.default_rng(2011)
 _rank = jax.jit(hand_eval.hand_rank)
@@ -132,7 +132,8 @@ def test_round_strengths_of_deals(invariant_tables):
 
 
 def test_the_exact_game_reads_its_tables_as_arguments_and_verifies_its_cache(invariant_tables, monkeypatch, tmp_path):
-  from jaxcfr.game import limit_holdem, memory
+  from jaxcfr.kits.card_abstraction import game as limit_holdem
+  from jaxcfr.base import memory
 
   tables = invariant_tables._replace(preflop=jnp.linspace(0.3, 0.9, 1326, dtype=jnp.float32))
   builds = []

@@ -10,8 +10,7 @@ import numpy as np
 import pytest
 
 from jaxcfr.evaluate import head_to_head, kuhn
-from jaxcfr.game import limit_holdem
-from jaxcfr.game.representation import Representation
+from jaxcfr.kits.card_abstraction import game as limit_holdem
 from jaxcfr.run import cli
 import helpers
 
@@ -44,9 +43,9 @@ def test_poker_and_its_unit_are_what_the_game_declares_not_its_name():
   assert head_to_head.is_poker(dataclasses.replace(kuhn, name="a_game_never_seen"))
   assert not head_to_head.is_poker(dataclasses.replace(goofspiel, name="poker_in_name_only"))
   holdem = object.__new__(limit_holdem.HoldemGame)  # its declarations need no abstraction built
-  assert head_to_head.is_poker(holdem) and holdem.representation == Representation.SAMPLED
+  assert head_to_head.is_poker(holdem) and holdem.representation == "card_abstraction"
   assert head_to_head.table_unit(holdem) == ("milli-small bets per hand", 1000.0)
-  assert kuhn.representation == Representation.SEQUENCE_FORM
+  assert kuhn.representation == "sequence_form"
   with pytest.raises(TypeError, match="not a name"):
     head_to_head.is_poker("kuhn_poker")
 

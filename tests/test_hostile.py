@@ -18,7 +18,7 @@ import pytest
 
 import jaxcfr
 from jaxcfr.evaluate import opponent
-from jaxcfr.game import integrity
+from jaxcfr.base import integrity
 from jaxcfr.run import checkpoint as checkpoint_lib
 from jaxcfr.run import cli, driver
 import helpers

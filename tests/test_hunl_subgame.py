@@ -14,13 +14,15 @@ import numpy as np
 import pytest
 
 import jaxcfr
-from jaxcfr.core import public_tree as ops
-from jaxcfr.game import public_tree as pt
-from jaxcfr.game.loading import parse_game_string
+from jaxcfr.games import poker_rules
+from jaxcfr.kits.public_tree import values as ops
+from jaxcfr.kits.sequence_form import evaluation
+from jaxcfr.kits import public_tree as pt
+from jaxcfr.base.game_strings import parse_game_string
 from jaxcfr.games import GAMES, GameError
 from jaxcfr.games import hunl_subgame as hs
 from jaxcfr.games.poker_rules import ALL_IN, CALL_ID, FOLD_ID, NoLimitRules
-from jaxcfr.solvers import cfr, vector_cfr
+from jaxcfr.solvers import cfr
 
 # Libratus endgames' README table: round, board, pot.
 ENDGAMES = {1: (3, "7s9h9cTc", 500), 2: (3, "Ts6hAh7c", 4780), 3: (4, "4s8hTc9h2s", 500), 4: (4, "JsKs5cQs7d", 3750)}
@@ -167,7 +169,7 @@ def test_a_river_endgame_bets_and_raises_as_declared():
   np.testing.assert_allclose(
     tree.initial_range / tree.initial_range.sum(1, keepdims=True), found.reach / found.reach.sum(1, keepdims=True)
   )
-  np.testing.assert_allclose(pt.disjoint_pairs(tree.hands, *tree.initial_range), 1.0)
+  np.testing.assert_allclose(poker_rules.disjoint_pairs(tree.hands, *tree.initial_range), 1.0)
 
 
 def test_a_turn_endgame_deals_the_river_with_card_removal():
@@ -341,7 +343,7 @@ def small_game(which: str):
   game = jaxcfr.load(_openspiel_string(ranks, suits, board, stack), dtype=jnp.float64, use_cache=False)
   tree = pt.build(_small_rules(ranks, suits, board, stack))
   mapping = pt.sequence_form_map(tree, game.arrays)
-  return game, tree, pt.to_device(tree, jnp.float64), mapping, jax.jit(functools.partial(ops.to_sequence_form, mapping))
+  return game, tree, pt.to_device(tree, jnp.float64), mapping, jax.jit(functools.partial(pt.to_sequence_form, mapping))
 
 
 def _random_profile(device, rng, batch=()):
@@ -415,11 +417,11 @@ def test_small_deck_holdem_cfr_plus_steps_equal_openspiels_sequence_form():
   which = "turn"
   game, tree, device, mapping, _ = small_game(which)
   solver = jaxcfr.solvers.get("cfr+")
-  sequence_step, vector_step = jax.jit(solver.step), jax.jit(vector_cfr.preset_step("cfr+"))
-  average = jax.jit(lambda tensors, acc: tuple(map(cfr.normalise_rows, tensors.players, acc)))
+  sequence_step, vector_step = jax.jit(solver.step), jax.jit(cfr.preset_step("cfr+"))
+  average = jax.jit(lambda tensors, acc: tuple(map(evaluation.normalise_rows, tensors.players, acc)))
   exploitability = jax.jit(ops.exploitability)
   state = solver.init(game.tensors)
-  vector = vector_cfr.init(device, **vector_cfr.preset_hyperparameters("cfr+"))
+  vector = cfr.init(device, **cfr.preset_hyperparameters("cfr+"))
   for t in range(1, 11):
     vector = vector_step(device, _to_public_state(state, vector, tree, device, mapping))
     state = sequence_step(game.tensors, state)
@@ -430,7 +432,7 @@ def test_small_deck_holdem_cfr_plus_steps_equal_openspiels_sequence_form():
     for got, expected in zip(vector.average, want.average):
       np.testing.assert_allclose(got, expected, rtol=0, atol=1e-13, err_msg=f"{which} t={t}")
     np.testing.assert_allclose(
-      exploitability(device, vector_cfr.average_strategy(device, vector)),
+      exploitability(device, cfr.average_strategy(device, vector)),
       jaxcfr.exploitability(game.tensors, average(game.tensors, state.average)),
       rtol=0,
       atol=1e-9,
@@ -489,19 +491,19 @@ def test_a_batch_of_ranges_is_one_program_equal_to_each_subgame_alone():
   uniform = uniform_small_tree("river")
   weights = np.random.default_rng(1).random((2, uniform.num_hands, 3, 1))
   batched = ops.with_initial_ranges(uniform, weights)
-  step = vector_cfr.preset_step("dcfr")
-  state = vector_cfr.init(batched, **{**vector_cfr.preset_hyperparameters("dcfr"), "alpha": jnp.array([1.5, 3.0])})
+  step = cfr.preset_step("dcfr")
+  state = cfr.init(batched, **{**cfr.preset_hyperparameters("dcfr"), "alpha": jnp.array([1.5, 3.0])})
   assert state.iteration.shape == (3, 2)
-  state = vector_cfr.run(batched, state, 12, step)
-  average_of, exploitability_of = jax.jit(vector_cfr.average_strategy), jax.jit(ops.exploitability)
+  state = cfr.run(batched, state, 12, step)
+  average_of, exploitability_of = jax.jit(cfr.average_strategy), jax.jit(ops.exploitability)
   average = average_of(batched, state)
   exploitability = exploitability_of(batched, average)
   assert exploitability.shape == (3, 2)
   for b in range(3):
     alone = pt.to_device(pt.build(rules(ranges=weights[..., b, 0])), jnp.float64)
     for k, alpha in enumerate((1.5, 3.0)):
-      single = vector_cfr.init(alone, **{**vector_cfr.preset_hyperparameters("dcfr"), "alpha": alpha})
-      single = vector_cfr.run(alone, single, 12, step)
+      single = cfr.init(alone, **{**cfr.preset_hyperparameters("dcfr"), "alpha": alpha})
+      single = cfr.run(alone, single, 12, step)
       want = average_of(alone, single)
       for got, expected in zip(average, want):
         np.testing.assert_allclose(got[..., b, k], expected, rtol=0, atol=1e-12)

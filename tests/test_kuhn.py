@@ -15,7 +15,7 @@ import pytest
 
 import jaxcfr
 from jaxcfr import solvers
-from jaxcfr.core import evaluation
+from jaxcfr.kits.sequence_form import evaluation
 from jaxcfr.evaluate import game_metrics, kuhn
 import helpers
 

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from jaxcfr import solvers
-from jaxcfr.game import limit_holdem as holdem
+from jaxcfr.kits.card_abstraction import game as holdem
 from jaxcfr.run import cli
-from jaxcfr.game import hand_eval
+from jaxcfr.kits.card_abstraction import hand_eval
 from jaxcfr.games import limit_holdem as rules
 
 
@@ -87,13 +87,13 @@ def test_preflop_classes():
 # The sampled game: a small abstraction (3 buckets, 8 rollouts) built once for these tests.
 @pytest.fixture(scope="module")
 def game():
-  from jaxcfr.game import limit_holdem
+  from jaxcfr.kits.card_abstraction import game as limit_holdem
 
   return limit_holdem.make(buckets=3, rollouts=4)
 
 
 def test_device_payoffs_on_hand_written_hands(game):
-  from jaxcfr.game import limit_holdem
+  from jaxcfr.kits.card_abstraction import game as limit_holdem
 
   deal = jnp.asarray([_cards("As Ah Kd Kc 2s 7h 9c Jd 3s")])  # aces beat kings
   sign = limit_holdem.showdown_sign(deal)
@@ -108,7 +108,7 @@ def test_device_payoffs_on_hand_written_hands(game):
 
 def test_buckets_are_monotone_in_strength(game):
   """A hand that beats or ties another on every completion never gets a lower bucket."""
-  from jaxcfr.game import limit_holdem
+  from jaxcfr.kits.card_abstraction import game as limit_holdem
 
   key = jax.random.PRNGKey(5)
   deals = limit_holdem.sample_deals(key, 600)
@@ -138,9 +138,9 @@ def test_buckets_are_monotone_in_strength(game):
 
 
 def test_chance_sampled_cfr_improves_against_the_rule_bot(game):
-  from jaxcfr.evaluate import holdem_match
+  from jaxcfr.kits.card_abstraction import match as holdem_match
 
-  solver = solvers.get("cfr-cs", "sampled")
+  solver = solvers.get("cfr-cs", "card_abstraction")
   bot = holdem_match.rule_bot(game)
   state = solver.init(game, seed=0)
   early = solver.run(game, state, 5)
@@ -152,9 +152,9 @@ def test_chance_sampled_cfr_improves_against_the_rule_bot(game):
 
 
 def test_outcome_sampling_runs_batched_and_beats_uniform(game):
-  from jaxcfr.evaluate import holdem_match
+  from jaxcfr.kits.card_abstraction import match as holdem_match
 
-  solver = solvers.get("mccfr-os", "sampled")
+  solver = solvers.get("mccfr-os", "card_abstraction")
   state = solver.run(game, solver.init(game, seed=jnp.array([0, 1])), 3000)
   assert state.regret[0].shape == (game.num_infosets[0], 3, 2) and state.iteration.tolist() == [3000, 3000]
   average = solver.average_strategy(game, state)
@@ -170,14 +170,15 @@ def test_outcome_sampling_runs_batched_and_beats_uniform(game):
 def test_algorithms_that_need_the_tree_are_refused(capsys):
   from jaxcfr.run import cli
 
-  with pytest.raises(ValueError, match="does not run on the sampled representation"):
-    solvers.get("cfr+", "sampled")
+  with pytest.raises(ValueError, match="does not run on the card_abstraction representation"):
+    solvers.get("cfr+", "card_abstraction")
   assert cli.main(["solve", "limit_holdem(buckets=10)", "--algo", "cfr+", "--iters", "5"]) == 2
   assert (
-    "does not run on the sampled representation (it accepts: sequence_form, public_tree)" in capsys.readouterr().err
+    "does not run on the card_abstraction representation (it accepts: sequence_form, public_tree)"
+    in capsys.readouterr().err
   )
   assert cli.main(["solve", "limit_holdem(buckets=10)", "--algo", "mccfr-os", "--trajectories", "2"]) == 2
-  assert "--trajectories does not apply to --algo mccfr-os on sampled games" in capsys.readouterr().err
+  assert "--trajectories does not apply to --algo mccfr-os on card_abstraction games" in capsys.readouterr().err
 
 
 def test_checkpoint_and_resume_through_the_driver(game, tmp_path):
@@ -193,7 +194,7 @@ def test_checkpoint_and_resume_through_the_driver(game, tmp_path):
   for a, b in zip(jax.tree_util.tree_leaves(straight.state), jax.tree_util.tree_leaves(resumed.state)):
     np.testing.assert_array_equal(a, b)
   assert resumed.history[-1]["sb_per_hand_vs_bot"] == straight.history[-1]["sb_per_hand_vs_bot"]
-  assert resumed.summary()["representation"] == "sampled"
+  assert resumed.summary()["representation"] == "card_abstraction"
 
 
 def test_mcrnr_runs_from_the_command_line(game, tmp_path):
@@ -229,15 +230,15 @@ def test_mcrnr_runs_from_the_command_line(game, tmp_path):
 
 
 def test_mcts_and_mcrnr_run_on_the_abstraction(game):
-  from jaxcfr.evaluate import holdem_match
+  from jaxcfr.kits.card_abstraction import match as holdem_match
 
-  mcts = solvers.get("mcts", "sampled")
+  mcts = solvers.get("mcts", "card_abstraction")
   state = mcts.run(game, mcts.init(game, seed=0), 200)
   assert int(state.visits[0].sum() + state.visits[1].sum()) >= 200 * 2  # both players act in every hand
   policy = mcts.average_strategy(game, state)
   np.testing.assert_allclose(np.asarray(policy[1]).sum(1), 1, atol=1e-6)
   bot = holdem_match.rule_bot(game)
-  mcrnr = solvers.get("mcrnr", "sampled")
+  mcrnr = solvers.get("mcrnr", "card_abstraction")
   state = mcrnr.run(game, mcrnr.init(game, model=bot, seed=0, p=0.75, restricted=1), 100)
   counter = mcrnr.counter_profile(game, state)
   np.testing.assert_array_equal(np.asarray(counter[1]), np.asarray(bot[1]))  # the restricted seat is the model
@@ -249,7 +250,7 @@ def test_outcome_sampling_regrets_are_unbiased_against_chance_sampling(game):
   """On one deal, at uniform play, the mean of outcome sampling's regret estimates at an
   infoset equals the exact counterfactual regret that chance-sampled CFR computes over the
   whole betting tree (Lanctot et al. 2009, Lemma 1): the two solvers check each other."""
-  from jaxcfr.game import limit_holdem
+  from jaxcfr.kits.card_abstraction import game as limit_holdem
   from jaxcfr.solvers import sampled_games
 
   deal = limit_holdem.sample_deals(jax.random.PRNGKey(3), 1)
@@ -308,7 +309,8 @@ def test_node_features_count_the_bets_and_raises_along_the_betting(game):
 
 
 def test_a_learned_model_recovers_a_constant_player_exactly_and_the_rule_bot_mostly(game):
-  from jaxcfr.evaluate import holdem_match, holdem_model
+  from jaxcfr.kits.card_abstraction import match as holdem_match
+  from jaxcfr.evaluate import holdem_model
 
   uniform = holdem_match.uniform(game)
   calls = []  # the player who always calls (checks when free): one row for every infoset

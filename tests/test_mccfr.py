@@ -14,8 +14,9 @@ import pyspiel
 import pytest
 
 from jaxcfr import solvers
-from jaxcfr.core import evaluation, row_updates, sampling
-from jaxcfr.game.arrays import CHANCE_NODE
+from jaxcfr.kits.sequence_form import evaluation, sampling
+from jaxcfr.base import row_updates
+from jaxcfr.kits.sequence_form.arrays import CHANCE_NODE
 from jaxcfr.run import cli, driver
 from jaxcfr.solvers import mccfr, mccfr_state, outcome_sampling
 import helpers
@@ -470,7 +471,7 @@ def test_row_updates_add_like_a_scatter_one_run_and_batched():
 def test_a_sampled_run_compiles_into_one_kernel(algorithm):
   """On a CPU a sampled solver's ``run`` of one seed or a batch of seeds on Leduc poker is one kernel (an
   XLA:CPU "small call"): no loop is left for the runtime to step through kernel by kernel
-  (see jaxcfr.core.row_updates and jaxcfr.xla_setup)."""
+  (see jaxcfr.base.row_updates and jaxcfr.xla_setup)."""
   if jax.default_backend() != "cpu":
     pytest.skip("an XLA:CPU property")
   s = solver(algorithm)

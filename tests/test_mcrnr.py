@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from jaxcfr import solvers
-from jaxcfr.core import evaluation
+from jaxcfr.kits.sequence_form import evaluation
 from jaxcfr.evaluate import exploitation, opponent
 from jaxcfr.run import cli
 from jaxcfr.solvers import mcrnr, outcome_sampling

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from jaxcfr import solvers
-from jaxcfr.game.arrays import CHANCE_NODE, TERMINAL_NODE
+from jaxcfr.kits.sequence_form.arrays import CHANCE_NODE, TERMINAL_NODE
 from jaxcfr.solvers import mcts
 import helpers
 

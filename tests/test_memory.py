@@ -1,4 +1,4 @@
-"""The size guard (jaxcfr.game.memory): games and runs too large for memory end in one line
+"""The size guard (jaxcfr.base.memory): games and runs too large for memory end in one line
 that names the estimate, the limit and the way out, before the allocation, from every loader
 (the vectorised builder, the tree walk of native and OpenSpiel games, the public tree) and
 from the driver; allocation failures the estimates miss become the same line. The
@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import jaxcfr
-from jaxcfr.game import memory
+from jaxcfr.base import memory
 from jaxcfr.run import cli
 
 

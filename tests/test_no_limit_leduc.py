@@ -10,7 +10,7 @@ import pytest
 
 import jaxcfr
 from jaxcfr import solvers
-from jaxcfr.game import build, vectorized
+from jaxcfr.kits.sequence_form import build, vectorized
 from jaxcfr.games import CHANCE, TERMINAL, GameError
 from jaxcfr.games.no_limit_leduc_poker import ALL_IN, CALL, FOLD, POT, NoLimitLeducPoker
 

@@ -12,13 +12,13 @@ import numpy as np
 import pytest
 
 import jaxcfr
-from jaxcfr.core import public_tree as ops
-from jaxcfr.core import regret
-from jaxcfr.game import public_tree as pt
-from jaxcfr.game.build import build_from_protocol
-from jaxcfr.game.tensors import to_tensors
+from jaxcfr.kits.public_tree import values as ops
+from jaxcfr.kits.sequence_form import evaluation
+from jaxcfr.base import regret
+from jaxcfr.kits import public_tree as pt
+from jaxcfr.kits.sequence_form.build import build_from_protocol
+from jaxcfr.kits.sequence_form.tensors import to_tensors
 from jaxcfr.games import CHANCE, GAMES as GAME_RULES, TERMINAL
-from jaxcfr.solvers import vector_cfr
 from jaxcfr.solvers import cfr
 from jaxcfr.solvers.cfr import INF
 from tests import helpers
@@ -56,19 +56,19 @@ def setup(name: str):
   game = helpers.load(name)
   tree, device = public(GAMES[name])
   mapping = pt.sequence_form_map(tree, game.arrays)
-  return game, tree, device, mapping, jax.jit(functools.partial(ops.to_sequence_form, mapping))
+  return game, tree, device, mapping, jax.jit(functools.partial(pt.to_sequence_form, mapping))
 
 
 # Shared compiled functions: every test of a game with batch B = 3 reuses them.
 _expected_value = jax.jit(ops.expected_value)
 _best_response_values = jax.jit(ops.best_response_values)
 _exploitability = jax.jit(ops.exploitability)
-_sequence_average = jax.jit(lambda tensors, average: tuple(map(cfr.normalise_rows, tensors.players, average)))
+_sequence_average = jax.jit(lambda tensors, average: tuple(map(evaluation.normalise_rows, tensors.players, average)))
 
 
 @jax.jit
 def _average(tree, average):
-  """The public tree's average profile from the accumulators (vector_cfr.average_strategy)."""
+  """The public tree's average profile from the accumulators (cfr.average_strategy)."""
   legal = [x.reshape(x.shape + (1,) * (a.ndim - 2)) for x, a in zip(tree.legal, average)]
   return tuple(map(regret.normalise, average, legal))
 
@@ -276,7 +276,7 @@ BATCHES = {
 
 
 def _hyperparameters(runs):
-  runs = [dataclasses.asdict(vector_cfr.PRESETS[r]) if isinstance(r, str) else r for r in runs]
+  runs = [dataclasses.asdict(cfr.PRESETS[r]) if isinstance(r, str) else r for r in runs]
   return {k: jnp.array([r[k] for r in runs]) for k in ("alpha", "beta", "gamma")}
 
 
@@ -329,10 +329,10 @@ def test_the_cfr_family_equals_the_sequence_form_iterate_by_iterate(name, step):
   exploitability of the average to 1e-12; at the end, the best-response values."""
   game, tree, device, _, to_sequence_form = setup(name)
   solver = jaxcfr.solvers.get(step)
-  sequence_step, vector_step = jax.jit(solver.step), jax.jit(vector_cfr.preset_step(step))
+  sequence_step, vector_step = jax.jit(solver.step), jax.jit(cfr.preset_step(step))
   hyperparameters = _hyperparameters(BATCHES[step])
   state = solver.init(game.tensors, **hyperparameters)
-  vector = vector_cfr.init(device, **hyperparameters, predictive=vector_cfr.PRESETS[step].predictive)
+  vector = cfr.init(device, **hyperparameters, predictive=cfr.PRESETS[step].predictive)
   if name in RANDOM_START:
     state, vector = _random_start(tree, device, to_sequence_form, state, vector)
   tolerance = _tolerance(name, step)
@@ -356,9 +356,9 @@ def test_the_cfr_family_equals_the_sequence_form_iterate_by_iterate(name, step):
 
 def test_run_and_dense_terminals_give_the_same_iterates():
   _, _, device, _, _ = setup("kuhn_poker")
-  init = vector_cfr.init(device, **vector_cfr.preset_hyperparameters("cfr+"))
-  state = vector_cfr.run(device, init, 5, vector_cfr.preset_step("cfr+"))
-  dense = vector_cfr.run(device, init, 5, vector_cfr.preset_step("cfr+", dense=True))
+  init = cfr.init(device, **cfr.preset_hyperparameters("cfr+"))
+  state = cfr.run(device, init, 5, cfr.preset_step("cfr+"))
+  dense = cfr.run(device, init, 5, cfr.preset_step("cfr+", operations=pt.operations("dense")))
   for a, b in zip(jax.tree.leaves(state), jax.tree.leaves(dense)):
     np.testing.assert_allclose(a, b, rtol=1e-13, atol=1e-15)
   assert int(state.iteration) == 5
@@ -449,7 +449,7 @@ def test_two_card_hands_equal_a_sequence_form_of_the_same_rules():
   tree, device = public(rules)
   assert tree.kind[0] == pt.CHANCE
   mapping = pt.sequence_form_map(tree, arrays)
-  to_sequence_form = jax.jit(functools.partial(ops.to_sequence_form, mapping))
+  to_sequence_form = jax.jit(functools.partial(pt.to_sequence_form, mapping))
   profile = random_profile(device, np.random.default_rng(2), batch=(3,))
   sequence = to_sequence_form(profile)
   np.testing.assert_allclose(_expected_value(device, profile), helpers.expected_value(tensors, sequence), rtol=1e-12)
@@ -458,8 +458,8 @@ def test_two_card_hands_equal_a_sequence_form_of_the_same_rules():
   )
   solver = jaxcfr.solvers.get("cfr+")
   state = jax.jit(solver.step)(tensors, solver.init(tensors))
-  init = vector_cfr.init(device, **vector_cfr.preset_hyperparameters("cfr+"))
-  vector = jax.jit(vector_cfr.preset_step("cfr+"))(device, init)
+  init = cfr.init(device, **cfr.preset_hyperparameters("cfr+"))
+  vector = jax.jit(cfr.preset_step("cfr+"))(device, init)
   board_prob = tree.chance_prob.copy()  # each node's probability of its public cards
   for d in range(1, len(tree.depth_offsets) - 1):
     level = slice(tree.depth_offsets[d], tree.depth_offsets[d + 1])

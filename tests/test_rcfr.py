@@ -12,8 +12,12 @@ import pytest
 
 import jaxcfr
 from jaxcfr import solvers
-from jaxcfr.core import evaluation, regret
-from jaxcfr.game import loading, openspiel, tensors as tensors_module
+from jaxcfr.kits.sequence_form import evaluation
+from jaxcfr.base import regret
+from jaxcfr import kits
+from jaxcfr.kits import sequence_form
+from jaxcfr.base import openspiel
+from jaxcfr.kits.sequence_form import tensors as tensors_module
 from jaxcfr.run import cli, driver
 from jaxcfr.solvers import rcfr_features, regressors
 import helpers
@@ -408,7 +412,12 @@ def _no_loading_by_name(monkeypatch):
   def refuse(*args, **kwargs):
     raise AssertionError(f"a game was loaded by name: {args} {kwargs}")
 
-  for module, attribute in ((loading, "build_arrays"), (loading, "load"), (jaxcfr, "load")):
+  for module, attribute in (
+    (sequence_form.game, "build_arrays"),
+    (kits.registry, "load"),
+    (kits, "load"),
+    (jaxcfr, "load"),
+  ):
     monkeypatch.setattr(module, attribute, refuse)
   rcfr_features._row_data.cache_clear()  # pylint: disable=protected-access
 
@@ -437,7 +446,11 @@ def test_rcfr_runs_on_tensors_built_from_openspiel(monkeypatch):
   keys are not Leduc's), the table regressor is CFR, and the MLP's features are the generic
   encoding of OpenSpiel's keys."""
   loaded = jaxcfr.load("openspiel:kuhn_poker", dtype=jnp.float64)
-  built = tensors_module.to_tensors(openspiel.build_openspiel("kuhn_poker", "an_adapter_build"), jnp.float64)
+  source = jaxcfr.kits.GameSource(
+    "an_adapter_build", openspiel.OpenSpielRules("kuhn_poker", "an_adapter_build", {}), None
+  )
+  source = dataclasses.replace(source, info=source.rules.info)
+  built = tensors_module.to_tensors(sequence_form.build_arrays(source, use_cache=False), jnp.float64)
   assert built.info.is_poker and built.info.features is None and built.labels == loaded.tensors.labels
   _no_loading_by_name(monkeypatch)
   for tensors in (loaded.tensors, built):

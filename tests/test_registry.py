@@ -13,7 +13,6 @@ import pytest
 import jaxcfr
 import jaxcfr.testing
 from jaxcfr import solvers
-from jaxcfr.game.representation import Representation
 import helpers
 
 # The batch each solver is tried with: three runs that differ.
@@ -81,12 +80,17 @@ def test_every_algorithm_is_registered():
   assert solvers.get("mccfr-os", trajectories=4) is solvers.get("mccfr-os", trajectories=4)  # cached: one compile
 
 
-@pytest.mark.parametrize("name", solvers.names(Representation.SEQUENCE_FORM))
-def test_every_solver_passes_the_conformance_kit(name):
-  """jaxcfr.testing.check_solver: the declaration agrees with the solver; init, run under jit,
-  a batch of 3 equal to the 3 runs alone with trailing axes, valid strategies with finite
-  exploitability, no retrace on a reloaded game or a new chunk length, a checkpoint round trip."""
-  jaxcfr.testing.check_solver(name, dtype="float64")
+@pytest.mark.parametrize("name,representation", [(r.name, r.representation) for r in solvers.registrations()])
+def test_every_registration_passes_the_conformance_kit(name, representation):
+  """jaxcfr.testing.check_solver on every (solver, representation) registered: the declaration
+  agrees with the solver; init, run under jit, a batch of 3 equal to the 3 runs alone with
+  trailing axes, valid strategies with a finite evaluation, no retrace on a reloaded game or a
+  new chunk length, a checkpoint round trip."""
+  # The card abstraction computes in float32 whatever the dtype: a batch and its runs sum in other
+  # orders, and a rounding can move a hand's estimated strength across a bucket's cut, after
+  # which chance-sampled CFR's regrets part by up to 0.14 in 20 iterations (as before the kits).
+  tolerance = dict(rtol=5e-2, atol=0.25) if representation == "card_abstraction" else {}
+  jaxcfr.testing.check_solver(name, representation, dtype="float64", **tolerance)
 
 
 def test_the_kit_catches_a_solver_whose_batch_differs_from_its_runs(monkeypatch):
@@ -104,7 +108,7 @@ def test_every_declared_setting_is_typed_and_helped():
   for declared in solvers.registrations():
     assert declared.summary, declared.name
     for param in declared.params:
-      assert param.help and param.kind in solvers.params.KINDS, (declared.name, param.name)
+      assert param.help and param.kind in jaxcfr.base.params.KINDS, (declared.name, param.name)
       if param.cli and param.default is not None:
         param.check(param.default, declared.name)  # the default is allowed by the declaration itself
 
@@ -117,8 +121,8 @@ def test_unknown_solvers_and_options_get_one_line_errors():
     solvers.get("mccfr-es", trajectorys=2)
   with pytest.raises(ValueError, match="solver 'mccfr-es' has no option trajectories"):
     solvers.get("mccfr-es", trajectories=2)
-  with pytest.raises(ValueError, match="does not run on the sampled representation"):
-    solvers.get("mmd", "sampled")
+  with pytest.raises(ValueError, match="does not run on the card_abstraction representation"):
+    solvers.get("mmd", "card_abstraction")
   with pytest.raises(ValueError, match="rnr needs p"):
     solvers.get("rnr").init(tensors, model=jaxcfr.uniform_profile(tensors))
   with pytest.raises(ValueError, match=r"epsilon of solver 'mccfr-os' must be in \[0.0, 1.0\]"):
@@ -128,8 +132,8 @@ def test_unknown_solvers_and_options_get_one_line_errors():
   with pytest.raises(ValueError, match="solver .mcts. with its default options has no hyperparameter eta"):
     solvers.get("mcts").init(tensors, eta=0.5)
   assert solvers.option_names("mccfr-es") == ()  # options are what the solver declares, not a shared signature
-  assert solvers.names("sampled") == ("mccfr-os", "cfr-cs", "mcts", "mcrnr")
-  assert solvers.representations("mccfr-os") == (Representation.SEQUENCE_FORM, Representation.SAMPLED)
+  assert solvers.names("card_abstraction") == ("mccfr-os", "cfr-cs", "mcts", "mcrnr")
+  assert solvers.representations("mccfr-os") == ("sequence_form", "card_abstraction")
 
 
 @pytest.mark.parametrize("name", ["cfr+", "mccfr-os"])

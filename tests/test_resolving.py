@@ -12,10 +12,10 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from jaxcfr.core import public_tree as ops
-from jaxcfr.game import public_tree
+from jaxcfr.kits.public_tree import values as ops
+from jaxcfr.kits import public_tree as public_tree
 from jaxcfr.games import no_limit_leduc_poker, poker_rules
-from jaxcfr.solvers import lookahead, resolving, vector_cfr
+from jaxcfr.solvers import cfr, lookahead, resolving
 from jaxcfr.solvers import value_network as vn
 
 
@@ -29,9 +29,9 @@ def _game(stack: int):
 @functools.cache
 def _equilibrium(stack: int, iterations: int = 4000):
   _, _, tensors = _game(stack)
-  state = vector_cfr.init(tensors, **vector_cfr.preset_hyperparameters("cfr+"))
-  state = vector_cfr.run(tensors, state, iterations, vector_cfr.preset_step("cfr+"))
-  return vector_cfr.average_strategy(tensors, state)
+  state = cfr.init(tensors, **cfr.preset_hyperparameters("cfr+"))
+  state = cfr.run(tensors, state, iterations, cfr.preset_step("cfr+"))
+  return cfr.average_strategy(tensors, state)
 
 
 def _rows(whole, sub, start, player):
@@ -74,9 +74,9 @@ def test_leaf_values_are_required_exactly_on_depth_limited_trees():
     ops.counterfactual_values(tensors, 0, profile[0], opponent)
   with pytest.raises(ValueError, match="no depth-limit leaves"):
     ops.counterfactual_values(whole, 0, None, ops.ranges(whole, 1, ops.uniform_strategy(whole, 1)), leaf_values=0.0)
-  state = vector_cfr.init(tensors)
+  state = cfr.init(tensors)
   with pytest.raises(ValueError, match="give a leaf_fn"):
-    vector_cfr.step(tensors, state)
+    cfr.step(tensors, state)
 
 
 def _fixed_below(rules, whole, tree, profile):
@@ -125,7 +125,7 @@ def test_lookahead_values_equal_the_whole_trees_with_the_same_strategies_below()
   mine = _restrict(whole_host, profile, tree)
   at = public_tree.embedding(whole_host, tree)
   reach = [ops.ranges(tensors, p, mine[p]) for p in (0, 1)]
-  leaves = vector_cfr.leaf_values(tensors, leaf_fn, reach)
+  leaves = public_tree.leaf_values(tensors, leaf_fn, reach)
   for p in (0, 1):
     expected = ops.counterfactual_values(whole, p, profile[p], ops.ranges(whole, 1 - p, profile[1 - p]))
     got = ops.counterfactual_values(tensors, p, mine[p], reach[1 - p], leaf_values=leaves[p])
@@ -159,7 +159,7 @@ def test_exact_leaf_values_at_the_equilibrium_ranges_are_the_equilibriums():
   mine = _restrict(whole_host, profile, tree)
   reach = [ops.ranges(tensors, p, mine[p]) for p in (0, 1)]
   leaf_fn = lookahead.exact_leaf_values(tree, iterations=2000)
-  leaves = jax.jit(vector_cfr.leaf_values, static_argnums=1)(tensors, leaf_fn, reach)
+  leaves = jax.jit(public_tree.leaf_values, static_argnums=1)(tensors, leaf_fn, reach)
   at = public_tree.embedding(whole_host, tree)[tensors.leaf_nodes]
   for p in (0, 1):
     expected = ops.counterfactual_values(whole, p, profile[p], ops.ranges(whole, 1 - p, profile[1 - p]))[at]
@@ -210,7 +210,7 @@ def test_final_leaves_carry_is_the_leaf_function_at_the_average_ranges():
     inner = np.setdiff1d(np.arange(tree.num_nodes), leaves)
     np.testing.assert_array_equal(final.opponent_values[inner], averaged.opponent_values[inner])
     reach = [ops.ranges(tensors, player, final.strategy, own)] * 2  # the opponent's range does not matter here
-    expected = vector_cfr.leaf_values(tensors, leaf_fn, reach)[1 - player]
+    expected = public_tree.leaf_values(tensors, leaf_fn, reach)[1 - player]
     np.testing.assert_allclose(final.opponent_values[leaves], expected, rtol=0, atol=1e-10)
     if player == 1:  # the opponent updates first and sees the strategies the average is made of
       np.testing.assert_allclose(final.opponent_values[leaves], averaged.opponent_values[leaves], rtol=0, atol=1e-10)
@@ -246,8 +246,8 @@ def test_warm_leaf_values_continue_cfr_on_each_leafs_subgame():
   sub = public_tree.to_device(lookahead.build(rules, tree.states[leaf], rounds=None))
   valid = sub.valid[sub.board[0]]
   sub = dataclasses.replace(sub, initial_range=ranges[:, -1] * valid)
-  alone = vector_cfr.init(sub, **vector_cfr.preset_hyperparameters("cfr+"))
-  alone = vector_cfr.run(sub, alone, 12, vector_cfr.preset_step("cfr+"))
+  alone = cfr.init(sub, **cfr.preset_hyperparameters("cfr+"))
+  alone = cfr.run(sub, alone, 12, cfr.preset_step("cfr+"))
   np.testing.assert_allclose(values[:, -1], alone.values[:, 0], rtol=1e-12, atol=1e-12)
   assert np.any(np.abs(values[:, -1]) > 1)
 
@@ -271,7 +271,7 @@ def test_continual_resolving_with_exact_values_approaches_an_equilibrium():
 
 
 def test_command_line_generates_trains_and_scores(tmp_path, capsys):
-  from jaxcfr.game import integrity
+  from jaxcfr.base import integrity
   from jaxcfr.run import cli
 
   game = "no_limit_leduc_poker(betting=deepstack,stack=300,ante=100)"

@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 from jaxcfr import solvers
-from jaxcfr.core import evaluation
-from jaxcfr.evaluate import experts, exploitation, opponent, strategy_files
+from jaxcfr.kits.sequence_form import evaluation
+from jaxcfr.evaluate import experts, exploitation, opponent
+from jaxcfr.kits import strategy_files
 from jaxcfr.run import cli
 from jaxcfr.solvers import cfr, rnr
 from tests.helpers import (

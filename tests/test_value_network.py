@@ -10,8 +10,9 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from jaxcfr.core import public_tree as ops
-from jaxcfr.game import integrity, public_tree
+from jaxcfr.kits.public_tree import values as ops
+from jaxcfr.base import integrity
+from jaxcfr.kits import public_tree as public_tree
 from jaxcfr.games import no_limit_leduc_poker, poker_rules
 from jaxcfr.solvers import lookahead
 from jaxcfr.solvers import value_network as vn

@@ -33,9 +33,9 @@ import functools
 import jax
 import jax.numpy as jnp
 
-from jaxcfr.core import evaluation
+from jaxcfr.kits.sequence_form import evaluation
 from jaxcfr.diff.value import zero_cotangent
-from jaxcfr.game.tensors import GameTensors
+from jaxcfr.kits.sequence_form.tensors import GameTensors
 from jaxcfr.solvers import mmd
 
 __all__ = ["qre", "qre_gap"]

@@ -25,7 +25,7 @@ import math
 
 import jax
 
-from jaxcfr.core import evaluation
+from jaxcfr.kits.sequence_form import evaluation
 from jaxcfr.solvers.registry import Solver
 
 __all__ = ["unrolled", "default_chunk"]
@@ -58,7 +58,7 @@ def unrolled(
     chunk: iterations per checkpointed chunk (default ``ceil(sqrt(T))``).
     checkpoint: False keeps every step's residuals (memory ~T steps, no recomputation;
       slower on CPU, where stacking the residuals costs more than recomputing them).
-    reverse_passes: trace the steps within ``jaxcfr.core.evaluation.hand_written_reverse()``
+    reverse_passes: trace the steps within ``jaxcfr.kits.sequence_form.evaluation.hand_written_reverse()``
       (the payoff products' and counterfactual values' hand-written reverse passes: the
       gradient about 20% cheaper; forward mode through the result is then unavailable, use
       ``solver.run`` for ``jax.jvp``). False: plain autodiff of the same steps.

@@ -26,8 +26,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcfr.core import evaluation
-from jaxcfr.game.tensors import GameTensors
+from jaxcfr.kits.sequence_form import evaluation
+from jaxcfr.kits.sequence_form.tensors import GameTensors
 from jaxcfr import solvers
 
 __all__ = ["equilibrium_value", "zero_cotangent"]

@@ -13,9 +13,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcfr.core import evaluation, walk
-from jaxcfr.game.arrays import TERMINAL_NODE
-from jaxcfr.game.tensors import GameTensors, tree_statics
+from jaxcfr.kits.sequence_form import evaluation, walk
+from jaxcfr.kits.sequence_form.arrays import TERMINAL_NODE
+from jaxcfr.kits.sequence_form.tensors import GameTensors, tree_statics
 
 __all__ = ["expert_values", "ucb1_matches"]
 

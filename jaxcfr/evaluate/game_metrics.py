@@ -14,12 +14,13 @@ from jaxcfr.evaluate import kuhn
 
 __all__ = ["FAMILIES", "for_game"]
 
-# metrics tag -> (loaded game -> profile -> {name: [*B]})
-FAMILIES = {"kuhn": kuhn.metrics_function}
+# metrics tag -> (the representation whose profiles it reads, loaded game -> profile -> {name: [*B]})
+FAMILIES = {"kuhn": ("sequence_form", kuhn.metrics_function)}
 
 
 def for_game(game) -> Callable | None:
-  """``profile -> {name: [*B]}`` for a loaded game that declares a metrics family, else None.
+  """``profile -> {name: [*B]}`` for a loaded game that declares a metrics family, in the
+  representation the family reads, else None.
 
   The function is traceable (the driver jits it with the exact metrics) and the same object
   for every load of the same game (no recompilation). Raises ValueError for a tag that no
@@ -29,4 +30,5 @@ def for_game(game) -> Callable | None:
     return None
   if tag not in FAMILIES:
     raise ValueError(f"game {game.name} declares metrics {tag!r}; the known families are {sorted(FAMILIES)}")
-  return FAMILIES[tag](game)
+  representation, make = FAMILIES[tag]
+  return make(game) if game.representation == representation else None

@@ -10,7 +10,7 @@ mean over the two seatings,
 
     h(a, b) = ( u0(a0, b1) - u0(b0, a1) ) / 2,
 
-with ``u0`` player 0's exact expected value (jaxcfr.core.evaluation.expected_value). It is
+with ``u0`` player 0's exact expected value (jaxcfr.kits.sequence_form.evaluation.expected_value). It is
 antisymmetric, ``h(a, b) = -h(b, a)``, and ``h(a, a) = 0``. For poker games (those whose
 GameInfo declares ``is_poker``) the tables are also given in thousandths of the game's payoff
 unit per hand, e.g. milli-chips per hand (``1000 h``; the papers' "mb/h", milli-big-blinds
@@ -18,7 +18,7 @@ per hand, needs a big blind, which the small poker games do not have: their unit
 ante/bet chip).
 
 The sampled mode plays ``num_games`` games, half in each seating, by walking the tree arrays
-(jaxcfr.core.walk.play), and reports the mean with a normal 95% interval
+(jaxcfr.kits.sequence_form.walk.play), and reports the mean with a normal 95% interval
 ``mean +- 1.96 sqrt(var_0 / n_0 + var_1 / n_1) / 2`` over the two seatings' sample variances.
 """
 
@@ -30,8 +30,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcfr.core import evaluation, walk
-from jaxcfr.game.tensors import GameTensors, tree_statics
+from jaxcfr.kits.sequence_form import evaluation, walk
+from jaxcfr.kits.sequence_form.tensors import GameTensors, tree_statics
 
 __all__ = ["head_to_head", "crosstable", "sampled_match", "is_poker", "table_unit", "Z95"]
 

@@ -33,8 +33,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcfr.core import sampling as sampling_lib
-from jaxcfr.game import limit_holdem as holdem
+from jaxcfr.kits.sequence_form import sampling as sampling_lib
+from jaxcfr.kits.card_abstraction import game as holdem
 from jaxcfr.games import limit_holdem as rules
 from jaxcfr.solvers import regressors
 
@@ -47,7 +47,7 @@ class Observed(NamedTuple):
   """Games played with sampled actions (host NumPy).
 
   Attributes:
-    deals: [G, 9] the cards (jaxcfr.game.limit_holdem.sample_deals).
+    deals: [G, 9] the cards (jaxcfr.kits.card_abstraction.game.sample_deals).
     buckets: [G, 2, 4] each player's bucket in each round.
     nodes: [G, S] the betting node before each step (S = the tree's depth; the terminal
       repeats once reached).

@@ -3,14 +3,14 @@ Robust Counter-Strategies", 2007, section 4).
 
 A model is a profile ``(sigma0 [I0, A0], sigma1 [I1, A1])``; RNR uses the restricted
 player's entry. Models are either fixed (``uniform``, ``cfr:ITERS``, a strategy file of
-jaxcfr.evaluate.strategy_files.save_strategy) or frequentist: counts of the actions a strategy took in
+jaxcfr.kits.strategy_files.save_strategy) or frequentist: counts of the actions a strategy took in
 sampled games against a probe strategy, normalised per infoset, with a default strategy at
 infosets never observed (Johanson et al. 2007 section 4, "frequentist best response").
 The paper's own choices are strategies over the game's action ids (``action_strategy``): the
 default at an unobserved infoset is the call action, and the observed player is probed by a
 player that calls and raises with equal probability.
 
-Games are sampled by jaxcfr.core.walk.play: from the root down the tree arrays, one depth per
+Games are sampled by jaxcfr.kits.sequence_form.walk.play: from the root down the tree arrays, one depth per
 step, all games at once.
 """
 
@@ -26,9 +26,9 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxcfr import solvers
-from jaxcfr.core import evaluation, walk
-from jaxcfr.evaluate.strategy_files import load_strategy, split_run
-from jaxcfr.game.tensors import GameTensors, tree_statics
+from jaxcfr.kits.sequence_form import evaluation, walk
+from jaxcfr.kits.strategy_files import load_strategy, split_run
+from jaxcfr.kits.sequence_form.tensors import GameTensors, tree_statics
 
 __all__ = [
   "average_of_run",
@@ -62,7 +62,7 @@ def fixed_model(game, spec: str) -> tuple:
   of ITERS iterations of a registered solver, stochastic ones from seed 0: ``cfr:100`` is
   a weak, partly converged player; ``mccfr-os:100000`` is like Ponsen et al.'s models
   "taken from runs of MCCFR"), or the path of a strategy file
-  (jaxcfr.evaluate.strategy_files.save_strategy; ``FILE#K`` takes run K of a batched one).
+  (jaxcfr.kits.strategy_files.save_strategy; ``FILE#K`` takes run K of a batched one).
 
   Args:
     game: a loaded jaxcfr.Game.

@@ -1,7 +1,7 @@
 """Checkpoints of solver states as plain ``.npz`` arrays plus JSON metadata.
 
 Nothing is unpickled: leaves are stored under their pytree key paths with a checksum
-(jaxcfr.game.integrity), and read back into a template state (built by the solver's
+(jaxcfr.base.integrity), and read back into a template state (built by the solver's
 ``init``), with shapes and dtypes checked. A damaged, truncated or foreign file raises a
 one-line ValueError naming the file.
 """
@@ -15,7 +15,7 @@ from pathlib import Path
 import jax
 import numpy as np
 
-from jaxcfr.game import integrity
+from jaxcfr.base import integrity
 
 __all__ = ["save", "load", "check_writable"]
 

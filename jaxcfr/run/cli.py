@@ -14,9 +14,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from jaxcfr import solvers, xla_setup
-from jaxcfr.game import memory
-from jaxcfr.game.representation import Representation
+from jaxcfr import kits, solvers, xla_setup
+from jaxcfr.base import memory
 from jaxcfr.run import resolving_cli
 
 __all__ = ["main", "parser", "solve_settings"]
@@ -121,7 +120,7 @@ def _common(command: argparse.ArgumentParser, default_game: str) -> None:
 def _representation_flag(command) -> None:
   command.add_argument(
     "--representation",
-    choices=[r.value for r in Representation],
+    choices=list(kits.names()),
     help="load the game as sequence-form tensors, on the public tree (vector form) or as a sampled game "
     "(default: the game's own; a game may have several)",
   )
@@ -153,9 +152,7 @@ def _flag_help(uses: list) -> str:
     default = "the solver's" if param.default is None else param.default
     key = (param.help, str(default), param.describe_range())
     where = (
-      declared.name
-      if declared.representation == Representation.SEQUENCE_FORM
-      else (f"{declared.name} ({declared.representation})")
+      declared.name if declared.representation == "sequence_form" else (f"{declared.name} ({declared.representation})")
     )
     if where not in groups.setdefault(key, []):
       groups[key].append(where)
@@ -168,7 +165,7 @@ def _flag_help(uses: list) -> str:
 
 
 def _solver_flags(group) -> None:
-  """One flag per declared setting, typed by its declaration (jaxcfr.solvers.params)."""
+  """One flag per declared setting, typed by its declaration (jaxcfr.base.params)."""
   for name, uses in _declared_flags().items():
     params = [param for _, param in uses]
     kind = params[0].kind
@@ -380,7 +377,7 @@ def _join(args) -> bool:
 
 
 def _info(args) -> int:
-  from jaxcfr.game.loading import load  # pylint: disable=import-outside-toplevel
+  from jaxcfr.kits import load  # pylint: disable=import-outside-toplevel
   from jaxcfr.run import hardware  # pylint: disable=import-outside-toplevel
 
   started = time.perf_counter()
@@ -406,8 +403,8 @@ def solve_settings(args) -> tuple:
   """``(representation, registration, options, hyperparameter lists)`` of parsed ``solve``
   arguments, checked against the solver's declaration (nothing is loaded or built). With no
   ``--representation``, a game with both exact representations gets the faster one for the
-  batch's number of runs (``jaxcfr.game.loading.representation_of``)."""
-  from jaxcfr.game.loading import representation_of  # pylint: disable=import-outside-toplevel
+  batch's number of runs (``jaxcfr.kits.representation_of``)."""
+  from jaxcfr.kits import representation_of  # pylint: disable=import-outside-toplevel
 
   representation = representation_of(args.game, args.representation)
   representation, declared, options, lists = _settings_for(args, representation)
@@ -445,15 +442,15 @@ def _solve(args) -> int:
   representation, declared, options, lists = solve_settings(args)
   solvers.get(args.algo, representation, **options)  # the options checked and the solver built before loading
   needs_model = "model" in declared.requires
-  if needs_model and representation != Representation.SAMPLED:
+  if needs_model and representation != "card_abstraction":
     raise ValueError(f"--algo {args.algo} needs an opponent model; use 'jaxcfr rnr {args.game} --algo {args.algo}'")
   main_process = _join(args)
   import jax  # pylint: disable=import-outside-toplevel
 
   if args.dtype == "float64":
     jax.config.update("jax_enable_x64", True)
-  from jaxcfr.evaluate.strategy_files import save_strategy  # pylint: disable=import-outside-toplevel
-  from jaxcfr.game.loading import load  # pylint: disable=import-outside-toplevel
+  from jaxcfr.kits.strategy_files import save_strategy  # pylint: disable=import-outside-toplevel
+  from jaxcfr.kits import load  # pylint: disable=import-outside-toplevel
   from jaxcfr.run import driver  # pylint: disable=import-outside-toplevel
 
   batched = any(len(v) > 1 for v in lists.values())
@@ -463,7 +460,7 @@ def _solve(args) -> int:
     settings.update({k: v[0] for k, v in lists.items()})
   game = load(args.game, dtype=args.dtype, representation=representation)
   if needs_model:  # a sampled game's restricted solver models the game's rule bot
-    from jaxcfr.evaluate import holdem_match  # pylint: disable=import-outside-toplevel
+    from jaxcfr.kits.card_abstraction import match as holdem_match  # pylint: disable=import-outside-toplevel
 
     settings["model"] = holdem_match.rule_bot(game)
   result = driver.solve(
@@ -539,7 +536,7 @@ def _rnr(args) -> int:
   if args.dtype == "float64":
     jax.config.update("jax_enable_x64", True)
   from jaxcfr.evaluate import exploitation, opponent  # pylint: disable=import-outside-toplevel
-  from jaxcfr.game.loading import load  # pylint: disable=import-outside-toplevel
+  from jaxcfr.kits import load  # pylint: disable=import-outside-toplevel
   from jaxcfr.run import driver  # pylint: disable=import-outside-toplevel
 
   game = load(args.game, dtype=args.dtype)
@@ -607,8 +604,8 @@ def _rnr(args) -> int:
 def _agents(game, spec: str) -> tuple[list, list]:
   """(names, profiles) of the comma-separated agent files (a batched file: one agent per run)."""
   import numpy as np  # pylint: disable=import-outside-toplevel
-  from jaxcfr.core import evaluation  # pylint: disable=import-outside-toplevel
-  from jaxcfr.evaluate.strategy_files import load_runs  # pylint: disable=import-outside-toplevel
+  from jaxcfr.kits.sequence_form import evaluation  # pylint: disable=import-outside-toplevel
+  from jaxcfr.kits.strategy_files import load_runs  # pylint: disable=import-outside-toplevel
 
   names, profiles = [], []
   for item in (s.strip() for s in spec.split(",")):
@@ -632,7 +629,7 @@ def _match(args) -> int:
   if args.dtype == "float64":
     jax.config.update("jax_enable_x64", True)
   from jaxcfr.evaluate import head_to_head  # pylint: disable=import-outside-toplevel
-  from jaxcfr.game.loading import load  # pylint: disable=import-outside-toplevel
+  from jaxcfr.kits import load  # pylint: disable=import-outside-toplevel
 
   game = load(args.game, dtype=args.dtype)
   names, profiles = _agents(game, args.agents)
@@ -696,7 +693,7 @@ def main(argv: list[str] | None = None) -> int:
   argv = sys.argv[1:] if argv is None else list(argv)
   args = parser().parse_args(_negative_values(argv))
   args.argv = argv
-  settings = {  # read by the builds (jaxcfr.game.memory.limit; limit hold'em's table bars), for this command only
+  settings = {  # read by the builds (jaxcfr.base.memory.limit; limit hold'em's table bars), for this command only
     memory.ENV: args.max_memory,
     "JAXCFR_PROGRESS": None if getattr(args, "progress", None) is None else str(int(args.progress)),
   }

@@ -1,6 +1,5 @@
 """``solve``: runs any registered solver on a game of any representation in jitted chunks,
-with metrics on a schedule (the evaluator of the game's representation,
-jaxcfr.evaluate.evaluators), a progress bar, batches of runs (any hyperparameter, seeds
+with metrics on a schedule (the evaluator of the game's kit, ``Kit.evaluator``), a progress bar, batches of runs (any hyperparameter, seeds
 included) split over the local devices, and checkpoint / resume. Nothing here depends on
 the solver's family or the game's representation: settings are split and checked by the
 solver's declaration (jaxcfr.solvers.registry).
@@ -24,9 +23,11 @@ import numpy as np
 import tqdm
 
 from jaxcfr import solvers
-from jaxcfr.evaluate import evaluators
-from jaxcfr.game import integrity, memory
-from jaxcfr.game.loading import Game, load
+from jaxcfr import kits
+from jaxcfr.evaluate import game_metrics
+from jaxcfr.base import integrity, memory
+from jaxcfr.kits import load
+from jaxcfr.kits.sequence_form import Game
 from jaxcfr.run import checkpoint as checkpoint_lib
 from jaxcfr.run import sharding
 from jaxcfr.run.hardware import provenance
@@ -42,7 +43,7 @@ class SolveResult:
 
   Attributes:
     history: one dict per evaluation: iteration, seconds (wall time since the start,
-      compilation included), the evaluator's metrics (jaxcfr.evaluate.evaluators: on the
+      compilation included), the evaluator's metrics (``Kit.evaluator``: on the
       sequence form exploitability, nash_conv, value, current_exploitability and the game's
       own metrics, such as Kuhn poker's squared_error and dominated_error; on sampled games
       sb_per_hand_vs_bot and ci95), floats or lists with a batch, and the solver's counters
@@ -308,7 +309,7 @@ def solve(
       )
   tensors = game.tensors
   warn_if_float32_saturates(getattr(tensors, "dtype", jnp.float32), iterations)
-  evaluator = evaluators.for_game(game)
+  evaluator = kits.of_game(game).evaluator(game, game_metrics.for_game(game))
   eval_every = eval_every or max(1, iterations // 10)
   checkpoint_every = checkpoint_every or eval_every
   batch_size = None

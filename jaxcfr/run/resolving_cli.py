@@ -90,7 +90,7 @@ def add_commands(commands, formatter, *, positive, ints, game_help: str) -> None
 
 
 def _public_game(name: str, dtype=None):
-  from jaxcfr.game.loading import load  # pylint: disable=import-outside-toplevel
+  from jaxcfr.kits import load  # pylint: disable=import-outside-toplevel
   from jaxcfr.solvers import value_network  # pylint: disable=import-outside-toplevel
 
   game = load(name, representation="public_tree", dtype=dtype)
@@ -175,8 +175,8 @@ def _resolve(args, write_output) -> dict:
 
   import jax  # pylint: disable=import-outside-toplevel
 
-  from jaxcfr.core import public_tree as ops  # pylint: disable=import-outside-toplevel
-  from jaxcfr.evaluate import strategy_files  # pylint: disable=import-outside-toplevel
+  from jaxcfr.kits.public_tree import values as ops  # pylint: disable=import-outside-toplevel
+  from jaxcfr.kits import strategy_files  # pylint: disable=import-outside-toplevel
   from jaxcfr.solvers import lookahead, resolving, value_network  # pylint: disable=import-outside-toplevel
 
   if args.dtype == "float64":
@@ -210,7 +210,7 @@ def _resolve(args, write_output) -> dict:
   )
   print(f"  {seconds:.1f} s")
   if args.strategy_out:  # before the JSON, so that a failing JSON write loses neither
-    write_output(args.strategy_out, "--strategy-out", lambda p: strategy_files.save_public_strategy(p, game, profile))
+    write_output(args.strategy_out, "--strategy-out", lambda p: strategy_files.save_strategy(p, game, profile))
   record = {"game": game.name, "leaf": args.leaf, "iters": args.iters, "leaf_iters": args.leaf_iters}
   record["gadget"] = args.gadget
   record |= {"dtype": args.dtype, "exploitability_chips": chips, "exploitability_mbb_per_game": mbb}

@@ -5,7 +5,7 @@
     state = solver.run(tensors, state, 1000)
     profile = solver.average_strategy(tensors, state)              # [I, A, 3] per player
 
-    jaxcfr.solvers.get("mccfr-os", "sampled")      # the same algorithm on a sampled game
+    jaxcfr.solvers.get("mccfr-os", "card_abstraction")      # the same algorithm on a sampled game
 
 See jaxcfr.solvers.registry for the protocol, the batch convention and the declarations
 (``registration(name)``: summary, options and hyperparameters with types, defaults and
@@ -16,7 +16,6 @@ CFR (rcfr) and magnetic mirror descent (mmd); on sampled games (limit hold'em's 
 abstraction): mccfr-os, cfr-cs, mcts and mcrnr; on the public tree (vector form): the CFR presets.
 """
 
-from jaxcfr.game.representation import Representation
 from jaxcfr.solvers import (  # noqa: F401  (each registers its solvers)
   cfr,
   mccfr,
@@ -27,9 +26,8 @@ from jaxcfr.solvers import (  # noqa: F401  (each registers its solvers)
   rnr,
   sampled_games,
   sampled_search,
-  vector_cfr,
 )
-from jaxcfr.solvers.params import Param
+from jaxcfr.base.params import Param
 from jaxcfr.solvers.registry import (
   Registration,
   Solver,
@@ -47,7 +45,6 @@ from jaxcfr.solvers.registry import (
 __all__ = [
   "Param",
   "Registration",
-  "Representation",
   "Solver",
   "batch_shape",
   "check_settings",

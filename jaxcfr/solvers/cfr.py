@@ -1,4 +1,7 @@
-"""The deterministic CFR family as pure, batchable ``init`` / ``step`` pairs.
+"""The deterministic CFR family as pure, batchable ``init`` / ``step`` pairs, written once over
+the operations of every exact kit (jaxcfr.kits.registry.CFROperations: the sequence form's
+``[I, A, *B]`` tables over infosets, the public tree's ``[N, A, H, *B]`` over public nodes and
+hands) and registered for each of them.
 
 One parameterisation covers CFR, CFR+, LCFR, DCFR(alpha, beta, gamma) and PCFR+. At
 iteration ``t`` (from 1) the updating player's cumulative regrets are
@@ -32,10 +35,13 @@ the average strategy, are unchanged. The discounts are computed from ``t^-|alpha
 iteration (see ``discount``).
 
 Solvers built on CFR reuse its iteration by composition: ``step`` (and ``step_with_carry``)
-take ``Hooks``, typed functions that replace the plan a player updates against, the
-behaviour below a player's infosets, or the regrets-to-strategy map (jaxcfr.solvers.rnr's
+take ``Hooks``, typed functions that replace the reach a player updates against, the
+behaviour below a player's rows, or the regrets-to-strategy map (jaxcfr.solvers.rnr's
 RNR and DBR, jaxcfr.solvers.rcfr's regressor), and such a solver keeps the CFRState as
-its ``inner_state``.
+its ``inner_state``. The kit's operations come from the tensors' type
+(``jaxcfr.kits.of_tensors``) or are given (``operations=``: the public tree's dense terminals
+or depth-limited leaves); ``root`` sets both players' reach at the root for one step where
+the kit has one (the public tree's ranges: the CFR-D gadget's opponent range).
 """
 
 from __future__ import annotations
@@ -49,8 +55,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcfr.core import evaluation, regret
-from jaxcfr.game.tensors import GameTensors, Treeplex
+from jaxcfr import kits
+from jaxcfr.base import regret
+from jaxcfr.kits.registry import CFROperations
 from jaxcfr.solvers import registry
 
 __all__ = [
@@ -65,8 +72,7 @@ __all__ = [
   "Behaviour",
   "NextStrategy",
   "Hooks",
-  "normalise_rows",
-  "regret_matching",
+  "operations_of",
   "discount",
   "next_weight_ratio",
   "init",
@@ -74,6 +80,8 @@ __all__ = [
   "broadcast_hyperparameters",
   "step",
   "step_with_carry",
+  "run",
+  "running_average",
   "average_strategy",
   "current_strategy",
   "preset_step",
@@ -121,6 +129,10 @@ class CFRState(NamedTuple):
     weight_ratio: [] float, ``W_t / w_t`` of the averaging weights (0 before averaging).
     alpha, beta, gamma: [] float, the discount exponents.
     averaging_delay: [] int32, iterations that do not enter the average.
+    values: what the kit keeps of each player's counterfactual values under the strategies
+      its last update saw (the public tree with ``keep_values``: [2, K, H, *B] at every node,
+      ``K = N``, or at the root, ``K = 1``), else ().
+    leaf_state: a depth-limited public tree's ``LeafSolver`` state, else ().
   """
 
   regrets: tuple
@@ -133,17 +145,13 @@ class CFRState(NamedTuple):
   beta: jax.Array
   gamma: jax.Array
   averaging_delay: jax.Array
+  values: jax.Array | tuple = ()
+  leaf_state: tuple = ()
 
 
-def normalise_rows(treeplex: Treeplex, weights: jax.Array) -> jax.Array:
-  """[I, A, *B] rows of non-negative ``weights`` scaled to sum to one over the legal
-  actions (axis 1); uniform where a row is all zero."""
-  return regret.normalise(weights, evaluation.expand_to(treeplex.legal, weights.ndim))
-
-
-def regret_matching(treeplex: Treeplex, regrets: jax.Array) -> jax.Array:
-  """[I, A, *B] strategy proportional to positive regret; uniform where none is positive."""
-  return regret.regret_matching(regrets, evaluation.expand_to(treeplex.legal, regrets.ndim))
+def operations_of(tensors, operations: CFROperations | None = None) -> CFROperations:
+  """``operations``, or the default operations of the kit whose solvers take ``tensors``."""
+  return operations if operations is not None else kits.of_tensors(tensors).operations()
 
 
 def discount(t: jax.Array, exponent: jax.Array) -> jax.Array:
@@ -220,79 +228,102 @@ class Hooks(NamedTuple):
   next_strategy: NextStrategy | None = None
 
 
-def _update_player(
-  tensors: GameTensors,
-  state: CFRState,
-  player: int,
-  strategies: list,
-  opponent_plan: jax.Array,
-  own_plan: jax.Array,
-  t: jax.Array,
-  weight_ratio,
-  predictive: bool,
-  behaviour: jax.Array | None = None,
-) -> PlayerUpdate:
-  """One player's regret, average and strategy update against ``opponent_plan``.
+def running_average(weight_ratio: jax.Array, average: jax.Array, current: jax.Array) -> jax.Array:
+  """``average`` [..., *B] updated with this iteration's ``current`` with the average
+  strategy's weights (``weight_ratio`` [*B], the state's after the step: the weights so far
+  over this iteration's), so that values kept beside a run average like its strategies."""
+  mix = jnp.where(weight_ratio > 0, 1.0 / jnp.where(weight_ratio > 0, weight_ratio, 1.0), 0.0).astype(average.dtype)
+  return average * (1 - mix) + current * mix
 
-  ``behaviour``, if given, is the strategy the player actually follows below each infoset;
-  regrets are then those of ``strategies[player]`` at each infoset with ``behaviour`` downstream."""
-  treeplex = tensors.players[player]
-  seq_values = evaluation.sequence_values_for(tensors.payoff, player, opponent_plan)
+
+def _update_player(
+  ops,
+  tensors,
+  state: CFRState,
+  player,
+  strategies,
+  opponent_reach,
+  own_reach,
+  t,
+  weight_ratio,
+  predictive,
+  behaviour,
+  context,
+) -> tuple:
+  """One player's regret, average and strategy update against ``opponent_reach``: returns
+  (PlayerUpdate, the values the kit keeps).
+
+  ``behaviour``, if given, is the strategy the player actually follows below each row;
+  regrets are then those of ``strategies[player]`` at each row with ``behaviour`` downstream."""
+  strategy = strategies[player]
   if behaviour is None:
-    q, v = evaluation.counterfactual_values(treeplex, seq_values, strategies[player])
+    q, v, kept = ops.values(tensors, player, strategy, opponent_reach, context)
   else:
-    q, _ = evaluation.counterfactual_values(treeplex, seq_values, behaviour)
-    v = evaluation.sum_actions(q * strategies[player])
-  instant = jnp.where(evaluation.expand_to(treeplex.legal, q.ndim), q - jnp.expand_dims(v, 1), 0)
+    q, _, kept = ops.values(tensors, player, behaviour, opponent_reach, context)
+    v = regret.unrolled_reduce(q * strategy, 1, jnp.add, jnp.sum)
+  legal = ops.legal(tensors, player, q.ndim)
+  instant = jnp.where(legal, q - jnp.expand_dims(v, 1), 0)
   regrets = state.regrets[player] + instant
   factor = jnp.where(regrets >= 0, discount(t, state.alpha), discount(t, state.beta))
   regrets = regrets * factor.astype(regrets.dtype)
-  reach = jnp.expand_dims(evaluation.parent_reach(treeplex, own_plan), 1)
-  mix = jnp.where(weight_ratio > 0, 1.0 / jnp.where(weight_ratio > 0, weight_ratio, 1.0), 0.0)
-  mix = mix.astype(regrets.dtype)
-  average = state.average[player] * (1 - mix) + reach * strategies[player] * mix
+  reach = jnp.expand_dims(ops.decision_reach(tensors, player, own_reach), 1)
+  average = running_average(weight_ratio, state.average[player], reach * strategy)
   matched = regrets + instant if predictive else regrets
-  return PlayerUpdate(regrets, average, instant, regret_matching(treeplex, matched))
+  return PlayerUpdate(regrets, average, instant, regret.regret_matching(matched, legal)), kept
 
 
 def step_with_carry(
-  tensors: GameTensors,
+  tensors,
   state: CFRState,
   carry: Any = None,
   *,
   alternating: bool = True,
   predictive: bool = False,
   hooks: Hooks | None = None,
+  operations: CFROperations | None = None,
+  root=None,
 ) -> tuple[CFRState, Any]:
   """One CFR iteration with ``hooks`` (see Hooks), threading ``carry`` through
   ``hooks.next_strategy`` (player 0's update, then player 1's): returns (state, carry).
 
-  Each player ``i`` in turn: counterfactual values against the opponent's plan (with
+  Each player ``i`` in turn: counterfactual values against the opponent's reach (with
   ``hooks.opponent_plan`` and ``hooks.behaviour``), the regret and average updates of the
   module doc, and its next strategy (``hooks.next_strategy``). ``alternating``: player 1
   updates against player 0's new strategy (else both against the current profile).
   ``predictive``: PCFR+'s prediction (the last instantaneous regrets) is kept and added
-  before regret matching."""
+  before regret matching. ``operations``: the kit's (default: ``operations_of(tensors)``).
+  ``root``: both players' reach at the root for this step ([2, ...], the public tree's
+  ranges [2, H, *B]), where the kit has one."""
+  ops = operations_of(tensors, operations)
   hooks = Hooks() if hooks is None else hooks
   t = (state.iteration + 1).astype(state.alpha.dtype)
   weight_ratio = next_weight_ratio(state, t)
   current, new = list(state.strategy), list(state.strategy)
   regrets, average, last = list(state.regrets), list(state.average), list(state.last_regret)
-  plans = [evaluation.realization_plan(tp, s) for tp, s in zip(tensors.players, current)]
+  root = (None, None) if root is None else root
+  reach = [ops.reach(tensors, p, s, root[p]) for p, s in enumerate(current)]
+  context, leaf_state = ops.context(tensors, reach, state.leaf_state)
+  kept = [None, None]
   for player in (0, 1):
-    opponent = plans[1 - player]
+    opponent = reach[1 - player]
     if hooks.opponent_plan is not None:
       opponent = hooks.opponent_plan(1 - player, current[1 - player], opponent)
     own = None if hooks.behaviour is None else hooks.behaviour(player, current[player])
-    update = _update_player(tensors, state, player, current, opponent, plans[player], t, weight_ratio, predictive, own)
+    update, kept[player] = _update_player(
+      ops, tensors, state, player, current, opponent, reach[player], t, weight_ratio, predictive, own, context
+    )
     if hooks.next_strategy is not None:
       update, carry = hooks.next_strategy(player, update, carry)
     regrets[player], average[player], new[player] = update.regrets, update.average, update.strategy
     if predictive:
       last[player] = update.instant
-    if alternating:  # the next player sees this player's new strategy
+    if alternating and player == 0:  # player 1 updates against player 0's new strategy
       current[player] = new[player]
-      plans[player] = evaluation.realization_plan(tensors.players[player], new[player])
+      reach[player] = ops.reach(tensors, player, new[player], root[player])
+      context, leaf_state = ops.context(tensors, reach, leaf_state)
+  values = state.values
+  if not isinstance(values, tuple):
+    values = jnp.stack([k[: values.shape[1]] for k in kept]).astype(values.dtype)
   state = state._replace(
     regrets=tuple(regrets),
     strategy=tuple(new),
@@ -300,51 +331,78 @@ def step_with_carry(
     last_regret=tuple(last),
     iteration=state.iteration + 1,
     weight_ratio=weight_ratio,
+    values=values,
+    leaf_state=leaf_state,
   )
   return state, carry
 
 
 def step(
-  tensors: GameTensors,
+  tensors,
   state: CFRState,
   *,
   alternating: bool = True,
   predictive: bool = False,
   hooks: Hooks | None = None,
+  operations: CFROperations | None = None,
+  root=None,
 ) -> CFRState:
   """One CFR iteration (``step_with_carry`` without a carry): ``hooks`` replace parts of it
   (jaxcfr.solvers.rnr's RNR and DBR build on ``opponent_plan`` and ``behaviour``)."""
-  return step_with_carry(tensors, state, None, alternating=alternating, predictive=predictive, hooks=hooks)[0]
+  return step_with_carry(
+    tensors,
+    state,
+    None,
+    alternating=alternating,
+    predictive=predictive,
+    hooks=hooks,
+    operations=operations,
+    root=root,
+  )[0]
 
 
 def init(
-  tensors: GameTensors, *, alpha=INF, beta=INF, gamma=0.0, averaging_delay=0, predictive: bool = False
+  tensors,
+  *,
+  alpha=INF,
+  beta=INF,
+  gamma=0.0,
+  averaging_delay=0,
+  predictive: bool = False,
+  keep_values: bool = False,
+  operations: CFROperations | None = None,
 ) -> CFRState:
   """A fresh state: zero regrets, uniform strategies.
 
   Hyperparameters may be traced arrays. Arrays of shape ``B`` make a batch of runs: every
-  field then has trailing axes ``B`` (strategies ``[I, A, *B]``, scalars ``[*B]``), and
-  ``step`` advances all runs as one program. ``last_regret`` is ``[I, A, *B]`` for a
-  ``predictive`` solver and empty (``[0, A, *B]``) otherwise: on large games every
-  ``[I, A]`` array of the state is a sizeable share of memory.
+  field then has trailing axes ``B`` (strategies ``[N, A, *E, *B]``, scalars ``[*B]``), and
+  ``step`` advances all runs as one program; the tensors' own batch (a batch of subgames'
+  ranges) broadcasts with it. ``last_regret`` is ``[N, A, *E, *B]`` for a ``predictive``
+  solver and empty (``[0, A, *E, *B]``) otherwise: on large games every table of the state
+  is a sizeable share of memory. ``keep_values``: the state keeps the kit's values at every
+  node, not only at the root (re-solving averages them: jaxcfr.solvers.resolving).
+  ``operations``: the kit's (its ``leaf_fn``'s state starts here).
   """
+  ops = operations_of(tensors, operations)
   check_hyperparameters(alpha=alpha, beta=beta, gamma=gamma, averaging_delay=averaging_delay)
   dtype = tensors.dtype
   hyper, batch = broadcast_hyperparameters(dtype, alpha, beta, gamma, averaging_delay)
-  zeros = tuple(jnp.zeros(tp.legal.shape + batch, dtype) for tp in tensors.players)
-  uniform = tuple(
-    jnp.broadcast_to(evaluation.expand_to(s, 2 + len(batch)), tp.legal.shape + batch)
-    for tp, s in zip(tensors.players, evaluation.uniform_profile(tensors))
-  )
-  last = zeros if predictive else tuple(jnp.zeros((0, tp.max_actions) + batch, dtype) for tp in tensors.players)
+  batch = jnp.broadcast_shapes(batch, ops.batch_shape(tensors))
+  hyper = {k: jnp.broadcast_to(v, batch) for k, v in hyper.items()}
+  uniform = [ops.uniform(tensors, p) for p in (0, 1)]
+  zeros = tuple(jnp.zeros(u.shape + batch, dtype) for u in uniform)
+  strategy = tuple(jnp.broadcast_to(u.reshape(u.shape + (1,) * len(batch)), u.shape + batch) for u in uniform)
+  last = zeros if predictive else tuple(jnp.zeros((0,) + u.shape[1:] + batch, dtype) for u in uniform)
   return CFRState(
     regrets=zeros,
-    strategy=uniform,
+    strategy=strategy,
     average=zeros,
     last_regret=last,
     iteration=jnp.zeros(batch, jnp.int32),
     weight_ratio=jnp.zeros(batch, dtype),
     **hyper,
+    values=ops.kept_values(tensors, batch, keep_values),
+    leaf_state=ops.init_leaf_state(tensors, batch),
   )
 
 
@@ -374,27 +432,44 @@ def check_hyperparameters(**values) -> None:
       raise ValueError(f"{name} must be >= 0, got {value}")
 
 
-def average_strategy(tensors: GameTensors, state: CFRState):
-  """The average profile ([I, A, *B] each); uniform at infosets the player never reached."""
-  return tuple(normalise_rows(tp, a) for tp, a in zip(tensors.players, state.average))
+def average_strategy(tensors, state: CFRState, operations: CFROperations | None = None):
+  """The average profile ([N, A, *E, *B] each); uniform at rows the player never reached."""
+  ops = operations_of(tensors, operations)
+  return tuple(regret.normalise(a, ops.legal(tensors, p, a.ndim)) for p, a in enumerate(state.average))
 
 
-def current_strategy(tensors: GameTensors, state: CFRState):
-  """The current profile sigma^t ([I, A, *B] each)."""
+def current_strategy(tensors, state: CFRState):
+  """The current profile sigma^t ([N, A, *E, *B] each)."""
   del tensors
   return state.strategy
 
 
-def preset_step(algorithm: str, updates: str | None = None) -> Callable:
-  """``step(tensors, state, *, hooks=None)`` of a preset with its update order (default:
-  the preset's): ``step`` with the preset's ``alternating`` and ``predictive``."""
+@functools.cache
+def preset_step(algorithm: str, updates: str | None = None, *, operations: CFROperations | None = None) -> Callable:
+  """``step(tensors, state, *, hooks=None, root=None)`` of a preset with its update order
+  (default: the preset's) and the kit's ``operations`` (default: the tensors' kit's): ``step``
+  with the preset's ``alternating`` and ``predictive``. Cached, so that ``run`` compiles once
+  per preset."""
   if algorithm not in PRESETS:
     raise ValueError(f"unknown CFR algorithm {algorithm!r}; choose one of {list(ALGORITHMS)}")
   preset = PRESETS[algorithm]
   updates = updates or preset.updates
   if updates not in ("alternating", "simultaneous"):
     raise ValueError(f"updates must be 'alternating' or 'simultaneous', got {updates!r}")
-  return functools.partial(step, alternating=updates == "alternating", predictive=preset.predictive)
+  return functools.partial(
+    step, alternating=updates == "alternating", predictive=preset.predictive, operations=operations
+  )
+
+
+@functools.partial(jax.jit, static_argnames=("step_fn",))
+def _run(tensors, state, num_iterations, step_fn):
+  return jax.lax.fori_loop(0, num_iterations, lambda _, s: step_fn(tensors, s), state)
+
+
+def run(tensors, state: CFRState, num_iterations, step_fn: Callable) -> CFRState:
+  """``num_iterations`` (traced: no recompilation per count) of ``step_fn`` (e.g. a
+  ``preset_step``), jitted."""
+  return _run(tensors, state, num_iterations, step_fn)
 
 
 def preset_hyperparameters(algorithm: str) -> dict:
@@ -462,38 +537,45 @@ def declared_hyperparameters(algorithm: str | None) -> tuple:
   )
 
 
-def solver(name: str, *, updates: str | None = None) -> registry.Solver:
-  """The registered solver of a preset (``jaxcfr.solvers.get(name, updates=...)``).
+def solver(name: str, *, kit: str, updates: str | None = None, **options) -> registry.Solver:
+  """The registered solver of a preset on the exact kit ``kit``
+  (``jaxcfr.solvers.get(name, kit, updates=..., **options)``).
 
   Options:
     updates: "alternating" or "simultaneous" (default: the preset's).
+    the kit's own (``Kit.operation_options``; the public tree's ``terminals``).
 
   Hyperparameters of ``init`` (batchable): alpha, beta, gamma (discount exponents, default
   the preset's; see the module doc) and averaging_delay (iterations left out of the average).
   """
-  preset = preset_step(name, updates)
+  operations = kits.get(kit).operations(**options)
+  preset = preset_step(name, updates, operations=operations)
   defaults = preset_hyperparameters(name)
   predictive = PRESETS[name].predictive
 
   def init_with_defaults(tensors, **hyperparameters):
-    return init(tensors, **{**defaults, **hyperparameters}, predictive=predictive)
+    return init(tensors, **{**defaults, **hyperparameters}, predictive=predictive, operations=operations)
 
   return registry.Solver(
     name=name,
     init=init_with_defaults,
     step=preset,
-    average_strategy=average_strategy,
+    average_strategy=functools.partial(average_strategy, operations=operations),
     current_strategy=current_strategy,
     hyperparameters=defaults,
-    options={"updates": updates or PRESETS[name].updates},
+    options={"updates": updates or PRESETS[name].updates, **options},
   )
 
 
-for _name in ALGORITHMS:
-  registry.register(
-    _name,
-    functools.partial(solver, _name),
-    summary=SUMMARIES[_name],
-    options=(UPDATES,),
-    hyperparameters=declared_hyperparameters(_name),
-  )
+for _kit in kits.names():
+  if kits.get(_kit).operations is None:
+    continue
+  for _name in ALGORITHMS:
+    registry.register(
+      _name,
+      functools.partial(solver, _name, kit=_kit),
+      summary=SUMMARIES[_name],
+      representation=_kit,
+      options=(UPDATES, *kits.get(_kit).operation_options),
+      hyperparameters=declared_hyperparameters(_name),
+    )

@@ -7,7 +7,7 @@ from the current public state to the end of the betting round, and asks a functi
 of the next round. Here a lookahead is a public tree built from
 ``jaxcfr.games.poker_rules.Subgame`` with ``rounds`` set; its leaves are nodes of kind LEAF
 (after the deal of their round, so each knows its board), and every CFR solver of
-jaxcfr.solvers.vector_cfr runs on it with a ``LeafValueFn`` (``vector_cfr.step``'s hook),
+jaxcfr.solvers.cfr runs on it with a ``LeafValueFn`` (``cfr.step``'s hook),
 batched like any public tree.
 
 ``exact_leaf_values`` is the reference value function: it solves the rest of the game below
@@ -16,7 +16,7 @@ in one ``vmap``) and returns the solution's counterfactual values, so a lookahea
 solves the whole game up to the inner solves' accuracy. A counterfactual value network
 stands in for it at play time (jaxcfr.solvers.value_network). ``warm_leaf_values`` is the
 exact reference that converges like CFR on the whole game: each leaf's solve goes on from
-the lookahead's last iteration (a ``vector_cfr.LeafSolver``, whose state the run carries).
+the lookahead's last iteration (a ``public_tree.LeafSolver``, whose state the run carries).
 
     rules = game.public_tree_rules()
     tree = lookahead.build(rules)                           # the first round, host
@@ -37,11 +37,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcfr.core import public_tree as ops
-from jaxcfr.game import public_tree
-from jaxcfr.game.public_tree import PublicTree, PublicTreeTensors, Subgame
-from jaxcfr.solvers import vector_cfr
-from jaxcfr.solvers.vector_cfr import LeafValueFn
+from jaxcfr.kits.public_tree import values as ops
+from jaxcfr.kits import public_tree as public_tree
+from jaxcfr.kits.public_tree import PublicTree, PublicTreeTensors, Subgame
+from jaxcfr.solvers import cfr
+from jaxcfr.kits.public_tree import LeafValueFn
 
 __all__ = [
   "build",
@@ -80,7 +80,7 @@ def solve_ranges(tree: PublicTreeTensors, ranges: jax.Array, iterations: int, al
   without leaves) after ``iterations`` of ``algorithm`` from the root ``ranges`` [2, H, *B]
   (each player's weight of each hand; any positive scale): each player's best-response
   values against the other's average strategy, in the units of those ranges
-  (jaxcfr.core.public_tree: a player's values scale with the opponent's weights). At an
+  (jaxcfr.kits.public_tree.values: a player's values scale with the opponent's weights). At an
   equilibrium they are the equilibrium's values on the hands a player holds with positive
   weight, and on every hand they are what that hand can earn against the opponent's
   strategy: a supergradient of the subgame's value in the player's range, which is what a
@@ -96,10 +96,10 @@ def solve_ranges(tree: PublicTreeTensors, ranges: jax.Array, iterations: int, al
   normalised, scale = ops.normalise_ranges(tree, weights)
   scale = scale * reached
   tree = dataclasses.replace(tree, initial_range=normalised)
-  state = vector_cfr.init(tree, **vector_cfr.preset_hyperparameters(algorithm))
-  step = vector_cfr.preset_step(algorithm)
+  state = cfr.init(tree, **cfr.preset_hyperparameters(algorithm))
+  step = cfr.preset_step(algorithm)
   state = jax.lax.fori_loop(0, iterations, lambda _, s: step(tree, s), state)
-  profile = vector_cfr.average_strategy(tree, state)
+  profile = cfr.average_strategy(tree, state)
   values = [ops.counterfactual_values(tree, p, None, ops.ranges(tree, 1 - p, profile[1 - p]))[0] for p in (0, 1)]
   return jnp.stack([values[0] * scale[1], values[1] * scale[0]])
 
@@ -145,9 +145,9 @@ def exact_leaf_values(tree: PublicTree, iterations: int = 200, algorithm: str = 
 
 def warm_leaf_values(
   tree: PublicTree, iterations: int = 1, algorithm: str = "cfr+", dtype=None
-) -> vector_cfr.LeafSolver:
+) -> public_tree.LeafSolver:
   """Exact values at the leaves of the depth-limited ``tree`` (host) by solves of the game
-  below them warm-started across the lookahead's iterations (a ``vector_cfr.LeafSolver``):
+  below them warm-started across the lookahead's iterations (a ``public_tree.LeafSolver``):
   each leaf's subgame keeps its own ``algorithm`` state, and each call runs ``iterations``
   steps of it from that state with the ranges it is given, unnormalised (so that the
   subgame's regrets are those of the whole game's CFR, weighted by the lookahead's reach),
@@ -160,8 +160,8 @@ def warm_leaf_values(
   if iterations < 1:
     raise ValueError(f"iterations must be >= 1 (CFR steps per call), got {iterations}")
   stacked = _leaf_subgames(tree, dtype)
-  step = vector_cfr.preset_step(algorithm)
-  hyperparameters = vector_cfr.preset_hyperparameters(algorithm)
+  step = cfr.preset_step(algorithm)
+  hyperparameters = cfr.preset_hyperparameters(algorithm)
 
   def with_ranges(subgame: PublicTreeTensors, ranges: jax.Array) -> PublicTreeTensors:
     valid = subgame.valid[subgame.board[0]].reshape((subgame.num_hands,) + (1,) * (ranges.ndim - 2))
@@ -170,7 +170,7 @@ def warm_leaf_values(
   def init(lookahead: PublicTreeTensors, batch: tuple) -> tuple:
     def one(subgame):
       shape = (2, subgame.num_hands) + tuple(batch)
-      return vector_cfr.init(with_ranges(subgame, jnp.zeros(shape, subgame.dtype)), **hyperparameters)
+      return cfr.init(with_ranges(subgame, jnp.zeros(shape, subgame.dtype)), **hyperparameters)
 
     del lookahead
     return tuple(jax.vmap(one)(subgames) for _, subgames in stacked)
@@ -189,7 +189,7 @@ def warm_leaf_values(
       new.append(state)
     return out, tuple(new)
 
-  return vector_cfr.LeafSolver(init, apply)
+  return public_tree.LeafSolver(init, apply)
 
 
 class Solved(NamedTuple):
@@ -213,17 +213,19 @@ def solve(
   tree: PublicTreeTensors,
   iterations: int,
   algorithm: str = "cfr+",
-  leaf_fn: LeafValueFn | vector_cfr.LeafSolver | None = None,
+  leaf_fn: LeafValueFn | public_tree.LeafSolver | None = None,
 ) -> Solved:
   """``iterations`` of ``algorithm`` on ``tree`` (a lookahead with ``leaf_fn`` for its
   leaves, or a whole subgame), from its own root ranges."""
-  step = vector_cfr.preset_step(algorithm, leaf_fn=leaf_fn)
+  step = cfr.preset_step(algorithm, operations=public_tree.operations(leaf_fn=leaf_fn))
 
   def body(_, carry):
     state, average = carry
     state = step(tree, state)
-    return state, vector_cfr.running_average(state.weight_ratio, average, state.values)
+    return state, cfr.running_average(state.weight_ratio, average, state.values)
 
-  state = vector_cfr.init(tree, **vector_cfr.preset_hyperparameters(algorithm), keep_values=True, leaf_fn=leaf_fn)
+  state = cfr.init(
+    tree, **cfr.preset_hyperparameters(algorithm), keep_values=True, operations=public_tree.operations(leaf_fn=leaf_fn)
+  )
   state, values = jax.lax.fori_loop(0, iterations, body, (state, jnp.zeros_like(state.values)))
-  return Solved(vector_cfr.average_strategy(tree, state), values)
+  return Solved(cfr.average_strategy(tree, state), values)

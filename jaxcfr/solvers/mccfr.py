@@ -61,11 +61,12 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcfr.core import evaluation, row_updates
-from jaxcfr.core import sampling as sampling_lib
-from jaxcfr.game.arrays import GameArrays
-from jaxcfr.game.tensors import GameTensors, padded_sequence_ids
-from jaxcfr.solvers import cfr, outcome_sampling, registry, traversal
+from jaxcfr.kits.sequence_form import evaluation
+from jaxcfr.base import row_updates
+from jaxcfr.kits.sequence_form import sampling as sampling_lib
+from jaxcfr.kits.sequence_form.arrays import GameArrays
+from jaxcfr.kits.sequence_form.tensors import GameTensors, padded_sequence_ids
+from jaxcfr.solvers import outcome_sampling, registry, traversal
 from jaxcfr.solvers.mccfr_state import (
   DEFAULT_EPSILON,
   MCCFRState,
@@ -221,7 +222,7 @@ def _chance_step(tensors, state: MCCFRState) -> MCCFRState:
   count = state.nodes_touched
   for player in (0, 1):
     treeplex = tensors.players[player]
-    sigma = cfr.regret_matching(treeplex, regrets[player])  # the exact average needs every row
+    sigma = evaluation.regret_matching(treeplex, regrets[player])  # the exact average needs every row
     plan = evaluation.realization_plan(treeplex, sigma)
     average[player] = average[player] + plan[treeplex.parent_seq][:, None] * sigma
     walk = traversal.traverse(

@@ -9,8 +9,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcfr.core import regret
-from jaxcfr.game.tensors import GameTensors
+from jaxcfr.base import regret
+from jaxcfr.kits.sequence_form.tensors import GameTensors
 from jaxcfr.solvers import registry
 
 __all__ = [

@@ -34,7 +34,7 @@ from typing import NamedTuple
 import jax
 import jax.numpy as jnp
 
-from jaxcfr.game.tensors import GameTensors
+from jaxcfr.kits.sequence_form.tensors import GameTensors
 from jaxcfr.solvers import mccfr, mccfr_state, outcome_sampling, registry
 from jaxcfr.solvers.restriction import MODEL, RESTRICTED, P, check_model, check_restriction, counter_of
 

@@ -39,7 +39,7 @@ and otherwise samples the average policy ``n(I, a) / n(I)``; every selection cou
 (the paper's Kuhn settings as we read them); all three are hyperparameters.
 
 The run: one simulation is a walk over the tree's depths on the tree arrays
-(jaxcfr.core.walk by depth, with the UCT rule as its policy; each depth traced on its own,
+(jaxcfr.kits.sequence_form.walk by depth, with the UCT rule as its policy; each depth traced on its own,
 reading only what the tree holds there), statistics are ``[I, A]`` tables per player and
 ``expanded`` is a ``[H]`` flag per history. A simulation reads ``2 D`` uniforms from one
 threefry call (``simulation_uniforms``): per depth ``u[d, 0]`` breaks UCT ties, draws the
@@ -63,11 +63,12 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcfr.core import regret, row_updates
-from jaxcfr.core import sampling as sampling_lib
-from jaxcfr.core import walk as walk_lib
-from jaxcfr.game.arrays import CHANCE_NODE
-from jaxcfr.game.tensors import GameTensors, tree_statics
+from jaxcfr.base import regret
+from jaxcfr.base import row_updates
+from jaxcfr.kits.sequence_form import sampling as sampling_lib
+from jaxcfr.kits.sequence_form import walk as walk_lib
+from jaxcfr.kits.sequence_form.arrays import CHANCE_NODE
+from jaxcfr.kits.sequence_form.tensors import GameTensors, tree_statics
 from jaxcfr.solvers import registry
 
 __all__ = [
@@ -222,7 +223,7 @@ def simulate(tensors: GameTensors, state: MCTSState, uniforms: jax.Array, *, smo
   ``[B, D, 2]`` and the Path's fields ``[B]``, ``[B, D]`` and expanded ``[B, H]`` (the values
   of each run alone).
 
-  One walk by depth (jaxcfr.core.walk, ``by_depth``): each depth reads the statistics of
+  One walk by depth (jaxcfr.kits.sequence_form.walk, ``by_depth``): each depth reads the statistics of
   only the players who act there and draws chance only where chance acts
   (TreeStatics.level_kinds); a child's slot is its action's column (the tree arrays'
   ``action_index``, checked when they are built); each history's expansion flag is read
@@ -289,7 +290,7 @@ def simulate(tensors: GameTensors, state: MCTSState, uniforms: jax.Array, *, smo
 
 
 def _inverse_cdf(weights: jax.Array, u: jax.Array, count: jax.Array) -> jax.Array:
-  """jaxcfr.core.sampling.inverse_cdf over rows ``[..., W]`` of any leading shape."""
+  """jaxcfr.kits.sequence_form.sampling.inverse_cdf over rows ``[..., W]`` of any leading shape."""
   flat = sampling_lib.inverse_cdf(weights.reshape(-1, weights.shape[-1]), u.reshape(-1), count.reshape(-1))
   return flat.reshape(u.shape)
 

@@ -10,7 +10,7 @@ magnet ``rho``:
 
 with ``g_t`` the player's sequence values (``A y_t`` or ``-A^T x_t``), ``eta`` the step size
 and ``alpha`` the temperature. The argmax has a closed form, one bottom-up pass of
-``jaxcfr.core.evaluation.soft_best_response`` on the local values
+``jaxcfr.kits.sequence_form.evaluation.soft_best_response`` on the local values
 
     u(I,a) = (eta g_t(I,a) + log sigma_t(I,a) + eta alpha log rho(I,a)) / (1 + eta alpha)
 
@@ -38,8 +38,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcfr.core import evaluation, regret
-from jaxcfr.game.tensors import GameTensors
+from jaxcfr.kits.sequence_form import evaluation
+from jaxcfr.base import regret
+from jaxcfr.kits.sequence_form.tensors import GameTensors
 from jaxcfr.solvers import registry
 
 __all__ = ["MMDState", "init", "step", "mmd_map", "automatic_step_size", "solver", "HYPERPARAMETERS"]

@@ -20,7 +20,7 @@ Sampling" (2011), Algorithm 1 and eq. 6.
     This is Ponsen et al. 2011's eq. 6 with its ``w_I = u_i(z) pi_-i(z[I]) / q(z)`` (the two
     ``w`` differ by the tail probability ``pi(z[I] a*, z)``; ``OSEstimate`` reports
     both). The ``K`` estimates are averaged (``K = 1`` is the papers' algorithm).
-    In arrays: a walk (jaxcfr.core.walk, one ``lax.scan`` over depth levels) moves all K
+    In arrays: a walk (jaxcfr.kits.sequence_form.walk, one ``lax.scan`` over depth levels) moves all K
     trajectories one level down per step (gather the node; inverse CDF on the acting
     player's gathered row, regret-matched on the fly when K D is below the table size;
     chance from the node's window of ``chance_prob``, as wide as the game's widest chance
@@ -61,11 +61,12 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcfr.core import regret, row_updates
-from jaxcfr.core import sampling as sampling_lib
-from jaxcfr.core import walk as walk_lib
-from jaxcfr.game.arrays import CHANCE_NODE, TERMINAL_NODE
-from jaxcfr.game.tensors import GameTensors, tree_statics
+from jaxcfr.base import regret
+from jaxcfr.base import row_updates
+from jaxcfr.kits.sequence_form import sampling as sampling_lib
+from jaxcfr.kits.sequence_form import walk as walk_lib
+from jaxcfr.kits.sequence_form.arrays import CHANCE_NODE, TERMINAL_NODE
+from jaxcfr.kits.sequence_form.tensors import GameTensors, tree_statics
 from jaxcfr.solvers.mccfr_state import DEFAULT_EPSILON, MCCFRState, add_count, current_strategy
 
 __all__ = [

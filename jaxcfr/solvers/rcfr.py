@@ -41,8 +41,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcfr.core import regret
-from jaxcfr.game.tensors import GameTensors
+from jaxcfr.base import regret
+from jaxcfr.kits.sequence_form import evaluation
+from jaxcfr.kits.sequence_form.tensors import GameTensors
 from jaxcfr.solvers import cfr, rcfr_features, regressors, registry, reservoir as reservoirs
 
 __all__ = ["RCFRState", "solver", "parse_regressor", "abstract_average_strategy", "REGRESSORS"]
@@ -333,7 +334,7 @@ def abstract_average_strategy(tensors: GameTensors, state: RCFRState, abstractio
     abstract = cells.reshape(treeplex.legal.shape)[:, 0] // treeplex.max_actions
     accumulator = state.inner_state.average[player]
     summed = jax.ops.segment_sum(accumulator, jnp.asarray(abstract), int(abstract.max()) + 1)[abstract]
-    profile.append(cfr.normalise_rows(treeplex, summed))
+    profile.append(evaluation.normalise_rows(treeplex, summed))
   return tuple(profile)
 
 

@@ -7,7 +7,7 @@ out as the player's ``[I, A]`` table flattened (row ``i A + a``); illegal slots 
 features and are never trained on.
 
 Everything is computed from what the tensors carry: their ``labels`` (host-side infoset
-keys and action ids, jaxcfr.game.tensors.InfosetLabels) and the game's declared
+keys and action ids, jaxcfr.kits.sequence_form.tensors.InfosetLabels) and the game's declared
 ``info.features`` tag (jaxcfr.games.GameInfo); no game is loaded or looked up by its name.
 
 Feature sets (host-side NumPy, built once per game from the infoset keys and cached):
@@ -41,7 +41,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from jaxcfr.game.tensors import GameTensors, InfosetLabels
+from jaxcfr.kits.sequence_form.tensors import GameTensors, InfosetLabels
 
 __all__ = [
   "RowData",
@@ -89,7 +89,7 @@ def _labels(tensors: GameTensors) -> InfosetLabels:
   labels = getattr(_tensors(tensors), "labels", None)
   if not isinstance(labels, InfosetLabels):
     raise ValueError(
-      "tensors must carry their infoset labels (GameTensors.labels); build them with jaxcfr.game.tensors.to_tensors"
+      "tensors must carry their infoset labels (GameTensors.labels); build them with jaxcfr.kits.sequence_form.tensors.to_tensors"
     )
   return labels
 

@@ -36,9 +36,9 @@ import jax.numpy as jnp
 from jax.sharding import Mesh, NamedSharding
 from jax.sharding import PartitionSpec as P
 
-from jaxcfr.core import row_updates
-from jaxcfr.game.representation import Representation
-from jaxcfr.solvers.params import SEED, Param, concrete
+from jaxcfr.base import row_updates
+from jaxcfr import kits
+from jaxcfr.base.params import SEED, Param, concrete
 
 __all__ = [
   "Solver",
@@ -95,7 +95,7 @@ class Solver:
   counter_profile: Callable | None = None
   counters: Callable | None = None
   loop: Callable | None = None
-  representation: Representation = Representation.SEQUENCE_FORM
+  representation: str = "sequence_form"
 
   @property
   def stochastic(self) -> bool:
@@ -271,7 +271,7 @@ class Registration:
 
   Attributes:
     name: the algorithm's name (``get(name)``).
-    representation: the representation of games it runs on (jaxcfr.game.representation).
+    representation: the representation of games it runs on (jaxcfr.base.representation).
     factory: ``factory(**options) -> Solver`` (with ``name=`` first when one factory serves
       several names); it is given every declared option, defaults filled in.
     summary: one line: what the algorithm is.
@@ -282,7 +282,7 @@ class Registration:
   """
 
   name: str
-  representation: Representation
+  representation: str
   factory: Callable
   summary: str
   options: tuple = ()
@@ -297,7 +297,7 @@ class Registration:
     return next((p for p in self.params if p.name == name), None)
 
 
-_REGISTRY: dict[tuple[str, Representation], Registration] = {}
+_REGISTRY: dict[tuple[str, str], Registration] = {}
 
 
 def register(
@@ -305,14 +305,14 @@ def register(
   factory: Callable,
   *,
   summary: str,
-  representation: Representation = Representation.SEQUENCE_FORM,
+  representation: str = "sequence_form",
   options: tuple = (),
   hyperparameters: tuple = (),
   requires: tuple = (),
 ) -> None:
   """Registers the algorithm ``name`` on ``representation``: ``factory(**options) ->
   Solver`` and its declared ``options`` and ``hyperparameters`` (``Param`` tuples)."""
-  representation = Representation(representation)
+  representation = kits.get(representation).name
   if (name, representation) in _REGISTRY:
     raise ValueError(f"a solver named {name!r} is already registered for {representation}")
   for param in options:
@@ -332,21 +332,21 @@ def register(
   )
 
 
-def names(representation: Representation | str | None = None) -> tuple[str, ...]:
+def names(representation: str | None = None) -> tuple[str, ...]:
   """The registered algorithm names, each once (those accepting ``representation`` if given)."""
-  wanted = None if representation is None else Representation(representation)
+  wanted = None if representation is None else kits.get(representation).name
   return tuple(dict.fromkeys(n for (n, r) in _REGISTRY if wanted in (None, r)))
 
 
-def representations(name: str) -> tuple[Representation, ...]:
+def representations(name: str) -> tuple[str, ...]:
   """The representations the algorithm ``name`` accepts."""
   _known(name)
   return tuple(r for (n, r) in _REGISTRY if n == name)
 
 
-def registrations(representation: Representation | str | None = None) -> tuple[Registration, ...]:
+def registrations(representation: str | None = None) -> tuple[Registration, ...]:
   """Every registration (of ``representation`` if given), in registration order."""
-  wanted = None if representation is None else Representation(representation)
+  wanted = None if representation is None else kits.get(representation).name
   return tuple(r for r in _REGISTRY.values() if wanted in (None, r.representation))
 
 
@@ -355,11 +355,11 @@ def _known(name: str) -> None:
     raise ValueError(f"unknown solver {name!r}; registered: {', '.join(names())}")
 
 
-def registration(name: str, representation: Representation | str = Representation.SEQUENCE_FORM) -> Registration:
+def registration(name: str, representation: str = "sequence_form") -> Registration:
   """The declaration of ``name`` on ``representation``. Raises ValueError naming both when
   the solver does not accept that representation."""
   _known(name)
-  representation = Representation(representation)
+  representation = kits.get(representation).name
   found = _REGISTRY.get((name, representation))
   if found is None:
     accepted = ", ".join(map(str, representations(name)))
@@ -370,12 +370,12 @@ def registration(name: str, representation: Representation | str = Representatio
   return found
 
 
-def option_names(name: str, representation: Representation | str = Representation.SEQUENCE_FORM) -> tuple[str, ...]:
+def option_names(name: str, representation: str = "sequence_form") -> tuple[str, ...]:
   """The static options solver ``name`` declares."""
   return tuple(p.name for p in registration(name, representation).options)
 
 
-def split_settings(name: str, representation: Representation | str, settings: dict) -> tuple[dict, dict]:
+def split_settings(name: str, representation: str, settings: dict) -> tuple[dict, dict]:
   """``(options, hyperparameters)`` of ``settings`` by the declaration of ``name``; raises
   ValueError naming a setting it does not declare, with what it does declare."""
   declared = registration(name, representation)
@@ -392,7 +392,7 @@ def split_settings(name: str, representation: Representation | str, settings: di
   return options, {k: v for k, v in settings.items() if k not in option_set}
 
 
-def check_settings(name: str, representation: Representation | str, options: dict, hyperparameters: dict) -> None:
+def check_settings(name: str, representation: str, options: dict, hyperparameters: dict) -> None:
   """Checks ``options`` and ``hyperparameters`` (values, or lists of values for a batch)
   against the declaration of ``name`` without building anything, so that a caller can stop
   bad input before long work (loading a game). The same checks run again in ``get`` and
@@ -405,7 +405,7 @@ def check_settings(name: str, representation: Representation | str, options: dic
       param.check(value, name)
 
 
-def get(name: str, representation: Representation | str = Representation.SEQUENCE_FORM, **options) -> Solver:
+def get(name: str, representation: str = "sequence_form", **options) -> Solver:
   """The solver ``name`` for games of ``representation`` with its static ``options``.
 
   Options are checked against their declaration and the rest filled with declared defaults;
@@ -429,7 +429,7 @@ def get(name: str, representation: Representation | str = Representation.SEQUENC
 
 
 @functools.cache
-def _cached(name: str, representation: Representation, options: tuple) -> Solver:
+def _cached(name: str, representation: str, options: tuple) -> Solver:
   declared = _REGISTRY[(name, representation)]
   factory = declared.factory
   if "name" in inspect.signature(factory).parameters:  # one factory serving several names

@@ -12,7 +12,7 @@ opponent's possible hands weighted one. Equilibrium strategies
 of the gadget game hold every opponent hand's value in the subtree to at most ``w(h)``, so
 the re-solved strategy is no more exploitable than the one it replaces, up to the solve's
 error. ``resolve`` runs it on a public tree or a depth-limited lookahead
-(jaxcfr.solvers.lookahead): one ``vector_cfr.step`` per iteration with the gadget's range at
+(jaxcfr.solvers.lookahead): one ``cfr.step`` per iteration with the gadget's range at
 the root (``root_ranges``), the gadget's regrets updated from the opponent's root values
 the step reports.
 
@@ -41,12 +41,12 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcfr.core import public_tree as ops
-from jaxcfr.core import regret
-from jaxcfr.game import public_tree
-from jaxcfr.game.public_tree import PublicTree, PublicTreeTensors
-from jaxcfr.solvers import lookahead, vector_cfr
-from jaxcfr.solvers.vector_cfr import LeafValueFn, VectorCFRState
+from jaxcfr.kits.public_tree import values as ops
+from jaxcfr.base import regret
+from jaxcfr.kits import public_tree as public_tree
+from jaxcfr.kits.public_tree import PublicTree, PublicTreeTensors
+from jaxcfr.solvers import cfr, lookahead
+from jaxcfr.kits.public_tree import LeafValueFn
 
 __all__ = [
   "ResolveState",
@@ -64,14 +64,14 @@ class ResolveState(NamedTuple):
   """The state of a re-solve.
 
   Attributes:
-    inner_state: the VectorCFRState of the solver on the tree (``keep_values``).
+    inner_state: the cfr.CFRState of the solver on the tree (``keep_values``).
     gadget_regret: [2, H, *B] the opponent's gadget regrets of following and terminating.
     follow: [H, *B] the opponent's follow probabilities, averaged over the iterations.
     opponent_values: [N, H, *B] the opponent's counterfactual values at every node,
       averaged over the iterations (both with the average strategy's weights).
   """
 
-  inner_state: VectorCFRState
+  inner_state: cfr.CFRState
   gadget_regret: jax.Array
   follow: jax.Array
   opponent_values: jax.Array
@@ -111,7 +111,9 @@ def resolve_init(
   """A fresh re-solve of ``tree`` with ``algorithm`` (a CFR preset) and the leaf function
   ``leaf_fn`` of its steps: the gadget starts undecided (follow and terminate equally
   likely)."""
-  inner = vector_cfr.init(tree, **vector_cfr.preset_hyperparameters(algorithm), keep_values=True, leaf_fn=leaf_fn)
+  inner = cfr.init(
+    tree, **cfr.preset_hyperparameters(algorithm), keep_values=True, operations=public_tree.operations(leaf_fn=leaf_fn)
+  )
   zeros = jnp.zeros((tree.num_hands,) + tuple(batch), tree.dtype)
   values = jnp.zeros((tree.kind.shape[0], tree.num_hands) + tuple(batch), tree.dtype)
   return ResolveState(inner, jnp.stack([zeros, zeros]), zeros, values)
@@ -128,7 +130,7 @@ def resolve_step(
   gadget: str = "rm+",
 ) -> ResolveState:
   """One iteration of the gadget game: the opponent's root range from its gadget regrets,
-  one ``step_fn`` (a ``vector_cfr.preset_step``) with that range, then the gadget's regret
+  one ``step_fn`` (a ``cfr.preset_step``) with that range, then the gadget's regret
   update from the opponent's root values.
 
   Args:
@@ -140,14 +142,14 @@ def resolve_step(
       matching (regrets summed). See GADGETS.
   """
   follow = regret.regret_matching(state.gadget_regret, jnp.ones((2, 1), bool), axis=0)[0]
-  inner = step_fn(tree, state.inner_state, root_ranges=_root_ranges(tree, player, own_range, follow))
+  inner = step_fn(tree, state.inner_state, root=_root_ranges(tree, player, own_range, follow))
   values = inner.values[1 - player]  # [N, H, *B]
   bound = jnp.broadcast_to(opponent_values, values.shape[1:]).astype(values.dtype)
   gadget_value = follow * values[0] + (1 - follow) * bound
   gadget_regret = state.gadget_regret + jnp.stack([values[0] - gadget_value, bound - gadget_value])
   if gadget == "rm+":
     gadget_regret = jnp.maximum(gadget_regret, 0)
-  average = functools.partial(vector_cfr.running_average, inner.weight_ratio)
+  average = functools.partial(cfr.running_average, inner.weight_ratio)
   return ResolveState(inner, gadget_regret, average(state.follow, follow), average(state.opponent_values, values))
 
 
@@ -206,25 +208,25 @@ def resolve(
   if carry == "best_response" and leaf_fn is not None:
     raise ValueError("carry='best_response' needs a tree without leaves (its values below the leaves are unknown)")
   batch = jnp.broadcast_shapes(own_range.shape[1:], opponent_values.shape[1:])
-  step_fn = vector_cfr.preset_step(algorithm, leaf_fn=leaf_fn)
+  step_fn = cfr.preset_step(algorithm, operations=public_tree.operations(leaf_fn=leaf_fn))
   step = functools.partial(resolve_step, player=player, step_fn=step_fn, gadget=gadget)
   state = resolve_init(tree, algorithm, batch, leaf_fn)
   state = jax.lax.fori_loop(0, iterations, lambda _, s: step(tree, s, own_range, opponent_values), state)
-  strategy = vector_cfr.average_strategy(tree, state.inner_state)[player]
+  strategy = cfr.average_strategy(tree, state.inner_state)[player]
   values = state.opponent_values
   if carry == "best_response":
     reach = ops.ranges(tree, player, strategy, initial=own_range)
     values = ops.counterfactual_values(tree, 1 - player, None, reach)
   if carry == "final_leaves" and tree.leaf_nodes.shape[0]:
-    profile = vector_cfr.average_strategy(tree, state.inner_state)
+    profile = cfr.average_strategy(tree, state.inner_state)
     root = _root_ranges(tree, player, own_range, state.follow)
     reach = [ops.ranges(tree, p, profile[p], root[p]) for p in (0, 1)]
-    leaves = vector_cfr.leaf_values(tree, leaf_fn, reach, state.inner_state.leaf_state)[1 - player]
+    leaves = public_tree.leaf_values(tree, leaf_fn, reach, state.inner_state.leaf_state)[1 - player]
     values = values.at[tree.leaf_nodes].set(leaves.astype(values.dtype))
   return Resolved(strategy, values, state.follow)
 
 
-LeafValuesOf = Callable[[PublicTree], LeafValueFn | vector_cfr.LeafSolver]
+LeafValuesOf = Callable[[PublicTree], LeafValueFn | public_tree.LeafSolver]
 """``leaf_values_of(lookahead)``: the value function of a depth-limited lookahead's leaves
 (``functools.partial(lookahead.exact_leaf_values, iterations=...)``, the warm-started
 ``lookahead.warm_leaf_values``, or a value network's:

@@ -14,13 +14,12 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcfr.core import evaluation
-from jaxcfr.game.tensors import GameTensors
+from jaxcfr import kits
 from jaxcfr.solvers import registry
 
 __all__ = ["P", "RESTRICTED", "MODEL", "check_restriction", "check_model", "counter_of"]
 
-# The restricted solvers' declared hyperparameters (jaxcfr.solvers.params).
+# The restricted solvers' declared hyperparameters (jaxcfr.base.params).
 P = registry.Param(
   "p", float, None, "probability that the restricted player follows the model", batchable=True, low=0.0, high=1.0
 )
@@ -48,22 +47,23 @@ def check_restriction(p, restricted, name: str = "p") -> None:
     raise ValueError(f"restricted must be 0 or 1, got {concrete_r}")
 
 
-def check_model(tensors: GameTensors, model) -> None:
-  """``evaluation.check_profile`` on a concrete model profile (skipped when traced)."""
+def check_model(tensors, model) -> None:
+  """The kit's ``check_profile`` on a concrete model profile (skipped when traced)."""
   if model is None or len(model) != 2:
     raise ValueError("a model is a profile with one strategy per player (2): pass model=(sigma0, sigma1)")
   concrete = [registry.concrete(s) for s in model]
   if all(s is not None for s in concrete):
-    evaluation.check_profile(tensors, concrete, tolerance=1e-5)
+    kits.of_tensors(tensors).check_profile(tensors, concrete, tolerance=1e-5)
 
 
 def counter_of(average, restricted: jax.Array, model):
-  """The profile (each [I, A, *B]) with the model where ``restricted`` [*B] is the player
-  and ``average`` (each [I, A, *B]) elsewhere."""
+  """The profile (each [N, A, *E, *B]) with the model where ``restricted`` [*B] is the player
+  and ``average`` elsewhere."""
   out = []
   for player in (0, 1):
     ndim = average[player].ndim
-    seat = restricted.reshape((1, 1) + restricted.shape)
-    fixed = evaluation.expand_to(model[player].astype(average[player].dtype), ndim)
+    seat = restricted.reshape((1,) * (ndim - restricted.ndim) + restricted.shape)
+    fixed = model[player].astype(average[player].dtype)
+    fixed = fixed.reshape(fixed.shape + (1,) * (ndim - fixed.ndim))
     out.append(jnp.where(seat == player, fixed, average[player]))
   return tuple(out)

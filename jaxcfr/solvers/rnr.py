@@ -1,6 +1,7 @@
-"""Restricted Nash Response (RNR) and data-biased response (DBR) in sequence form, on
-every deterministic solver of jaxcfr.solvers.cfr (Johanson, Zinkevich and Bowling,
-"Computing Robust Counter-Strategies", 2007, sections 5-6).
+"""Restricted Nash Response (RNR) and data-biased response (DBR) on every deterministic solver
+of jaxcfr.solvers.cfr and every exact kit (Johanson, Zinkevich and Bowling, "Computing Robust
+Counter-Strategies", 2007, sections 5-6), through CFR's hooks: the sequence form's realization
+plans and the public tree's ranges mix alike.
 
 The restricted player ``r`` plays ``mix_p(sigma_fix, sigma)``: with probability ``p`` the
 fixed model ``sigma_fix``, otherwise its free strategy ``sigma`` (Johanson et al. 2007 eq. 3-4).
@@ -34,8 +35,7 @@ from typing import NamedTuple
 import jax
 import jax.numpy as jnp
 
-from jaxcfr.core import evaluation
-from jaxcfr.game.tensors import GameTensors
+from jaxcfr import kits
 from jaxcfr.solvers import cfr, registry, restriction
 from jaxcfr.solvers.restriction import check_model, check_restriction, counter_of
 
@@ -49,9 +49,10 @@ class RNRState(NamedTuple):
     inner_state: the cfr.CFRState of both players (the restricted player's entries are its free part).
     p: [*B] probability that the restricted player follows the model.
     restricted: [*B] int32, the restricted player (0 or 1).
-    model: ([I0, A0, *B], [I1, A1, *B]) the fixed model profile; only the restricted
+    model: ([N0, A0, *E, *B], [N1, A1, *E, *B]) the fixed model profile; only the restricted
       player's strategy is used.
-    model_plan: ([S0, *B], [S1, *B]) its realization plans.
+    model_plan: its reaches (realization plans [S, *B] on the sequence form, ranges
+      [N, H, *B] on the public tree).
   """
 
   inner_state: cfr.CFRState
@@ -66,20 +67,23 @@ class RNRState(NamedTuple):
 
 
 def mixed_plan(state: RNRState, player: int, plan: jax.Array) -> jax.Array:
-  """[S, *B] the plan that ``player``'s opponent faces: ``p * plan(sigma_fix) + (1 - p) * plan``
-  where ``player`` is restricted, ``plan`` otherwise (Johanson et al. 2007, eq. 4)."""
+  """The reach that ``player``'s opponent faces: ``p * reach(sigma_fix) + (1 - p) * plan``
+  where ``player`` is restricted, ``plan`` otherwise (Johanson et al. 2007, eq. 4); reaches
+  mix linearly in both kits."""
   weight = jnp.where(state.restricted == player, state.p, 0).astype(plan.dtype)
-  weight = weight.reshape((1,) + weight.shape)
-  fixed = evaluation.expand_to(state.model_plan[player].astype(plan.dtype), plan.ndim)
+  weight = weight.reshape((1,) * (plan.ndim - weight.ndim) + weight.shape)
+  fixed = state.model_plan[player].astype(plan.dtype)
+  fixed = fixed.reshape(fixed.shape + (1,) * (plan.ndim - fixed.ndim))
   return weight * fixed + (1 - weight) * plan
 
 
-def _step(tensors: GameTensors, state: RNRState, *, base_step) -> RNRState:
+def _step(tensors, state: RNRState, *, base_step, operations) -> RNRState:
+  del operations
   hooks = cfr.Hooks(opponent_plan=lambda player, strategy, plan: mixed_plan(state, player, plan))
   return state._replace(inner_state=base_step(tensors, state.inner_state, hooks=hooks))
 
 
-def _base_state(tensors: GameTensors, base: str, batch_parts, hyperparameters):
+def _base_state(tensors, base: str, batch_parts, hyperparameters, operations):
   """The base CFR state and the batch shape: the base's hyperparameters broadcast with
   ``batch_parts`` (the shapes of p, restricted, the model, ...)."""
   defaults = cfr.preset_hyperparameters(base)
@@ -89,12 +93,15 @@ def _base_state(tensors: GameTensors, base: str, batch_parts, hyperparameters):
   hyper = {k: jnp.asarray(v) for k, v in {**defaults, **hyperparameters}.items()}
   batch = jnp.broadcast_shapes(*(h.shape for h in hyper.values()), *batch_parts)
   state = cfr.init(
-    tensors, **{k: jnp.broadcast_to(h, batch) for k, h in hyper.items()}, predictive=cfr.PRESETS[base].predictive
+    tensors,
+    **{k: jnp.broadcast_to(h, batch) for k, h in hyper.items()},
+    predictive=cfr.PRESETS[base].predictive,
+    operations=operations,
   )
   return state, batch
 
 
-def _init(tensors: GameTensors, *, model=None, p=None, restricted=1, base: str, **hyperparameters) -> RNRState:
+def _init(tensors, *, model=None, p=None, restricted=1, base: str, operations, **hyperparameters) -> RNRState:
   if p is None:
     raise ValueError("rnr needs p, the probability that the restricted player follows the model")
   check_restriction(p, restricted)
@@ -102,9 +109,12 @@ def _init(tensors: GameTensors, *, model=None, p=None, restricted=1, base: str, 
   dtype = tensors.dtype
   p, restricted = jnp.asarray(p, dtype), jnp.asarray(restricted, jnp.int32)
   model = tuple(jnp.asarray(s, dtype) for s in model)
-  state, batch = _base_state(tensors, base, [p.shape, restricted.shape, *(s.shape[2:] for s in model)], hyperparameters)
-  model = _batched_profile(model, batch)
-  model_plan = tuple(evaluation.realization_plan(tp, s) for tp, s in zip(tensors.players, model))
+  rows = _row_axes(tensors, operations)
+  state, batch = _base_state(
+    tensors, base, [p.shape, restricted.shape, *(s.shape[rows:] for s in model)], hyperparameters, operations
+  )
+  model = _batched_profile(model, batch, rows)
+  model_plan = tuple(operations.reach(tensors, player, s) for player, s in enumerate(model))
   return RNRState(
     inner_state=state,
     p=jnp.broadcast_to(p, batch),
@@ -114,27 +124,36 @@ def _init(tensors: GameTensors, *, model=None, p=None, restricted=1, base: str, 
   )
 
 
-def _batched_profile(profile, batch: tuple) -> tuple:
-  """Each strategy [I, A] or [I, A, *B] broadcast to [I, A, *B] (every state leaf carries
-  the batch axes)."""
-  return tuple(jnp.broadcast_to(evaluation.expand_to(s, 2 + len(batch)), s.shape[:2] + batch) for s in profile)
+def _row_axes(tensors, operations) -> int:
+  """The axes of one strategy before the batch axes (2 for [I, A], 3 for [N, A, H])."""
+  return operations.uniform(tensors, 0).ndim
 
 
-def _average(tensors: GameTensors, state):
-  return cfr.average_strategy(tensors, state.inner_state)
+def _expand(x: jax.Array, ndim: int) -> jax.Array:
+  return x.reshape(x.shape + (1,) * (ndim - x.ndim))
 
 
-def _current(tensors: GameTensors, state):
+def _batched_profile(profile, batch: tuple, rows: int) -> tuple:
+  """Each strategy [N, A, *E] or [N, A, *E, *B] broadcast to [N, A, *E, *B] (every state
+  leaf carries the batch axes)."""
+  return tuple(jnp.broadcast_to(_expand(s, rows + len(batch)), s.shape[:rows] + batch) for s in profile)
+
+
+def _average(tensors, state, *, operations):
+  return cfr.average_strategy(tensors, state.inner_state, operations)
+
+
+def _current(tensors, state):
   return cfr.current_strategy(tensors, state.inner_state)
 
 
-def counter_profile(tensors: GameTensors, state):
+def counter_profile(tensors, state, *, operations):
   """The profile (each [I, A, *B]) where the restricted player plays its model and the
   unrestricted player its average strategy: the counter-strategy against the model."""
-  return counter_of(_average(tensors, state), state.restricted, state.model)
+  return counter_of(_average(tensors, state, operations=operations), state.restricted, state.model)
 
 
-def solver(name: str, *, base: str = "cfr+", updates: str | None = None) -> registry.Solver:
+def solver(name: str, *, kit: str = "sequence_form", base: str = "cfr+", updates: str | None = None) -> registry.Solver:
   """The registered ``rnr`` or ``dbr`` solver on the CFR preset ``base``.
 
   rnr: ``init(tensors, *, model, p, restricted=1, **base hyperparameters)``: ``model`` a
@@ -145,19 +164,20 @@ def solver(name: str, *, base: str = "cfr+", updates: str | None = None) -> regi
   ``confidence`` a pair of per-infoset arrays ([I0, *B'], [I1, *B']), e.g. from
   ``count_confidence``.
   """
-  base_step = cfr.preset_step(base, updates)
+  operations = kits.get(kit).operations()
+  base_step = cfr.preset_step(base, updates, operations=operations)
   init, step = (_init, _step) if name == "rnr" else (_dbr_init, _dbr_step)
   defaults = {"p": None, "restricted": 1, **cfr.preset_hyperparameters(base)}
   return registry.Solver(
     name=name,
-    init=functools.partial(init, base=base),
-    step=functools.partial(step, base_step=base_step),
-    average_strategy=_average,
+    init=functools.partial(init, base=base, operations=operations),
+    step=functools.partial(step, base_step=base_step, operations=operations),
+    average_strategy=functools.partial(_average, operations=operations),
     current_strategy=_current,
     hyperparameters=defaults,
     options={"base": base, "updates": updates},
     requires=("model", "p"),
-    counter_profile=counter_profile,
+    counter_profile=functools.partial(counter_profile, operations=operations),
   )
 
 
@@ -179,7 +199,8 @@ class DBRState(NamedTuple):
 
   Attributes:
     inner_state: the cfr.CFRState (the restricted player's entries are its free part).
-    confidence: ([I0, *B], [I1, *B]) per-infoset confidence; only the restricted player's is used.
+    confidence: ([N0, *E, *B], [N1, *E, *B]) per-row confidence (per infoset; per public node
+      and hand on the public tree); only the restricted player's is used.
     restricted: [*B] int32, the restricted player.
     model: ([I0, A0, *B], [I1, A1, *B]) the fixed model profile.
   """
@@ -195,29 +216,30 @@ class DBRState(NamedTuple):
 
 
 def behaviour(state: DBRState, player: int, strategy: jax.Array) -> jax.Array:
-  """[I, A, *B] ``c sigma_fix + (1 - c) strategy`` where ``player`` is restricted, else ``strategy``."""
+  """[N, A, *E, *B] ``c sigma_fix + (1 - c) strategy`` where ``player`` is restricted, else
+  ``strategy``."""
   confidence = state.confidence[player].astype(strategy.dtype)
-  restricted = state.restricted.reshape((1,) + state.restricted.shape)
+  restricted = state.restricted.reshape((1,) * (confidence.ndim - state.restricted.ndim) + state.restricted.shape)
   weight = jnp.where(restricted == player, confidence, 0)
-  weight = jnp.expand_dims(evaluation.expand_to(weight, strategy.ndim - 1), 1)
-  model = evaluation.expand_to(state.model[player].astype(strategy.dtype), strategy.ndim)
+  weight = jnp.expand_dims(_expand(weight, strategy.ndim - 1), 1)
+  model = _expand(state.model[player].astype(strategy.dtype), strategy.ndim)
   return weight * model + (1 - weight) * strategy
 
 
-def _dbr_step(tensors: GameTensors, state: DBRState, *, base_step) -> DBRState:
+def _dbr_step(tensors, state: DBRState, *, base_step, operations) -> DBRState:
   def own(player, strategy):
     return behaviour(state, player, strategy)
 
   def opponent_plan(player, strategy, plan):
     del plan
-    return evaluation.realization_plan(tensors.players[player], own(player, strategy))
+    return operations.reach(tensors, player, own(player, strategy))
 
   hooks = cfr.Hooks(opponent_plan=opponent_plan, behaviour=own)
   return state._replace(inner_state=base_step(tensors, state.inner_state, hooks=hooks))
 
 
 def _dbr_init(
-  tensors: GameTensors, *, model=None, p=None, confidence=None, restricted=1, base: str, **hyperparameters
+  tensors, *, model=None, p=None, confidence=None, restricted=1, base: str, operations, **hyperparameters
 ) -> DBRState:
   if (p is None) == (confidence is None):
     raise ValueError(
@@ -232,22 +254,27 @@ def _dbr_init(
   else:  # one constant for every infoset, scalar or [*B]
     check_restriction(p, restricted)
     c = jnp.asarray(p, dtype)
-    confidence = tuple(jnp.broadcast_to(c, (tp.num_infosets,) + c.shape) for tp in tensors.players)
+    uniform = [operations.uniform(tensors, player) for player in (0, 1)]
+    confidence = tuple(jnp.broadcast_to(c, u.shape[:1] + u.shape[2:] + c.shape) for u in uniform)
   check_model(tensors, model)
   restricted = jnp.asarray(restricted, jnp.int32)
   model = tuple(jnp.asarray(s, dtype) for s in model)
+  rows = _row_axes(tensors, operations)
   state, batch = _base_state(
     tensors,
     base,
-    [restricted.shape, *(c.shape[1:] for c in confidence), *(s.shape[2:] for s in model)],
+    [restricted.shape, *(c.shape[rows - 1 :] for c in confidence), *(s.shape[rows:] for s in model)],
     hyperparameters,
+    operations,
   )
-  confidence = tuple(jnp.broadcast_to(evaluation.expand_to(c, 1 + len(batch)), c.shape[:1] + batch) for c in confidence)
+  confidence = tuple(
+    jnp.broadcast_to(_expand(c, rows - 1 + len(batch)), c.shape[: rows - 1] + batch) for c in confidence
+  )
   return DBRState(
     inner_state=state,
     confidence=confidence,
     restricted=jnp.broadcast_to(restricted, batch),
-    model=_batched_profile(model, batch),
+    model=_batched_profile(model, batch, rows),
   )
 
 
@@ -268,24 +295,29 @@ _RESTRICTED_HYPERPARAMETERS = (
   *cfr.declared_hyperparameters(None),
 )
 
-registry.register(
-  "rnr",
-  functools.partial(solver, "rnr"),
-  summary="restricted Nash response (Johanson et al. 2007) on a CFR preset",
-  options=(BASE, cfr.UPDATES),
-  hyperparameters=_RESTRICTED_HYPERPARAMETERS,
-  requires=("model", "p"),
-)
-registry.register(
-  "dbr",
-  functools.partial(solver, "dbr"),
-  summary="data-biased response (per-infoset confidence in the model) on a CFR preset",
-  options=(BASE, cfr.UPDATES),
-  hyperparameters=(
-    *_RESTRICTED_HYPERPARAMETERS,
-    registry.Param(
-      "confidence", object, None, "per-infoset confidence ([I0, *B], [I1, *B])", batchable=True, cli=False
+for _kit in kits.names():
+  if kits.get(_kit).operations is None:
+    continue
+  registry.register(
+    "rnr",
+    functools.partial(solver, "rnr", kit=_kit),
+    summary="restricted Nash response (Johanson et al. 2007) on a CFR preset",
+    representation=_kit,
+    options=(BASE, cfr.UPDATES),
+    hyperparameters=_RESTRICTED_HYPERPARAMETERS,
+    requires=("model", "p"),
+  )
+  registry.register(
+    "dbr",
+    functools.partial(solver, "dbr", kit=_kit),
+    summary="data-biased response (per-row confidence in the model) on a CFR preset",
+    representation=_kit,
+    options=(BASE, cfr.UPDATES),
+    hyperparameters=(
+      *_RESTRICTED_HYPERPARAMETERS,
+      registry.Param(
+        "confidence", object, None, "per-row confidence ([N0, *E, *B], [N1, *E, *B])", batchable=True, cli=False
+      ),
     ),
-  ),
-  requires=("model",),
-)
+    requires=("model",),
+  )

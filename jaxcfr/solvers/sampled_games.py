@@ -1,5 +1,5 @@
 """Solvers of sampled games: outcome-sampling MCCFR on limit hold'em's imperfect-recall
-abstraction (jaxcfr.game.limit_holdem), where no sequence-form tensors exist.
+abstraction (jaxcfr.kits.card_abstraction.game), where no sequence-form tensors exist.
 
 An infoset of player ``p`` is ``(betting node, current-round bucket)``, the row
 ``decision[node] * buckets + bucket`` of a table ``[I_p, 3]`` (fold, call, raise); the
@@ -9,7 +9,7 @@ bucket is remembered (imperfect recall, Ponsen et al. 2011, section 3.3.2).
 ``mccfr-os`` (Lanctot et al. 2009, eq. 10; Ponsen et al. 2011, Algorithm 1): each
 iteration draws one deal (its buckets for both players and rounds, and the showdown
 winner), then updates player 0 and player 1 in turn, each from one trajectory through the
-betting tree (jaxcfr.game.limit_holdem.walk_betting): the updating player ``i`` samples
+betting tree (jaxcfr.kits.card_abstraction.game.walk_betting): the updating player ``i`` samples
 ``epsilon * uniform + (1 - epsilon) * sigma_i`` (epsilon = 0.6, as the paper), the
 opponent plays ``sigma_-i``. With ``q_i(z)``
 the product of ``i``'s sampling probabilities on the path (the opponent's and chance's
@@ -26,7 +26,7 @@ lost; the paper (and Waugh et al. 2009, "A practical use of imperfect recall") f
 strategies good in practice.
 
 These solvers are registered for the sampled representation (they take a ``HoldemGame`` in
-place of ``GameTensors``): ``jaxcfr.solvers.get("mccfr-os", "sampled")``. Batches of seeds ride on trailing axes through
+place of ``GameTensors``): ``jaxcfr.solvers.get("mccfr-os", "card_abstraction")``. Batches of seeds ride on trailing axes through
 ``registry.per_run`` like every sampled solver.
 """
 
@@ -39,11 +39,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcfr.core import regret, row_updates
-from jaxcfr.core import sampling as sampling_lib
-from jaxcfr.game import limit_holdem as holdem
+from jaxcfr.base import regret
+from jaxcfr.base import row_updates
+from jaxcfr.kits.sequence_form import sampling as sampling_lib
+from jaxcfr.kits.card_abstraction import game as holdem
 from jaxcfr.games import limit_holdem as rules
-from jaxcfr.game.representation import Representation
 from jaxcfr.solvers import mccfr, registry
 from jaxcfr.solvers.mccfr_state import DEFAULT_EPSILON  # 0.6, as Lanctot et al. 2009 and Ponsen et al. 2011
 
@@ -295,14 +295,14 @@ registry.register(
   "mccfr-os",
   _mccfr_os,
   summary="outcome-sampling MCCFR on the card abstraction (Ponsen et al. 2011, Algorithm 1)",
-  representation=Representation.SAMPLED,
+  representation="card_abstraction",
   hyperparameters=(registry.SEED, mccfr.EPSILON),
 )
 registry.register(
   "cfr-cs",
   _cfr_cs,
   summary="chance-sampled CFR on the card abstraction: the whole betting tree for sampled deals",
-  representation=Representation.SAMPLED,
+  representation="card_abstraction",
   options=(registry.Param("deals", int, 8, "deals sampled per iteration", low=1),),
   hyperparameters=(registry.SEED,),
 )

@@ -1,4 +1,4 @@
-"""MCTS and MCRNR on limit hold'em's imperfect-recall abstraction (jaxcfr.game.limit_holdem),
+"""MCTS and MCRNR on limit hold'em's imperfect-recall abstraction (jaxcfr.kits.card_abstraction.game),
 registered with jaxcfr.solvers.sampled_games.
 
 ``mcts`` (Ponsen et al. 2011, section 3.2.1; C = 17 in their hold'em experiment, section
@@ -15,7 +15,7 @@ final policy is the normalised visit counts (uniform where never visited).
 which the restricted player ``r`` (a hyperparameter, batchable) acts at every infoset by
 ``pConf * sigma_fix + (1 - pConf) * sigma_r`` (the paper's constant ``pConf = 0.75``,
 "in essence a MCDBR"); ``sigma_fix`` is the opponent model (``model=``, a profile of
-``[I_p, 3]`` tables, e.g. jaxcfr.evaluate.holdem_match.rule_bot). The counter-strategy is
+``[I_p, 3]`` tables, e.g. jaxcfr.kits.card_abstraction.match.rule_bot). The counter-strategy is
 the other player's average strategy.
 """
 
@@ -26,10 +26,9 @@ from typing import NamedTuple
 import jax
 import jax.numpy as jnp
 
-from jaxcfr.core import regret
-from jaxcfr.core import sampling as sampling_lib
-from jaxcfr.game import limit_holdem as holdem
-from jaxcfr.game.representation import Representation
+from jaxcfr.base import regret
+from jaxcfr.kits.sequence_form import sampling as sampling_lib
+from jaxcfr.kits.card_abstraction import game as holdem
 from jaxcfr.solvers import mccfr, registry, restriction, sampled_games
 from jaxcfr.solvers.mcts import uct_choice
 
@@ -167,7 +166,7 @@ registry.register(
   "mcts",
   _mcts,
   summary="information-set UCT on the card abstraction (Ponsen et al. 2011, 3.2.1)",
-  representation=Representation.SAMPLED,
+  representation="card_abstraction",
   hyperparameters=(
     registry.SEED,
     registry.Param("uct_c", float, DEFAULT_C, "C of UCT (eq. 2)", batchable=True, low=0.0, finite=True),
@@ -177,7 +176,7 @@ registry.register(
   "mcrnr",
   _mcrnr,
   summary="Monte-Carlo RNR on the card abstraction (Ponsen et al. 2011, Algorithm 2, constant pConf)",
-  representation=Representation.SAMPLED,
+  representation="card_abstraction",
   hyperparameters=(
     restriction.MODEL,
     registry.SEED,

@@ -56,9 +56,10 @@ from typing import NamedTuple
 import jax
 import jax.numpy as jnp
 
-from jaxcfr.core import regret, sampling
-from jaxcfr.game.arrays import CHANCE_NODE, TERMINAL_NODE
-from jaxcfr.game.tensors import GameTensors, tree_statics
+from jaxcfr.base import regret
+from jaxcfr.kits.sequence_form import sampling
+from jaxcfr.kits.sequence_form.arrays import CHANCE_NODE, TERMINAL_NODE
+from jaxcfr.kits.sequence_form.tensors import GameTensors, tree_statics
 
 __all__ = ["Traversal", "uniforms_needed", "traverse"]
 

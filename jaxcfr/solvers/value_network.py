@@ -40,11 +40,12 @@ import jax.numpy as jnp
 import numpy as np
 import optax
 
-from jaxcfr.game import integrity, public_tree
-from jaxcfr.game.public_tree import PublicTreeTensors
+from jaxcfr.base import integrity
+from jaxcfr.kits import public_tree as public_tree
+from jaxcfr.kits.public_tree import PublicTreeTensors
 from jaxcfr.games import poker_rules
 from jaxcfr.solvers import lookahead, resolving
-from jaxcfr.solvers.vector_cfr import LeafValueFn
+from jaxcfr.kits.public_tree import LeafValueFn
 
 __all__ = [
   "Situations",
