@@ -166,9 +166,10 @@ def _threshold(name: str, value) -> float:
 
 @dataclasses.dataclass(frozen=True)
 class BetTree:
-  """The bet sizes of a no-limit subgame, per street and player (module doc).
+  """The bet sizes of a no-limit subgame, per street and player (module doc), given as below
+  and stored as tuples per street.
 
-  Attributes (given as below; stored as per-street tuples):
+  Attributes:
     bets, raises: a string of sizes for every street and both players, or a mapping
       ``{"flop": ..., "turn": ..., "river": ...}`` whose values are strings or (OOP, IP)
       pairs; stored as ``((flop OOP, flop IP), (turn ...), (river ...))`` strings.
@@ -194,10 +195,9 @@ class BetTree:
     set_("donks", _streets(self.donks, "donks", STREETS[1:], False))
     for name in ("add_allin_threshold", "force_allin_threshold", "merging_threshold"):
       set_(name, _threshold(name, getattr(self, name)))
-    if self.max_raises is not None and (isinstance(self.max_raises, bool) or not isinstance(self.max_raises, int)):
-      raise ValueError(f"max_raises must be an int >= 0 or None, got {self.max_raises!r}")
-    if self.max_raises is not None and self.max_raises < 0:
-      raise ValueError(f"max_raises must be an int >= 0 or None, got {self.max_raises!r}")
+    cap = self.max_raises
+    if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int) or cap < 0):
+      raise ValueError(f"max_raises must be an int >= 0 or None, got {cap!r}")
     parsed = {}
     for s, street in enumerate(STREETS):
       for p, player in enumerate(("oop", "ip")):
