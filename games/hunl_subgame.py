@@ -19,8 +19,9 @@ unpickled); the four Libratus endgames ship in ``data/libratus_endgames`` (its R
 names their source): ``libratus_endgame(1..4)``.
 
 **The game** ``hunl_subgame(...)``: one of ``endgame=1..4`` (a built-in endgame), ``ranges=PATH``
-(a file of that format; its board, pot and round are the subgame's) or ``board=CARDS`` with
-``pot=P`` (uniform ranges); and ``stack`` (default 20,000 each, the pot's share included),
+(a file of that format; its board, pot and round are the subgame's), ``board=CARDS`` with
+``pot=P`` (uniform ranges) or ``spot=PATH`` (a spot file, games/spots.py: its board, pot,
+stacks, ranges, big blind and bet tree, postflop-solver's betting, and no other parameter); and ``stack`` (default 20,000 each, the pot's share included),
 ``big_blind`` (100), the bet sizes in pots ``first_bets`` (default ``0.5;1;allin``) for the
 first bet of a round and ``raises`` (``1;allin``) for later raises, separated by ``;`` or ``x`` (the
 game string's parser splits parameters at commas), and ``max_raises`` (bets and raises per
@@ -266,6 +267,7 @@ class HunlSubgame:
     board: the board's card ids; pot: chips in the middle; stack, big_blind: chips.
     ranges: [2, 1326] float64 each player's reach of each hand (player 0 out of position).
     source: where the board, pot and ranges come from.
+    spot: the Spot of ``spot=PATH`` (games/spots.py), else None.
   """
 
   def __init__(
@@ -280,14 +282,21 @@ class HunlSubgame:
     first_bets="0.5;1;allin",
     raises="1;allin",
     max_raises: int | None = None,
+    spot: str | None = None,
   ):
     self.name = "hunl_subgame"
     given = dict(endgame=endgame, ranges=ranges, board=board, pot=pot, stack=stack, big_blind=big_blind)
-    given.update(first_bets=first_bets, raises=raises, max_raises=max_raises)
+    given.update(first_bets=first_bets, raises=raises, max_raises=max_raises, spot=spot)
     defaults = dict(stack=20_000, big_blind=100, first_bets="0.5;1;allin", raises="1;allin")
     self.params = {k: v for k, v in given.items() if v is not None and defaults.get(k, None) != v}
+    self.spot = None
+    if spot is not None:
+      self._load_spot(spot)
+      return
     if sum(x is not None for x in (endgame, ranges, board)) != 1:
-      raise GameError("give one of endgame=1..4, ranges=PATH (an endgame file) or board=CARDS with pot=CHIPS")
+      raise GameError(
+        "give one of endgame=1..4, ranges=PATH (an endgame file), board=CARDS with pot=CHIPS or spot=PATH (a spot file)"
+      )
     if board is None and pot is not None:
       raise GameError("parameter pot goes with board=CARDS; an endgame file gives its own pot")
     try:
@@ -322,6 +331,28 @@ class HunlSubgame:
       representations=("public_tree",),
     )
 
+  def _load_spot(self, path) -> None:
+    """The game of a spot file (games/spots.py), which gives every other parameter."""
+    from .spots import Spot  # spots imports this module (its cards and endgames)
+
+    others = sorted(set(self.params) - {"spot"})
+    if others:
+      raise GameError(f"parameter spot=PATH gives the whole subgame; drop {', '.join(others)}")
+    try:
+      self.spot = Spot.load(path)
+    except ValueError as error:
+      raise GameError(str(error)) from None
+    self.board, self.pot, self.ranges, self.source = self.spot.cards, self.spot.pot, self.spot.ranges, str(path)
+    self.stack, self.big_blind = self.spot.stack, self.spot.big_blind
+    self.first_bets = self.raises = self.max_raises = None  # the spot's bet tree instead
+    self.info = GameInfo(
+      payoff_unit="chips",
+      is_poker=True,
+      big_blind=float(self.big_blind),
+      pot=float(self.pot),
+      representations=("public_tree",),
+    )
+
   @property
   def round(self) -> int:
     """The subgame's round: 2 flop, 3 turn, 4 river (the files' numbering)."""
@@ -329,6 +360,8 @@ class HunlSubgame:
 
   def public_tree_rules(self) -> NoLimitRules:
     """The rules of the public tree (jaxcfr.kits.public_tree.tree.public_tree_of builds it)."""
+    if self.spot is not None:
+      return self.spot.rules()
     return NoLimitRules(
       ranks=13,
       suits=4,

@@ -330,6 +330,10 @@ class NoLimitRules:
       of the deck, lexicographic), or None for uniform; ``initial_range`` normalises them.
     hand_size: private cards per player.
     strength: HOLDEM, or a ``strength(cards, suits)`` key (module doc).
+    bet_tree: None, or a ``jaxcfr.games.bet_trees.BetTree``: the betting is then
+      postflop-solver's with those sizes per street and player (games/bet_trees.py; action
+      ids ``2 + x`` for ``x`` chips put in on the street), and ``first_bets``, ``raises`` and
+      ``max_raises`` are unused.
   """
 
   ranks: int = 13
@@ -345,6 +349,7 @@ class NoLimitRules:
   ranges: tuple | None = None
   hand_size: int = 2
   strength: Callable | str = HOLDEM
+  bet_tree: object = None
   card_removal = True  # the protocol's (module doc); a class constant, not a field
 
   def __post_init__(self):
@@ -371,6 +376,8 @@ class NoLimitRules:
         raise ValueError(f"{name} must be positive pot fractions or ALL_IN, got {sizes!r}")
       object.__setattr__(self, name, tuple(float(f) for f in sizes))
     _check_strength(self)
+    if self.bet_tree is not None:
+      self.bet_tree.check(self)  # a BetTree (games/bet_trees.py), which imports this module
     if self.ranges is not None:
       count = math.comb(self.num_cards, self.hand_size)
       weights = np.asarray(self.ranges, np.float64)
@@ -405,6 +412,8 @@ class NoLimitRules:
     return 2 + len(self.sizes)
 
   def root(self) -> NoLimitState:
+    if self.bet_tree is not None:
+      return self._settle(self.bet_tree.root(self))
     chips = (self.pot // 2, self.pot // 2)
     return self._settle(NoLimitState(self.root_round, self.board, chips, min_to=self.pot // 2 + self.big_blind))
 
@@ -436,6 +445,8 @@ class NoLimitRules:
     if kind == CHANCE:
       m = self.board_cards[state.round]
       return _deal(self.num_cards, self.hand_size, state, m, self._settle, self.kind_of)
+    if self.bet_tree is not None:
+      return self.bet_tree.children(self, state, player)
     top = max(state.chips)
     out = []
     if top > state.chips[player]:
