@@ -18,7 +18,7 @@ from timing import best_seconds, seconds_per_call, timed  # noqa: E402  pylint: 
 
 
 def cfr_ms_per_iteration(
-  game: jaxcfr.Game,
+  game: jaxcfr.kits.sequence_form.Game,
   algorithm: str = "cfr+",
   *,
   batch: int | None = None,
@@ -80,7 +80,7 @@ def cfr_ms_per_iteration(
 
 
 def outcome_sampling_rate(
-  game: jaxcfr.Game, trajectories: int, batch: int, devices: int, seconds: float, repeats: int
+  game: jaxcfr.kits.sequence_form.Game, trajectories: int, batch: int, devices: int, seconds: float, repeats: int
 ) -> dict:
   """Trajectories per second of outcome sampling (epsilon 0.6), ``trajectories`` per update and
   player, ``batch`` seeds on trailing axes (1: no batch axis); ``devices`` > 1 shards the seeds
@@ -121,7 +121,9 @@ def outcome_sampling_rate(
   }
 
 
-def traversal_rate(game: jaxcfr.Game, algorithm: str, batch: int, seconds: float, repeats: int) -> dict:
+def traversal_rate(
+  game: jaxcfr.kits.sequence_form.Game, algorithm: str, batch: int, seconds: float, repeats: int
+) -> dict:
   """External (``mccfr-es``) or chance (``cfr-cs``) sampling, ``batch`` seeds (1: no vmap)."""
   tensors = game.tensors
   solver = solvers.get(algorithm)

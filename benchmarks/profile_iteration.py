@@ -57,7 +57,7 @@ def op_counts(fn, x) -> dict:
   return {name: counts[name] for name in ("fusion", "gather", "scatter", "dynamic-update-slice", "copy")}
 
 
-def profile(game: jaxcfr.Game, batch: int, iters: int, repeats: int) -> dict:
+def profile(game: jaxcfr.kits.sequence_form.Game, batch: int, iters: int, repeats: int) -> dict:
   tensors = game.tensors
   solver = solvers.get("cfr+")
   state = solver.init(tensors, gamma=jnp.ones(batch)) if batch > 1 else solver.init(tensors)

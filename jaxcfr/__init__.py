@@ -1,14 +1,23 @@
-"""jaxcfr: sequence-form solvers for two-player zero-sum imperfect-information games.
+"""jaxcfr: solvers for two-player zero-sum imperfect-information games in JAX.
 
-Layers, each importing only those above it in this list (docs/design.md):
+The public face (this module's ``__all__``, and those of ``jaxcfr.solvers``, ``jaxcfr.kits``,
+``jaxcfr.games``, ``jaxcfr.diff`` and ``jaxcfr.testing``); every other module is
+implementation and may change. The layers, each importing only those before it
+(docs/design.md):
 
     jaxcfr.games     the rules of every native game (NumPy only)
-    jaxcfr.game      a game built once: arrays, builders, device tensors, loading, cache
-    jaxcfr.core      pure sequence-form operations: plans, values, best response, regret matching, sampling
+    jaxcfr.base      what every kit shares: checksums, the disk cache, the memory limit, settings
+    jaxcfr.kits      one package per representation of games (sequence form, public tree, card abstraction)
     jaxcfr.solvers   every algorithm behind one protocol and registry (``solvers.get``, ``solvers.names``)
     jaxcfr.diff      differentiable solving: gradients through runs, of equilibrium values and of QREs
-    jaxcfr.evaluate  strategy files, opponent models, counter-strategy scoring, experts
+    jaxcfr.evaluate  opponent models, counter-strategy scoring, experts, matches
     jaxcfr.run       the driver (``solve``), checkpoints, sharding, the command line
+
+    >>> import jaxcfr
+    >>> game = jaxcfr.load("kuhn_poker")
+    >>> result = jaxcfr.solve(game, "cfr+", 300, progress=False)
+    >>> bool(result.summary()["exploitability"] < 1e-2)
+    True
 
 Importing jaxcfr raises XLA:CPU's size limit for loops compiled into one kernel, before JAX
 starts (jaxcfr.xla_setup says why and how to opt out).
@@ -20,61 +29,54 @@ xla_setup.configure()
 
 # pylint: disable=wrong-import-position
 from jaxcfr import base, diff, evaluate, games, kits, run, solvers  # noqa: F401  (the layers)
-from jaxcfr.kits.sequence_form.evaluation import (
-  best_response,
+from jaxcfr.base.game_strings import UnknownGameError
+from jaxcfr.base.integrity import DamagedFileError
+from jaxcfr.base.memory import GameTooLargeError
+from jaxcfr.games import GameBuildError, GameError
+from jaxcfr.kits import load, representations_of
+from jaxcfr.kits.profiles import (
   best_response_values,
   check_profile,
-  counterfactual_values,
   expected_value,
   exploitability,
   nash_conv,
-  realization_plan,
-  sequence_values,
   uniform_profile,
-  uniform_strategy,
 )
+from jaxcfr.kits.sequence_form.tensors import with_payoff_from_tree
 from jaxcfr.kits.strategy_files import load_strategy, save_strategy
-from jaxcfr.kits.sequence_form.build import GameBuildError
-from jaxcfr.base.game_strings import UnknownGameError, parse_game_string
-from jaxcfr.kits import load
-from jaxcfr.kits.sequence_form import Game
-from jaxcfr.kits.sequence_form.tensors import GameTensors, with_payoff_from_tree
-from jaxcfr.run.driver import SolveResult, solve
+from jaxcfr.run.driver import Interrupted, NonFiniteError, SolveResult, hyperparameter_grid, solve
 
 __version__ = "0.1.0"
 
 __all__ = [
-  # layers
-  "core",
+  # subpackages of the public face
   "diff",
-  "evaluate",
-  "game",
   "games",
-  "run",
+  "kits",
   "solvers",
   # games
-  "Game",
-  "GameBuildError",
-  "GameTensors",
-  "UnknownGameError",
   "load",
-  "parse_game_string",
+  "representations_of",
   "with_payoff_from_tree",
-  # exact evaluation
-  "best_response",
+  # exact evaluation of any kit's profiles
   "best_response_values",
   "check_profile",
-  "counterfactual_values",
   "expected_value",
   "exploitability",
   "nash_conv",
-  "realization_plan",
-  "sequence_values",
   "uniform_profile",
-  "uniform_strategy",
   # running
-  "SolveResult",
   "solve",
-  "load_strategy",
+  "SolveResult",
+  "hyperparameter_grid",
   "save_strategy",
+  "load_strategy",
+  # errors
+  "GameError",
+  "GameBuildError",
+  "UnknownGameError",
+  "GameTooLargeError",
+  "DamagedFileError",
+  "NonFiniteError",
+  "Interrupted",
 ]

@@ -20,7 +20,7 @@ exploitability = jax.jit(jaxcfr.exploitability)
 
 
 @functools.cache
-def load(name: str) -> jaxcfr.Game:
+def load(name: str) -> jaxcfr.kits.sequence_form.Game:
   """A float64 game, built once per test session."""
   game = jaxcfr.load(name, dtype=jnp.float64)
   assert game.tensors.dtype == jnp.float64

@@ -26,7 +26,8 @@ def _run(*argv):
 
 @functools.lru_cache(maxsize=1)
 def _scripts() -> dict[str, ast.Module]:
-  trees = {p.stem: ast.parse(p.read_text()) for p in sorted(BENCHMARKS.glob("*.py")) if not p.stem.startswith("_")}
+  paths = sorted([*BENCHMARKS.glob("*.py"), *(BENCHMARKS / "papers").glob("*.py")])
+  trees = {p.stem: ast.parse(p.read_text()) for p in paths if not p.stem.startswith(("_", "test_"))}
   return {
     name: tree
     for name, tree in trees.items()
@@ -45,7 +46,7 @@ def test_lists_every_benchmark_and_runs_one_by_name():
 
 
 def test_every_results_file_follows_the_record_schema():
-  paths = sorted((BENCHMARKS / "results").glob("*.json"))
+  paths = sorted([*(BENCHMARKS / "results").glob("*.json"), *(BENCHMARKS / "papers" / "results").glob("*.json")])
   assert paths
   for path in paths:
     loaded = record.read_record(path)

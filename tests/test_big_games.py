@@ -3,7 +3,7 @@ princess_and_monster.py, latent_tic_tac_toe.py, one_card_poker.py) and the vecto
 builder (jaxcfr/vectorized.py), on small instances: the vectorised builder against the
 tree walk, the rules against OpenSpiel (statistics, infoset partitions, values of random
 strategies), equilibrium values against OpenSpiel's sequence-form LP. Full-size builds
-are in benchmarks/full_size_games.py, not here."""
+are in benchmarks/papers/full_size_games.py, not here."""
 
 from __future__ import annotations
 

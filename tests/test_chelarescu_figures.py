@@ -1,4 +1,4 @@
-"""benchmarks/chelarescu_figures.py (Chelarescu 2019 Figures 3.1-3.13): the runs start from the
+"""benchmarks/papers/chelarescu_figures.py (Chelarescu 2019 Figures 3.1-3.13): the runs start from the
 even profile and end on the report's gray lines, and the committed results file holds the
 report's full sizes."""
 

@@ -9,6 +9,7 @@ import pytest
 from jaxcfr import games
 import jaxcfr
 from jaxcfr.games._base import CHANCE, TERMINAL, State
+from jaxcfr.base.game_strings import parse_game_string
 from jaxcfr.kits.sequence_form.build import GameBuildError, build_from_protocol
 
 
@@ -73,12 +74,12 @@ def test_unparseable_game_string(game_string, message):
 
 
 def test_parse_game_string():
-  assert jaxcfr.parse_game_string("goofspiel(num_cards=4,imp_info=True,points_order=descending)") == (
+  assert parse_game_string("goofspiel(num_cards=4,imp_info=True,points_order=descending)") == (
     "goofspiel",
     {"num_cards": 4, "imp_info": True, "points_order": "descending"},
   )
-  assert jaxcfr.parse_game_string(" coin_toss( sell_value = -0.5 ) ") == ("coin_toss", {"sell_value": -0.5})
-  assert jaxcfr.parse_game_string("rps") == ("rps", {})
+  assert parse_game_string(" coin_toss( sell_value = -0.5 ) ") == ("coin_toss", {"sell_value": -0.5})
+  assert parse_game_string("rps") == ("rps", {})
 
 
 def test_split_game_list():

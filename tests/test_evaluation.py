@@ -17,6 +17,7 @@ from open_spiel.python.algorithms import exploitability as os_exploitability
 import jaxcfr
 from jaxcfr.kits.sequence_form import row_sums
 from jaxcfr.kits.sequence_form.arrays import TERMINAL_NODE
+from jaxcfr.kits.sequence_form import evaluation
 from jaxcfr.kits.sequence_form.evaluation import plans
 from jaxcfr.kits.sequence_form.openspiel import from_openspiel_policy, to_openspiel_policy
 
@@ -67,7 +68,7 @@ def test_uniform_nash_conv(name, expected):
 
 def test_uniform_strategy_is_uniform_over_legal_actions():
   treeplex = load("leduc_poker").tensors.players[0]
-  sigma = np.asarray(jaxcfr.uniform_strategy(treeplex, jnp.float64))
+  sigma = np.asarray(evaluation.uniform_strategy(treeplex, jnp.float64))
   legal = np.asarray(treeplex.legal)
   np.testing.assert_allclose(sigma.sum(-1), 1.0, rtol=0, atol=1e-15)
   np.testing.assert_array_equal(sigma[~legal], 0.0)
@@ -104,9 +105,9 @@ def test_values_match_openspiel(name, kind):
 @jax.jit
 def _values(tensors, profile):
   """Per player: counterfactual values (q [I, A], v [I]) and best response (value, [I, A])."""
-  g = jaxcfr.sequence_values(tensors.payoff, *plans(tensors, profile))
-  cfv = [jaxcfr.counterfactual_values(t, gi, s) for t, gi, s in zip(tensors.players, g, profile)]
-  br = [jaxcfr.best_response(t, gi) for t, gi in zip(tensors.players, g)]
+  g = evaluation.sequence_values(tensors.payoff, *plans(tensors, profile))
+  cfv = [evaluation.counterfactual_values(t, gi, s) for t, gi, s in zip(tensors.players, g, profile)]
+  br = [evaluation.best_response(t, gi) for t, gi in zip(tensors.players, g)]
   return cfv, br
 
 

@@ -210,7 +210,7 @@ def test_m_value_groups_by_action_labels_not_by_sequences():
 
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_goofspiel_m_value_script_agrees_with_statistics(n):
-  """benchmarks/goofspiel_m_values.py counts Goof(N)'s infosets and M-values from the rules
+  """benchmarks/papers/goofspiel_m_values.py counts Goof(N)'s infosets and M-values from the rules
   alone (docs/games.md's M-value conventions); its paper-002 convention must equal
   ``jaxcfr info``'s value, with and without the forced last round."""
   import importlib.util  # pylint: disable=import-outside-toplevel
@@ -375,6 +375,6 @@ def test_the_native_games_are_all_in_the_conformance_list():
   from jaxcfr.games import GAMES
 
   checked = {name.split("(")[0] for name in CONFORMANCE_GAMES}
-  # latent tic-tac-toe is too big for the test suite (benchmarks/full_size_games.py)
+  # latent tic-tac-toe is too big for the test suite (benchmarks/papers/full_size_games.py)
   assert set(GAMES) - checked <= {"latent_tic_tac_toe"}
   assert {kit for _, kit in CONFORMANCE} == set(jaxcfr.kits.names())  # every kit is exercised

@@ -90,7 +90,7 @@ def _parse(key: str) -> tuple[str, str]:
 
 
 def is_kuhn(game) -> bool:
-  """True when ``game`` (a loaded jaxcfr.Game) declares Kuhn poker's metrics (its GameInfo's
+  """True when ``game`` (a loaded jaxcfr.kits.sequence_form.Game) declares Kuhn poker's metrics (its GameInfo's
   ``metrics == "kuhn"``: native kuhn_poker, OpenSpiel's two-player kuhn_poker)."""
   return game.info.metrics == "kuhn"
 
@@ -111,7 +111,7 @@ def _rows(keys: tuple) -> dict:
 
 def infoset_rows(game, player: int) -> dict:
   """{(card letter, history): row of ``player``'s [I, A] strategy} from the game's keys
-  (``game``: a loaded jaxcfr.Game, or the ``(keys0, keys1)`` tuple of its infoset keys)."""
+  (``game``: a loaded jaxcfr.kits.sequence_form.Game, or the ``(keys0, keys1)`` tuple of its infoset keys)."""
   keys = game[player] if isinstance(game, tuple) else game.arrays.players[player].keys
   return _rows(tuple(str(k) for k in keys))
 

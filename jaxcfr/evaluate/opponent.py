@@ -65,7 +65,7 @@ def fixed_model(game, spec: str) -> tuple:
   (jaxcfr.kits.strategy_files.save_strategy; ``FILE#K`` takes run K of a batched one).
 
   Args:
-    game: a loaded jaxcfr.Game.
+    game: a loaded jaxcfr.kits.sequence_form.Game.
   """
   tensors = game.tensors
   if spec == "uniform":

@@ -142,6 +142,9 @@ class Kit:
       profile of the game (shapes, probabilities over the legal actions), batch axes allowed.
     uniform_profile: ``uniform_profile(tensors) -> profile``, each player uniform.
     example: a small game string of this kit, for conformance checks.
+    best_response_values: ``(tensors, profile) -> [2, *B]`` each player's exact best-response
+      value, or None for a kit without exact best responses.
+    expected_value: ``(tensors, profile) -> [*B]`` player 0's exact expected payoff, or None.
     operations: ``operations(**options) -> CFROperations`` for an exact kit, else None.
     operation_options: the declared options of ``operations`` (jaxcfr.solvers.Param).
   """
@@ -157,6 +160,8 @@ class Kit:
   check_profile: Callable
   uniform_profile: Callable
   example: str
+  best_response_values: Callable | None = None
+  expected_value: Callable | None = None
   operations: Callable | None = None
   operation_options: tuple = ()
 
@@ -283,6 +288,14 @@ def load(game_string: str, *, dtype=None, use_cache: bool = True, representation
     the kit's game (jaxcfr.kits.sequence_form.Game, jaxcfr.kits.public_tree.PublicTreeGame,
     jaxcfr.kits.card_abstraction.HoldemGame): each has ``name``, ``info``,
     ``representation`` and ``tensors`` (what its solvers take).
+
+  Examples:
+    >>> import jaxcfr
+    >>> jaxcfr.load("one_card_poker(num_cards=13)").name
+    'one_card_poker(num_cards=13)'
+    >>> game = jaxcfr.load("leduc_poker", representation="public_tree")
+    >>> game.representation, game.tensors.num_hands
+    ('public_tree', 6)
   """
   found = source(game_string)
   kit = get(representation_of(found, representation, runs=runs))

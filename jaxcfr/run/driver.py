@@ -228,7 +228,7 @@ def warn_if_float32_saturates(dtype, iterations: int) -> None:
   """Warns when ``iterations`` iterations in ``dtype`` outlast float32's precision: past
   2^24 (about 1.7e7) iterations the solvers' running sums (regrets, average strategies)
   stop absorbing increments of the size they have had, and the average stalls or drifts
-  (outcome sampling on Goof(7), benchmarks/results/figure1_nodes_touched.json)."""
+  (outcome sampling on Goof(7), benchmarks/papers/results/figure1_nodes_touched.json)."""
   if jnp.dtype(dtype) == jnp.float32 and iterations > FLOAT32_ITERATIONS:
     warnings.warn(
       f"{iterations} iterations in float32 pass 2^24 = {FLOAT32_ITERATIONS}: running sums stop absorbing "

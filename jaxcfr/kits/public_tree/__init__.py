@@ -67,6 +67,8 @@ KIT = Kit(
   check_profile=check_profile,
   uniform_profile=values.uniform_profile,
   example="kuhn_poker",
+  best_response_values=values.best_response_values,
+  expected_value=values.expected_value,
   operations=operations,
   operation_options=(TERMINALS,),
 )

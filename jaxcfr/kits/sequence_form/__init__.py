@@ -32,5 +32,7 @@ KIT = Kit(
   check_profile=evaluation.check_profile,
   uniform_profile=evaluation.uniform_profile,
   example="kuhn_poker",
+  best_response_values=evaluation.best_response_values,
+  expected_value=evaluation.expected_value,
   operations=SequenceFormOperations,
 )

@@ -36,7 +36,7 @@ increments of its own size, and its float32 curve rose again after about 1e9 nod
 the budget, lowest 0.23 at 4.2e8). The results file holds that curve drawn in float64
 (``--dtype float64``, 36 minutes on this machine): 0.10 at the budget.
 
-  python benchmarks/figure1_nodes_touched.py [--games kuhn_poker,leduc_poker] [--scale 1] [--max-minutes M]
+  python benchmarks/papers/figure1_nodes_touched.py [--games kuhn_poker,leduc_poker] [--scale 1] [--max-minutes M]
       [--algorithms cfr,mccfr-os,mccfr-es,cfr-cs] [--dtype float64]
 
 ``--max-minutes`` stops each algorithm after about M minutes; the game's ``short_of_budget``
@@ -45,7 +45,7 @@ then lists the algorithms whose curves end short of the budget by more than an i
 ``--more-seeds K`` adds K seeds to sampled curves already in the results file, at their
 checkpoints (the seeds after the ones they have): a game whose seeds do not fit in memory as
 one batch (five of latent tic-tac-toe's need over 30 GiB) gets its seeds in several runs.
-Writes benchmarks/results/figure1_nodes_touched.json and .png (needs matplotlib: the
+Writes benchmarks/papers/results/figure1_nodes_touched.json and .png (needs matplotlib: the
 ``notebooks`` extra).
 """
 

@@ -10,7 +10,7 @@ MCTS iteration is one simulation (one game); one MCCFR iteration is OpenSpiel's,
 trajectory for each player's update (two games). The policy measured is MCTS's visit
 counts (Smooth UCT: its average policy) and MCCFR's average strategy.
 
-  python benchmarks/figure4_kuhn.py [--iters 1000000] [--seeds 16] [--out benchmarks/results/figure4_kuhn]
+  python benchmarks/papers/figure4_kuhn.py [--iters 1000000] [--seeds 16] [--out benchmarks/papers/results/figure4_kuhn]
 
 writes OUT.json (benchmarks/record.py's schema: every evaluation of every seed and the closing
 note with the final metrics under ``results``) and OUT.png (mean, 10th-90th percentile band).

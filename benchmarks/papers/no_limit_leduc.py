@@ -9,7 +9,7 @@ game is OpenSpiel's ``universal_poker`` game (its twin), and for games of at mos
 ``--solve-up-to`` sequences per player the value of CFR+'s average strategy after
 ``--iters`` iterations with its exploitability (the game value lies within twice that).
 
-  python -m benchmarks no_limit_leduc [--out benchmarks/results/no_limit_leduc.json]
+  python -m benchmarks no_limit_leduc [--out benchmarks/papers/results/no_limit_leduc.json]
       [--games "no_limit_leduc_poker(stack=4);..."] [--solve-up-to 20000] [--iters 1000]
 """
 

@@ -17,7 +17,7 @@ groups infosets by a key and sums sqrt(group size):
 each with and without the forced last round (one card left: a one-action infoset, which
 OpenSpiel's goofspiel does not play). Cost for N = 7: ~20 s, ~1 GB.
 
-  python -m benchmarks goofspiel_m_values [N ...] [--out benchmarks/results/goofspiel_m_values.json]
+  python -m benchmarks goofspiel_m_values [N ...] [--out benchmarks/papers/results/goofspiel_m_values.json]
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ and Figure 8 (MCRNR learning while it plays), on limit hold'em's 10-bucket abstr
    (regression trees with --threshold in place of Weka's J48), and how well it predicts the
    bot (``agreement``).
 4. Table 2: MCRNR10 (pConf 0.75, one run restricting each seat) with the learned model, and
-   with the bot itself as the model (what benchmarks/figure4_holdem.py runs), against the rule
+   with the bot itself as the model (what benchmarks/papers/figure4_holdem.py runs), against the rule
    bot beside MCCFR10: sb/h on --deals duplicate deals, expected payoff over the actions, 95%
    intervals over the deals.
 5. Figure 8: while the bot plays --online-games hands, MCRNR with the learned model runs
@@ -21,7 +21,7 @@ and Figure 8 (MCRNR learning while it plays), on limit hold'em's 10-bucket abstr
 
   python -m benchmarks holdem_learned_model [--iters 10000000] [--games 20000] [--online-iters 6000000]
 
-writes benchmarks/results/holdem_learned_model.json and .png.
+writes benchmarks/papers/results/holdem_learned_model.json and .png.
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def main(argv=None) -> dict:
   parser.add_argument("--online-games", type=int, default=1000)
   parser.add_argument("--online-iters", type=int, default=6_000_000)
   parser.add_argument("--block", type=int, default=20, help="online hands per block (even)")
-  parser.add_argument("--out", default="benchmarks/results/holdem_learned_model")
+  parser.add_argument("--out", default="benchmarks/papers/results/holdem_learned_model")
   args = parser.parse_args(argv)
   if args.block < 2 or args.block % 2 or args.online_games % args.block:
     parser.error(f"--block must be even and divide --online-games, got {args.block} and {args.online_games}")

@@ -22,7 +22,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the benchmarks folder: record, timing
 import jaxcfr  # noqa: E402
 from jaxcfr import solvers  # noqa: E402
 from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
@@ -88,7 +88,7 @@ def main(argv=None) -> None:
       "Exploitability (NashConv / 2) of RCFR's average strategy on Leduc with an 8 -> 15 -> 1 "
       "MLP per player (302 parameters), one change per row against the baseline, three "
       "learning rates each; the abstraction of the same size JQ.K reaches 0.51 and J.QK 0.74 "
-      "(benchmarks/results/rcfr_figures.json). float32; the 2-core CPU was shared with "
+      "(benchmarks/papers/results/rcfr_figures.json). float32; the 2-core CPU was shared with "
       "other jobs (seconds are indicative only)."
     ),
   )

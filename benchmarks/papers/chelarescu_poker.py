@@ -9,7 +9,7 @@ mbb/g with the ante as the unit). The record keeps each curve, its final value, 
 and LCFR swap order over the evaluations, which is lower at the end, and CFR+ / LCFR over the
 last half of the evaluations.
 
-  python -m benchmarks chelarescu_poker [--iterations 3000] [--out benchmarks/results/chelarescu_poker.json]
+  python -m benchmarks chelarescu_poker [--iterations 3000] [--out benchmarks/papers/results/chelarescu_poker.json]
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ jax.config.update("jax_enable_x64", True)
 
 import numpy as np  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the benchmarks folder: record, timing
 import jaxcfr  # noqa: E402
 from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
 

@@ -54,7 +54,7 @@ match pairs.
 --sensitivity repeats the tables' summary with models from other numbers of observed hands
 ("exact": the opponent itself as the model, FBR = its best response).
 
-  PYTHONPATH=benchmarks python benchmarks/johanson_tables.py --out benchmarks/results/johanson_tables
+  PYTHONPATH=benchmarks python benchmarks/papers/johanson_tables.py --out benchmarks/papers/results/johanson_tables
 
 writes OUT.json (with date, hardware and commit) and, with matplotlib, OUT_figure2.png.
 """

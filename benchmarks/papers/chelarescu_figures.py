@@ -31,8 +31,8 @@ of N with the same seed). The average strategy is recorded at every iteration up
 4th up to 1,000, then at every N/200-th iteration of each decade N (linear x axes, as in a plot
 of every iteration). The x axis scale of the report's figures is not stated in its text; we use linear.
 
-  python benchmarks/chelarescu_figures.py [--iterations 1000000] [--seeds 16]
-      [--out benchmarks/results/chelarescu_figures]
+  python benchmarks/papers/chelarescu_figures.py [--iterations 1000000] [--seeds 16]
+      [--out benchmarks/papers/results/chelarescu_figures]
 
 writes OUT.json (with date, hardware and commit) and, with matplotlib, OUT.png.
 """
@@ -51,7 +51,7 @@ jax.config.update("jax_enable_x64", True)
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the benchmarks folder: record, timing
 import jaxcfr  # noqa: E402
 from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
 

@@ -1,5 +1,5 @@
-"""The figures README.md and notebooks/README.md quote, read from the results files they come
-from: each entry is a sentence of a document with ``{}`` where the figures stand, the results
+"""The figures that the reproduction ledger (this folder's README.md), benchmarks/README.md and
+the docs quote, read from the results files they come from: each entry is a sentence of a document with ``{}`` where the figures stand, the results
 file, and the figures' paths in it (``/``-separated keys; an int is a list index) with their
 format (a format string, or a function of the value; a function may also turn it into the word
 that a comparison in the text uses, such as 'above' or 'loses to'). The test formats each figure
@@ -15,8 +15,15 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-RESULTS = ROOT / "benchmarks" / "results"
+ROOT = Path(__file__).resolve().parents[2]
+RESULTS = ROOT / "benchmarks" / "results"  # speed and peers
+PAPER_RESULTS = ROOT / "benchmarks" / "papers" / "results"  # the papers' experiments
+
+
+def _results(name: str) -> Path:
+  """A results file, from the papers' folder or the speed benchmarks'."""
+  return PAPER_RESULTS / name if (PAPER_RESULTS / name).exists() else RESULTS / name
+
 
 PT = "public_tree.json"
 # Ponsen et al. 2011 Figures 6 and 7 (figure6_tradeoff.json, rnr_convergence.json)
@@ -46,7 +53,7 @@ NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "
 
 def _chips(seed: str, suffix: str) -> str:
   """The 10,000-situation network agent's chips in ``resolving_networks_<seed>.json``."""
-  record = json.loads((RESULTS / f"resolving_networks_{seed}.json").read_text())
+  record = json.loads(_results(f"resolving_networks_{seed}.json").read_text())
   return f"{record['results']['stack_1200']['exploitability'][f'resolving_network_10000{suffix}']['chips']:.2f}"
 
 
@@ -292,7 +299,7 @@ def _median_ms(fmt: str):
 QUOTES = [
   # README.md, Lanctot et al. 2009 Figure 1: the seed counts of the curves still being extended
   (
-    "README.md",
+    "benchmarks/papers/README.md",
     "outcome sampling on all three (seeds added one run at a time with `--more-seeds 1`: {} latent tic-tac-toe "
     "runs do not fit in this machine's memory as one batch), and so {} external sampling on latent tic-tac-toe "
     "and chance-sampled CFR on PAM, which ends at {}",
@@ -308,7 +315,7 @@ QUOTES = [
   ),
   # notebooks/README.md, Lanctot et al. 2009 Figure 1: outcome sampling's seeds on PAM and Goof(7)
   (
-    "notebooks/README.md",
+    "benchmarks/papers/README.md",
     "Outcome sampling's {} seeds on PAM end at {}, all {} external sampling's, and its {} on Goof(7) at {}, "
     "all {} external sampling's",
     "figure1_nodes_touched.json",
@@ -323,7 +330,7 @@ QUOTES = [
   ),
   # notebooks/README.md, Ponsen et al. 2011 Table 2 with a learned model and Figure 8
   (
-    "notebooks/README.md",
+    "benchmarks/papers/README.md",
     "the model predicts the bot's most likely action on {}% of its observed decisions and after {} iterations MCRNR10 "
     "wins {} sb/h against the bot, a little less than with the bot itself as its model ({}), where MCCFR10 loses {}",
     "holdem_learned_model.json",
@@ -336,7 +343,7 @@ QUOTES = [
     ],
   ),
   (
-    "notebooks/README.md",
+    "benchmarks/papers/README.md",
     "as in the paper, {} MCRNR iterations (the learned model, pConf 0.75) run during 1,000 hands: each block of 20 "
     "hands is played by the counter-strategy of the iterations so far. MCRNR learns while it plays, as in the paper: "
     "its first 200 hands win {} sb/h, its last 200 {}",
@@ -349,7 +356,7 @@ QUOTES = [
   ),
   # README.md, information-set MCTS against OpenSpiel's C++ ISMCTSBot
   (
-    "README.md",
+    "benchmarks/README.md",
     "one MCTS run does {}x its simulations per second on Kuhn and {}x on Leduc, and a batch of 1,024 seeds as one "
     "program {}x and {}x",
     "mcts_speed.json",
@@ -362,7 +369,7 @@ QUOTES = [
   ),
   # README.md, Leduc against OpenSpiel's C++ CFR+ in a later session
   (
-    "README.md",
+    "benchmarks/README.md",
     "Leduc alone on one idle core, {} ms against the C++ solver's {} ms, {}x",
     "cfr_speed_leduc_cpu.json",
     [
@@ -373,7 +380,7 @@ QUOTES = [
   ),
   # README.md, the turn endgames on this CPU
   (
-    "README.md",
+    "benchmarks/README.md",
     "cost {} s and {} s per CFR+ iteration there (one core)",
     PT,
     [
@@ -383,7 +390,7 @@ QUOTES = [
   ),
   # README.md, the public tree on one H200
   (
-    "README.md",
+    "benchmarks/README.md",
     "river endgame 3 costs {} ms per CFR+ iteration (after 1,000 iterations DCFR {} mbb/g, CFR+ {}, PCFR+ {}); "
     "the turn endgames 2 and 1 cost {} and {} ms per CFR+ iteration",
     "public_tree_endgames_nvidia_h200.json",
@@ -397,7 +404,7 @@ QUOTES = [
     ],
   ),
   (
-    "README.md",
+    "benchmarks/README.md",
     "costs {} ms per iteration, {} ms per subgame against {} ms for one alone, and every one is within 0.5% of its "
     "pot after {} CFR+ iterations, {} s of run time",
     "public_tree_range_batch_nvidia_h200.json",
@@ -410,7 +417,7 @@ QUOTES = [
     ],
   ),
   (
-    "README.md",
+    "benchmarks/README.md",
     "{} public nodes; `python -m benchmarks public_tree --parts flop`) builds in {} s and reaches {}% of the pot "
     "with DCFR after {} iterations, {} s of run time ({} s with an evaluation every 10 iterations; {} ms per "
     "iteration), at a peak of {} GB of device memory",
@@ -427,7 +434,7 @@ QUOTES = [
     ],
   ),
   (
-    "README.md",
+    "benchmarks/README.md",
     "so this is {}x its time on a different tree, at {} times its memory",
     "public_tree_flop_nvidia_h200.json",
     [
@@ -436,7 +443,7 @@ QUOTES = [
     ],
   ),
   (
-    "README.md",
+    "benchmarks/README.md",
     "Turn endgame 2 runs 1,000 iterations in {} s of run time with each of CFR+, DCFR and PCFR+ and ends at DCFR {} mbb/g, "
     "CFR+ {}, PCFR+ {}",
     "public_tree_turn_curves_nvidia_h200.json",
@@ -448,7 +455,7 @@ QUOTES = [
     ],
   ),
   (
-    "README.md",
+    "benchmarks/README.md",
     "the showdowns, {} ms of each player's values pass (two passes a step), are two thirds of it; the folds take {} ms a pass, the ranges {} ms",
     "public_tree_profile_nvidia_h200.json",
     [
@@ -458,7 +465,7 @@ QUOTES = [
     ],
   ),
   (
-    "README.md",
+    "benchmarks/README.md",
     "one run costs {} ms per CFR+ iteration on the sequence form, {} ms on the public tree with dense terminals",
     "public_tree_leduc_nvidia_h200.json",
     [
@@ -467,7 +474,7 @@ QUOTES = [
     ],
   ),
   (
-    "README.md",
+    "benchmarks/README.md",
     "a batch of 1,024 CFR+ runs costs {}x one run through the solver's run ({}x in a user's loop), {} kernels",
     "accelerator_nvidia_h200.json",
     [
@@ -478,13 +485,13 @@ QUOTES = [
   ),
   # README.md, the public tree
   (
-    "README.md",
+    "benchmarks/README.md",
     "Leduc CFR+ costs {} ms per iteration on the public tree against {} ms on the sparse sequence form",
     PT,
     [(f"{LEDUC}/public_tree_sorted/ms_per_iteration", "{:.3f}"), (f"{LEDUC}/sequence_form/ms_per_iteration", "{:.3f}")],
   ),
   (
-    "README.md",
+    "benchmarks/README.md",
     "tree costs {}x the sequence form's time for a batch of 64 runs and {}x for 1,024 ({}x for one run)",
     "public_tree_liars_dice.json",
     [
@@ -494,7 +501,7 @@ QUOTES = [
     ],
   ),
   (
-    "README.md",
+    "benchmarks/README.md",
     "costs {} ms per CFR+ iteration and reaches 0.5% of the pot in {} s of run time with DCFR ({} s with CFR+; "
     "after 1,000 iterations DCFR {} mbb/g, CFR+ {}, PCFR+ {})",
     PT,
@@ -508,7 +515,7 @@ QUOTES = [
     ],
   ),
   (
-    "README.md",
+    "benchmarks/README.md",
     "{} ms per iteration, 0.5% of the pot in {} s with DCFR (after 1,000 iterations DCFR {} mbb/g, CFR+ {}, PCFR+ {})",
     PT,
     [
@@ -520,7 +527,7 @@ QUOTES = [
     ],
   ),
   (
-    "README.md",
+    "benchmarks/README.md",
     "{} ms per subgame and iteration against {} ms for one alone",
     "public_tree_range_batch.json",
     [
@@ -529,7 +536,7 @@ QUOTES = [
     ],
   ),
   (
-    "README.md",
+    "benchmarks/README.md",
     "{} s per CFR+ iteration then, another CPU), turn endgame 2 reaches 0.5% of the pot in {} s of run time with "
     "DCFR (after 1,000 iterations DCFR {} mbb/g, CFR+ {}, PCFR+ {})",
     "public_tree_turn_curves.json",
@@ -542,13 +549,13 @@ QUOTES = [
     ],
   ),
   (
-    "README.md",
+    "benchmarks/README.md",
     "turn endgame 1 costs {} s per CFR+ iteration on two cores (`public_tree_turn_curves_endgame1.json`)",
     "public_tree_turn_curves_endgame1.json",
     [(f"{TURN1}/cfr+_ms_per_iteration", lambda ms: f"{ms / 1000:.2f}")],
   ),
   (
-    "README.md",
+    "benchmarks/README.md",
     "DCFR reaches 0.5% of the pot after {} s of run time ({} iterations) and ends at {} mbb/g ({}% of the pot) "
     "after {} s",
     "public_tree_turn_endgame1_dcfr.json",
@@ -561,7 +568,7 @@ QUOTES = [
     ],
   ),
   (
-    "README.md",
+    "benchmarks/README.md",
     "CFR+ at {} ({}%) after {} s",
     "public_tree_turn_endgame1_cfr+.json",
     [
@@ -571,7 +578,7 @@ QUOTES = [
     ],
   ),
   (
-    "README.md",
+    "benchmarks/README.md",
     "PCFR+ at {} ({}%) after {} s",
     "public_tree_turn_endgame1_pcfr+.json",
     [
@@ -582,7 +589,7 @@ QUOTES = [
   ),
   # README.md, continual re-solving on no-limit Leduc
   (
-    "README.md",
+    "benchmarks/papers/README.md",
     "the agent with warm-started exact leaves is exploitable by {} chips per game, below CFR+ on the whole game at "
     "1,000 iterations ({})",
     "resolving_exact_warm.json",
@@ -592,7 +599,7 @@ QUOTES = [
     ],
   ),
   (
-    "README.md",
+    "benchmarks/papers/README.md",
     "by {} at 3,000 iterations per re-solve and {} at 1,000, as with exact leaves (`resolving_networks.json`",
     "resolving_networks.json",
     [
@@ -646,7 +653,7 @@ QUOTES = [
     ],
   ),
   (
-    "README.md",
+    "benchmarks/papers/README.md",
     "{} and {} at 3,000 with two other seeds",
     "resolving_networks_seed1.json",
     [
@@ -658,7 +665,7 @@ QUOTES = [
     ],
   ),
   (
-    "README.md",
+    "benchmarks/papers/README.md",
     "and {} with the mean of the three networks, `resolving_networks_ensemble.json`",
     "resolving_networks_ensemble.json",
     [("results/iterations_3000/exploitability_chips", "{:.2f}")],
@@ -674,7 +681,7 @@ QUOTES = [
   ),
   # README.md, peers on Leduc as their authors run them
   (
-    "README.md",
+    "benchmarks/README.md",
     "at its default one thread: CFR {} ms ({}x jaxcfr), CFR+ {} ms ({}x)",
     "peers_leduc.json",
     [
@@ -685,7 +692,7 @@ QUOTES = [
     ],
   ),
   (
-    "README.md",
+    "benchmarks/README.md",
     "OpenSpiel's C++ CFRSolver {} ms ({}x) and CFRPlusSolver {} ms ({}x)",
     "peers_leduc.json",
     [
@@ -697,7 +704,7 @@ QUOTES = [
   ),
   # README.md and notebooks/README.md, Ponsen et al. 2011 Figure 4 (left)
   (
-    "README.md",
+    "benchmarks/papers/README.md",
     "after 10^6 iterations MCCFR's squared error is {} and exploitability {}, MCTS settles at squared error {} and "
     "exploitability {}",
     "figure4_kuhn.json",
@@ -709,7 +716,7 @@ QUOTES = [
     ],
   ),
   (
-    "notebooks/README.md",
+    "benchmarks/papers/README.md",
     "MCTS's dominated error over the paper's seven actions falls from {} at half the run to {} at 10^6 iterations",
     "figure4_kuhn.json",
     [
@@ -718,7 +725,7 @@ QUOTES = [
     ],
   ),
   (
-    "notebooks/README.md",
+    "benchmarks/papers/README.md",
     "MCCFR's from {} to {})",
     "figure4_kuhn.json",
     [
@@ -731,7 +738,7 @@ QUOTES = [
   ),
   # notebooks/README.md, the notebooks' rows: Chelarescu 2019 (02)
   (
-    "notebooks/README.md",
+    "benchmarks/papers/README.md",
     "3.9-3.12 reproduced (P2 within {} of heads {}, tails {} after {} CFR iterations)",
     "chelarescu_figures.json",
     [
@@ -742,7 +749,7 @@ QUOTES = [
     ],
   ),
   (
-    "notebooks/README.md",
+    "benchmarks/papers/README.md",
     "3.13 reproduced (P2 swaps to heads {}, tails {}, within {})",
     "chelarescu_figures.json",
     [
@@ -752,7 +759,7 @@ QUOTES = [
     ],
   ),
   (
-    "notebooks/README.md",
+    "benchmarks/papers/README.md",
     "3.5-3.8 reproduced (from the even start to {} / {} / {}, within {} for `rm`, {} for sampled regret matching, "
     "worst of {} seeds)",
     "chelarescu_figures.json",
@@ -766,7 +773,7 @@ QUOTES = [
     ],
   ),
   (
-    "notebooks/README.md",
+    "benchmarks/papers/README.md",
     "(`mccfr-es`: starts even, converges to {}, within {} after {})",
     "chelarescu_figures.json",
     [
@@ -776,7 +783,7 @@ QUOTES = [
     ],
   ),
   (
-    "notebooks/README.md",
+    "benchmarks/papers/README.md",
     "3.17-3.19 (Leduc) match the report's order (float64, after {} iterations CFR+ {}, LCFR {}, CFR {} milli-chips per "
     "game: LCFR only {}x below CFR); 3.14-3.16 (Kuhn) differ: CFR+ and LCFR swap order {} times at {} evaluations "
     "(CFR+ zigzags about LCFR's smooth curve) and LCFR ends lowest ({} against CFR+'s {} and CFR's {})",
@@ -796,7 +803,7 @@ QUOTES = [
   ),
   # notebooks/README.md, Waugh et al. 2015 (row 05)
   (
-    "notebooks/README.md",
+    "benchmarks/papers/README.md",
     "Against JQK the summed-error tree at {}% of 672 wins +{} mb/h where the paper's RCFR-22% wins +319.5: at a "
     "fixed threshold that tree grows with the iterations ({} leaves at {} iterations, {} at 10^5). The mean-error "
     "tree at {}% keeps its size, wins +{} and has the paper's Figure 1 shape. The RCFR+ MLP at {}% {} mb/h",
@@ -815,8 +822,8 @@ QUOTES = [
   ),
   # notebooks/README.md, Lanctot et al. 2009 Figure 1 (row 03; the paper's comparisons in the list of every figure)
   (
-    "notebooks/README.md",
-    "OCP(500), {} seeds, to {} nodes touched ({} vanilla CFR iterations; `benchmarks/figure1_nodes_touched.py`), "
+    "benchmarks/papers/README.md",
+    "OCP(500), {} seeds, to {} nodes touched ({} vanilla CFR iterations; `benchmarks/papers/figure1_nodes_touched.py`), "
     "where external sampling reaches NashConv {} within the nodes of one CFR iteration and every sampler ends {} CFR "
     "and CFR with pruning",
     "figure1_nodes_touched.json",
@@ -829,7 +836,7 @@ QUOTES = [
     ],
   ),
   (
-    "README.md",
+    "benchmarks/papers/README.md",
     "| OCP(500) (1e9), five seeds | {} | {} | {} | {} |",
     "figure1_nodes_touched.json",
     [
@@ -840,7 +847,7 @@ QUOTES = [
     ],
   ),
   (
-    "README.md",
+    "benchmarks/papers/README.md",
     "| PAM(3,3,11) (5e8) | 1.74 (at 3.7e8) | {} | {} | {} |",
     "figure1_nodes_touched.json",
     [
@@ -850,7 +857,7 @@ QUOTES = [
     ],
   ),
   (
-    "README.md",
+    "benchmarks/papers/README.md",
     "| latent tic-tac-toe (6e8) | 1.35 (at 4.1e8) | {} | {} | {} |",
     "figure1_nodes_touched.json",
     [
@@ -860,7 +867,7 @@ QUOTES = [
     ],
   ),
   (
-    "README.md",
+    "benchmarks/papers/README.md",
     "| {} in float64 (float32: 0.40, lowest 0.23 at 4.2e8) | {} |",
     "figure1_nodes_touched.json",
     [
@@ -869,13 +876,13 @@ QUOTES = [
     ],
   ),
   (
-    "README.md",
+    "benchmarks/papers/README.md",
     "On OCP(500) chance-sampled CFR ends at {}:",
     "figure1_nodes_touched.json",
     [("results/games", _last(OCP500, "cfr-cs", 5))],
   ),
   (
-    "notebooks/README.md",
+    "benchmarks/papers/README.md",
     "external sampling ends {} CFR with pruning on PAM (the paper has it ahead in every game, by considerable "
     "margins except in latent tic-tac-toe) and outcome sampling ends {} external sampling on Goof(7)",
     "figure1_nodes_touched.json",
@@ -885,7 +892,7 @@ QUOTES = [
     ],
   ),
   (
-    "README.md",
+    "benchmarks/papers/README.md",
     "CFR with pruning ends at {} on PAM (alternating: {}), above external sampling's {}, the paper's order, and at "
     "{} on Goof(7) (alternating: {}), above both samplers as in the paper, where it reaches NashConv 0.5 after {} "
     "nodes (the paper: 2.5e9; alternating: {})",
@@ -901,19 +908,19 @@ QUOTES = [
     ],
   ),
   (
-    "README.md",
+    "benchmarks/papers/README.md",
     "Outcome sampling is ahead of external sampling until {} nodes and behind after",
     "figure1_nodes_touched.json",
     [("results/games", _overtakes(GOOF7, "mccfr-es", "mccfr-os"))],
   ),
   (
-    "README.md",
+    "benchmarks/papers/README.md",
     "The samplers reach NashConv 0.5 after about {} (external) and {} (outcome) nodes",
     "figure1_nodes_touched.json",
     [("results/games", _crosses(GOOF7, "mccfr-es")), ("results/games", _crosses(GOOF7, "mccfr-os"))],
   ),
   (
-    "README.md",
+    "benchmarks/papers/README.md",
     "NashConv 1.0 after {} (outcome) and {} (external) nodes, and after {} for vanilla CFR",
     "figure1_nodes_touched.json",
     [
@@ -923,13 +930,13 @@ QUOTES = [
     ],
   ),
   (
-    "README.md",
+    "benchmarks/papers/README.md",
     "just above the highest points of our four curves there ({} and {}, early in the sampled runs)",
     "figure1_nodes_touched.json",
     [("results/games", _highest(GOOF7)), ("results/games", _highest("latent_tic_tac_toe"))],
   ),
   (
-    "notebooks/README.md",
+    "benchmarks/papers/README.md",
     "optimistic averaging, drawn on Goof(7) to {} nodes, stays within {}% of stochastic averaging's curve",
     "figure1_nodes_touched.json",
     [
@@ -938,7 +945,7 @@ QUOTES = [
     ],
   ),
   (
-    "README.md",
+    "benchmarks/papers/README.md",
     "changes little: after {} nodes it is at {}, where the five seeds of stochastic averaging are at {} (interpolated)",
     "figure1_nodes_touched.json",
     [
@@ -948,13 +955,13 @@ QUOTES = [
     ],
   ),
   (
-    "README.md",
+    "benchmarks/papers/README.md",
     "one seed, float64, to the budget in {} minutes) outcome sampling",
     "figure1_nodes_touched.json",
     [(f"results/games/{GOOF7}/algorithms/mccfr-os-both/-1/seconds", lambda s: str(round(s / 60)))],
   ),
   (
-    "README.md",
+    "benchmarks/papers/README.md",
     "is slower at every point from {} nodes: NashConv {} after 1e7 nodes (the default: {}),\n"
     "  0.5 only after {} nodes, and {} at the budget (the default: {}).",
     "figure1_nodes_touched.json",
@@ -968,7 +975,7 @@ QUOTES = [
     ],
   ),
   (
-    "README.md",
+    "benchmarks/papers/README.md",
     "mccfr-os-simultaneous`, one seed, float64, {} minutes) it is at {} after 1e7 nodes, reaches 0.5 after {} and "
     "ends at {}, still above external sampling's {}.",
     "figure1_nodes_touched.json",
@@ -981,7 +988,7 @@ QUOTES = [
     ],
   ),
   (
-    "notebooks/README.md",
+    "benchmarks/papers/README.md",
     "exploring at both players' infosets (the other reading of the paper's sampling profile) ends at {}, above the "
     "default's {}, and the paper's iteration (one walk updates both players) at {}",
     "figure1_nodes_touched.json",
@@ -992,7 +999,7 @@ QUOTES = [
     ],
   ),
   (
-    "README.md",
+    "benchmarks/papers/README.md",
     "those are about 268,000 and 268 nodes per sampled iteration, where ours touch {} and {}.",
     "figure1_nodes_touched.json",
     [("results/games", _per_iteration(GOOF7, "mccfr-es")), ("results/games", _per_iteration(GOOF7, "mccfr-os"))],
@@ -1000,7 +1007,7 @@ QUOTES = [
   # notebooks/README.md, Ponsen et al. 2011 Figure 6 (row 04); the list of every figure: Johanson et al. 2007
   # Figure 1, Ponsen et al. 2011 Figure 7, Figure 4 (right) and Tables 1-2 in limit hold'em
   (
-    "notebooks/README.md",
+    "benchmarks/papers/README.md",
     "the gain rising from about zero at p = 0 (MCRNR {} on OCP(500), {} on Bluff(1,1,6), {} on Goofspiel(4), "
     "{} on PAM(3,3,5): its distance from convergence) to {}, {}, {} and {} at p = 1",
     "figure6_tradeoff.json",
@@ -1008,13 +1015,13 @@ QUOTES = [
     + [(f"{FIG6.format(game)}/mcrnr/curve/-1/gain_over_equilibrium", "{:.3f}") for game in FIG6_GAMES],
   ),
   (
-    "notebooks/README.md",
+    "benchmarks/papers/README.md",
     "gains a little more at every p ({} on OCP(500) at p = 1)",
     "figure6_tradeoff.json",
     [(f"{FIG6.format(FIG6_GAMES[0])}/rnr/curve/-1/gain_over_equilibrium", "{:.3f}")],
   ),
   (
-    "notebooks/README.md",
+    "benchmarks/papers/README.md",
     "the paper's finding holds on OCP(500): after {} nodes MCRNR's NashConv at p = 0.5 is {} where RNR on vanilla "
     "CFR has {} after {}",
     "rnr_convergence.json",
@@ -1026,7 +1033,7 @@ QUOTES = [
     ],
   ),
   (
-    "notebooks/README.md",
+    "benchmarks/papers/README.md",
     "Leduc, with frequentist models of CFR({}) and CFR+({}) from {} observed hands",
     "johanson_2007_figure1_leduc.json",
     [
@@ -1036,7 +1043,7 @@ QUOTES = [
     ],
   ),
   (
-    "notebooks/README.md",
+    "benchmarks/papers/README.md",
     "The models are outcome-sampling averages within the paper's bound on their NashConv on {} of the four games; "
     "Bluff(1,1,6)'s stops at {}",
     "rnr_convergence.json",
@@ -1046,7 +1053,7 @@ QUOTES = [
     ],
   ),
   (
-    "notebooks/README.md",
+    "benchmarks/papers/README.md",
     "to {} iterations a curve (the paper's run length is not given; its reference is an MCCFR10 "
     "strategy, ours chance-sampled CFR after {} iterations of 8 deals). Both lose less and less to the reference "
     "(MCCFR10 {} sb/h after {} iterations and {} at the end, MCTS10 {} and {}) and MCTS10 levels off, as in the "
@@ -1071,7 +1078,7 @@ QUOTES = [
     ],
   ),
   (
-    "notebooks/README.md",
+    "benchmarks/papers/README.md",
     "after {} iterations MCCFR10 and MCTS10 win against the rule bot by about their 95% intervals ({} +- {} and "
     "{} +- {} sb/h; the reference wins {}), and MCCFR100 loses to it ({}) and to MCCFR10 ({})",
     "figure4_holdem.json",
@@ -1087,7 +1094,7 @@ QUOTES = [
     ],
   ),
   (
-    "notebooks/README.md",
+    "benchmarks/papers/README.md",
     "MCRNR100 (the 100-bucket rule bot as its model) wins less against the bot than MCRNR10 ({} against {} sb/h)",
     "figure4_holdem.json",
     [
@@ -1097,7 +1104,7 @@ QUOTES = [
   ),
   # notebooks/README.md, the list of every figure: Waugh et al. 2015 Figures 1-2 and Table 1
   (
-    "notebooks/README.md",
+    "benchmarks/papers/README.md",
     "the tree with threshold 0 follows CFR (its exploitability over CFR's at most {} at every checkpoint, "
     "`tree0_vs_cfr`), as the paper's RCFR-96% does, but of the other thresholds only threshold {} has stopped falling",
     "rcfr_figures.json",
@@ -1116,7 +1123,7 @@ QUOTES = [
     ],
   ),
   (
-    "notebooks/README.md",
+    "benchmarks/papers/README.md",
     "at each of the {} abstractions' sizes the least exploitable tree and MLP no larger are {} than the abstraction",
     "rcfr_figures.json",
     [
@@ -1132,7 +1139,7 @@ QUOTES = [
     ],
   ),
   (
-    "notebooks/README.md",
+    "benchmarks/papers/README.md",
     "here {} of the {} same-size pairings (a tree or an MLP against the abstraction it is sized for, `goals` and "
     "`crosstable_mbh`) lose head to head, and JQK's tree, {} JQK, {} it",
     "rcfr_figures.json",
@@ -1152,14 +1159,14 @@ QUOTES = [
   ),
   # notebooks/README.md, Johanson et al. 2007 Tables 1 and 2 and Figure 2 on Leduc (row 10)
   (
-    "notebooks/README.md",
+    "benchmarks/papers/README.md",
     "models from {} observed hands per seat against the paper's call/raise probe with the call default, p per "
     "opponent for an exploitability near {} milli-chips per hand",
     "johanson_tables.json",
     [("configuration/hands", "{:,}"), ("configuration/epsilon", "{:.0f}")],
   ),
   (
-    "notebooks/README.md",
+    "benchmarks/papers/README.md",
     "**Table 1 reproduced**: FBR diagonal mean {} (within {} of the exact best responses), off-diagonal mean {} "
     "with {} of {} entries negative (down to {}) and {} of {} below the equilibrium's, every FBR loses to the "
     "equilibrium ({} to {}), exploitability {} to {}",
@@ -1180,7 +1187,7 @@ QUOTES = [
     ],
   ),
   (
-    "notebooks/README.md",
+    "benchmarks/papers/README.md",
     "brittleness depends on the model's data (1,000 hands: {} of {} negative; the exact opponent as model: {})",
     "johanson_tables.json",
     [
@@ -1190,7 +1197,7 @@ QUOTES = [
     ],
   ),
   (
-    "notebooks/README.md",
+    "benchmarks/papers/README.md",
     "**Table 2 reproduced**: RNR (p {} to {}, exploitability {} to {}) diagonal mean {}, off-diagonal mean {} with "
     "{} of {} negative ({}), {} to {} against the equilibrium",
     "johanson_tables.json",
@@ -1209,7 +1216,7 @@ QUOTES = [
     ],
   ),
   (
-    "notebooks/README.md",
+    "benchmarks/papers/README.md",
     "**Figure 2 reproduced for the holdouts** (FBR experts {} [{}, {}], RNR experts {} [{}, {}], equilibrium {} "
     "[{}, {}] milli-chips per hand; {} match pairs of {} hands per seat",
     "johanson_tables.json",
@@ -1224,7 +1231,7 @@ QUOTES = [
     ],
   ),
   (
-    "notebooks/README.md",
+    "benchmarks/papers/README.md",
     "RNR experts also beat FBR experts on the training opponents ({} against {}), and within {} hands UCB1 spreads "
     "the hands almost evenly ({}% to {}% per expert)",
     "johanson_tables.json",
@@ -1238,7 +1245,7 @@ QUOTES = [
   ),
   # README, the speed of the sampled solvers (ours[i]: K trajectories per update, B seeds, devices)
   (
-    "README.md",
+    "benchmarks/README.md",
     "runs {}M trajectories/s, {}x OpenSpiel's C++ OutcomeSamplingMCCFRSolver ({}/s in that run; "
     "1.27x before its whole run compiled into one kernel, docs/design.md section 6); 64 seeds {}x on one core "
     "and {}x over two (the goal is 30x); minibatches of K trajectories per update reach {}M/s on one core ({}x, "
@@ -1277,8 +1284,8 @@ def _normalised(text: str) -> str:
 
 @pytest.mark.parametrize("document, sentence, results, figures", QUOTES, ids=[q[1][:40] for q in QUOTES])
 def test_a_quoted_figure_is_the_results_file_s(document, sentence, results, figures):
-  record = json.loads((RESULTS / results).read_text())
+  record = json.loads(_results(results).read_text())
   values = [fmt(_read(record, path)) if callable(fmt) else fmt.format(_read(record, path)) for path, fmt in figures]
   want = _normalised(sentence.format(*values))
   text = _normalised((ROOT / document).read_text())
-  assert want in text, f"{document} should say: {want!r} (from benchmarks/results/{results})"
+  assert want in text, f"{document} should say: {want!r} (from {_results(results)})"

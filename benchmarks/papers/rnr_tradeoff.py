@@ -18,7 +18,7 @@ strategy file), or ``frequentist:SPEC:GAMES``: Johanson et al. 2007 section 4's 
 the strategy SPEC, from GAMES sampled games per seat against a uniform probe (uniform where
 nothing was observed), as Johanson et al. 2007 modelled its opponents from observed play.
 
-  PYTHONPATH=benchmarks python benchmarks/rnr_tradeoff.py --games kuhn_poker,leduc_poker --out rnr_tradeoff
+  PYTHONPATH=benchmarks python benchmarks/papers/rnr_tradeoff.py --games kuhn_poker,leduc_poker --out rnr_tradeoff
 
 Committed runs (benchmarks/results/):
   figure6_tradeoff: --games 'one_card_poker(num_cards=500),liars_dice(dice_sides=6),

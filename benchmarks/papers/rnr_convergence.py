@@ -23,9 +23,9 @@ al. 2011's text gives a size for these experiments only for OCP ("we use a deck 
 N = 500", section 4.3.1); for Goofspiel, Bluff and PAM it gives none, so Bluff(1,1,6),
 Goofspiel(4) and PAM(3, 3, 5) are this project's choices, the last two smaller than Lanctot
 et al. 2009's Goof(7) and PAM(3, 3, 11) (those take ~1 s per CFR iteration here, see
-benchmarks/results/full_size_games.json; run them with --games on a GPU).
+benchmarks/papers/results/full_size_games.json; run them with --games on a GPU).
 
-  python benchmarks/rnr_convergence.py [--games ...] [--out benchmarks/results/rnr_convergence]
+  python benchmarks/papers/rnr_convergence.py [--games ...] [--out benchmarks/papers/results/rnr_convergence]
 
 writes OUT.json (with date, hardware and commit) and, with matplotlib, OUT.png.
 """

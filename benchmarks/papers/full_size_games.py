@@ -17,7 +17,7 @@ pages of the memory-mapped cache, which the kernel can reclaim) and ``*_peak_ano
 (RssAnon sampled every 20 ms: the memory the process really needs), per stage.
 Not part of CI: the full builds take minutes and up to ~16 GB.
 
-  python benchmarks/full_size_games.py [--games goofspiel,...] [--out benchmarks/results/full_size_games.json]
+  python benchmarks/papers/full_size_games.py [--games goofspiel,...] [--out benchmarks/papers/results/full_size_games.json]
 """
 
 from __future__ import annotations

@@ -34,7 +34,7 @@ saved), then one that played the crosstable:
   ... --agents-dir D --agents MCTS10 --train-only                (once D/reference.npz exists)
   ... --agents-dir D
 
-writes benchmarks/results/figure4_holdem.json and .png. Iterations per second are measured
+writes benchmarks/papers/results/figure4_holdem.json and .png. Iterations per second are measured
 after compilation, on whatever else this machine runs at the time (a shared CPU: see the
 record's description).
 """
@@ -140,7 +140,7 @@ def main(argv=None) -> dict:
   parser.add_argument("--eval-every", type=int, default=1_000_000)
   parser.add_argument("--reference-iters", type=int, default=300_000)
   parser.add_argument("--deals", type=int, default=4096, help="duplicate deals per evaluation and per crosstable cell")
-  parser.add_argument("--out", default="benchmarks/results/figure4_holdem")
+  parser.add_argument("--out", default="benchmarks/papers/results/figure4_holdem")
   parser.add_argument(
     "--agents-dir",
     default=None,

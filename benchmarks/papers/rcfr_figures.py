@@ -25,7 +25,7 @@ intervals of about +-1.3 mb/h do not arise here); ``vs_JQK_mbh`` is every agent'
 against JQK.
 
 The MLPs sized like the abstractions are RCFR+ (targets floored at zero: what moved their
-curve most, benchmarks/rcfr_tuning.py), the one with half the table's parameters plain RCFR;
+curve most, benchmarks/papers/rcfr_tuning.py), the one with half the table's parameters plain RCFR;
 8 -> 7 -> 1 (142 parameters, 21% of the paper's unit) is the MLP at JQK's size and the
 paper's RCFR-22%. The record's ``goals`` compare, at each abstraction's size, the least
 exploitable tree (of either kind) and MLP no larger than it; ``tree0_vs_cfr`` is the threshold-0 tree over
@@ -55,7 +55,7 @@ import jaxcfr
 from jaxcfr import solvers
 from jaxcfr.solvers import rcfr
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the benchmarks folder: record, timing
 from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
 
 RESULTS = Path(__file__).resolve().parent / "results"
