@@ -298,7 +298,8 @@ def small_deck_peer() -> dict:
   import peers  # pylint: disable=import-outside-toplevel
   from jaxcfr import solvers  # pylint: disable=import-outside-toplevel
   from jaxcfr.kits import public_tree as pt  # pylint: disable=import-outside-toplevel
-  from jaxcfr.games.poker_rules import ALL_IN, NoLimitRules  # pylint: disable=import-outside-toplevel
+  from jaxcfr.games.no_limit_rules import NoLimitRules  # pylint: disable=import-outside-toplevel
+  from jaxcfr.games.poker_rules import ALL_IN  # pylint: disable=import-outside-toplevel
 
   out = {}
   for which, (ranks, suits, board, stack) in SMALL_DECK.items():

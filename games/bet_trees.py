@@ -44,7 +44,8 @@ import dataclasses
 import math
 import re
 
-from .poker_rules import CALL_ID, DECISION, FOLD, FOLD_ID, SHOWDOWN, NoLimitState
+from .no_limit_rules import NoLimitState
+from .poker_rules import CALL_ID, DECISION, FOLD, FOLD_ID, SHOWDOWN
 
 __all__ = ["STREETS", "BetSize", "parse_bet_sizes", "BetTree", "BetTreeState", "street_actions", "action_label"]
 

@@ -36,7 +36,8 @@ from pathlib import Path
 import numpy as np
 
 from ._base import GameError, GameInfo, check_int
-from .poker_rules import ALL_IN, HOLDEM, NoLimitRules, hands
+from .no_limit_rules import NoLimitRules
+from .poker_rules import ALL_IN, HOLDEM, hands
 
 __all__ = [
   "RANKS",

@@ -34,7 +34,8 @@ import numpy as np
 from .bet_trees import STREETS, BetTree
 from .hunl_subgame import format_cards, libratus_endgame, parse_cards
 from .poker_ranges import NUM_HANDS, format_range, parse_range
-from .poker_rules import HOLDEM, NoLimitRules, hands
+from .no_limit_rules import NoLimitRules
+from .poker_rules import HOLDEM, hands
 
 __all__ = ["FORMAT", "VERSION", "Spot"]
 

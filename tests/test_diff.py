@@ -323,6 +323,7 @@ def test_hand_written_reverse_passes_equal_autodiff_of_the_forward_code(batch):
   reach's custom VJPs (transposed products, a top-down adjoint, bottom-up sums) against JAX's
   reverse mode of the same forward code."""
   from jaxcfr.kits.sequence_form import evaluation  # pylint: disable=import-outside-toplevel
+  from jaxcfr.kits.sequence_form import payoff as payoff_module  # pylint: disable=import-outside-toplevel
 
   tensors = perturbed_kuhn()
   rng = np.random.default_rng(3)
@@ -376,7 +377,7 @@ def test_hand_written_reverse_passes_equal_autodiff_of_the_forward_code(batch):
       if custom:
         out = evaluation.sequence_values_for(dataclasses.replace(payoff, value=value), player, plan)
       else:
-        out = evaluation._product(player, value, plan, evaluation._PayoffIndices.of(payoff))  # pylint: disable=protected-access
+        out = payoff_module._product(player, value, plan, payoff_module._PayoffIndices.of(payoff))  # pylint: disable=protected-access
         out = out * (1 if player == 0 else -1)
       return jnp.sin(out).sum()
 

@@ -21,7 +21,8 @@ from jaxcfr.kits import public_tree as pt
 from jaxcfr.base.game_strings import parse_game_string
 from jaxcfr.games import GAMES, GameError
 from jaxcfr.games import hunl_subgame as hs
-from jaxcfr.games.poker_rules import ALL_IN, CALL_ID, FOLD_ID, NoLimitRules
+from jaxcfr.games.no_limit_rules import NoLimitRules
+from jaxcfr.games.poker_rules import ALL_IN, CALL_ID, FOLD_ID
 from jaxcfr.solvers import cfr
 
 # Libratus endgames' README table: round, board, pot.

@@ -14,7 +14,8 @@ from jaxcfr.games import GameError
 from jaxcfr.games import hunl_subgame as hs
 from jaxcfr.games.bet_trees import BetSize, BetTree, action_label, parse_bet_sizes
 from jaxcfr.games.poker_ranges import hand_index
-from jaxcfr.games.poker_rules import CHANCE, DECISION, NoLimitRules
+from jaxcfr.games.no_limit_rules import NoLimitRules
+from jaxcfr.games.poker_rules import CHANCE, DECISION
 from jaxcfr.games.spots import Spot
 
 FLOP = "Td9d6h"

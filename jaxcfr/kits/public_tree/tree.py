@@ -40,6 +40,7 @@ import numpy as np
 from jaxcfr.kits.card_abstraction import hand_eval
 from jaxcfr.base import memory
 from jaxcfr.kits.public_tree.checks import check
+from jaxcfr.games.no_limit_rules import NoLimitRules
 from jaxcfr.games.poker_rules import (
   CHANCE,
   DECISION,
@@ -50,7 +51,6 @@ from jaxcfr.games.poker_rules import (
   PASS_BET,
   PAYOFF,
   SHOWDOWN,
-  NoLimitRules,
   PokerRules,
   Subgame,
   hands as all_hands,

@@ -11,7 +11,8 @@ payoff values ``[P]`` or ``[P, *B]``) and returns results with the same trailing
 axes keep the gathers and segment sums over shared indices contiguous, which is faster
 than ``vmap``'s leading axis (benchmarks/cfr_speed.py); ``vmap`` works as well.
 
-The payoff is an operator: solvers ask it for sequence values only, through
+The payoff is an operator (jaxcfr.kits.sequence_form.payoff, re-exported here): solvers ask it for
+sequence values only, through
 ``sequence_values_for(payoff, player, plan)`` (``A y`` for player 0, ``-A^T x`` for player 1)
 and ``payoff_scale(payoff)`` (the largest ``|A|`` entry); ``SequencePayoff`` (jaxcfr.kits.sequence_form.tensors)
 is its one implementation on the sequence form, whose pairs, row tables and sorted segment
@@ -25,20 +26,19 @@ best-response gains (Ponsen et al. 2011 and Lanctot et al. 2009 call it the expl
 
 from __future__ import annotations
 
-import contextlib
-import dataclasses
 import functools
-import math
-import threading
 
 import jax
 import jax.numpy as jnp
 import numpy as np
-from jax.ad_checkpoint import checkpoint_name
 
 from jaxcfr.base import regret
 from jaxcfr.kits.sequence_form import row_sums
-from jaxcfr.kits.sequence_form.tensors import GameTensors, SequencePayoff, Treeplex
+from jaxcfr.kits.sequence_form.modes import expand_to, gathers as _gathers, hand_written as _hand_written
+from jaxcfr.kits.sequence_form.modes import integer_zeros as _integer_zeros
+from jaxcfr.kits.sequence_form.modes import hand_written_reverse
+from jaxcfr.kits.sequence_form.payoff import SEQUENCE_VALUES, payoff_scale, sequence_values, sequence_values_for
+from jaxcfr.kits.sequence_form.tensors import GameTensors, Treeplex
 
 __all__ = [
   "expand_to",
@@ -66,11 +66,6 @@ __all__ = [
   "exploitability",
   "check_profile",
 ]
-
-
-def expand_to(x: jax.Array, ndim: int) -> jax.Array:
-  """``x`` with trailing unit axes up to ``ndim`` dimensions (for trailing batch axes)."""
-  return x.reshape(x.shape + (1,) * (ndim - x.ndim))
 
 
 def sum_actions(x: jax.Array, keepdims: bool = False) -> jax.Array:
@@ -197,147 +192,6 @@ def _parent_reach_bwd(level_slices, gathers, residuals, reach_bar):
 def action_table(treeplex: Treeplex, seq_values: jax.Array) -> jax.Array:
   """[I, A, *B] view of a padded [S, *B] sequence vector (without the empty sequence)."""
   return seq_values[1:].reshape(treeplex.legal.shape + seq_values.shape[1:])
-
-
-_REVERSE = threading.local()
-
-
-@contextlib.contextmanager
-def hand_written_reverse(enabled: bool = True):
-  """Within the block, ``sequence_values_for`` and ``counterfactual_values`` traced for
-  differentiation use hand-written reverse passes (``jax.custom_vjp``): the payoff product's
-  cotangent is the other player's sorted segment sum (``A^T g`` for ``A y``) and the
-  counterfactual values' bottom-up sums transpose into one top-down pass, where plain
-  autodiff scatter-adds through unsorted indices. Faster reverse mode
-  (benchmarks/results/diff_speed.json), but forward mode (``jax.jvp``) is unavailable
-  inside; ``jaxcfr.diff.unrolled`` turns it on. The switch acts when the functions are traced."""
-  previous = getattr(_REVERSE, "enabled", False)
-  _REVERSE.enabled = bool(enabled)
-  try:
-    yield
-  finally:
-    _REVERSE.enabled = previous
-
-
-def _hand_written() -> bool:
-  return getattr(_REVERSE, "enabled", False)
-
-
-_GATHER_BATCH = 8
-
-
-def _gathers(batch: tuple) -> bool:
-  """Whether the sums over pairs and child infosets gather their entries
-  (jaxcfr.kits.sequence_form.row_sums) rather than scatter-add them: from ``_GATHER_BATCH`` runs on. A
-  row gathering its padded entries streams ``B`` contiguous values per entry, which beats
-  XLA's serial scatter loop on batches: Leduc CFR+ on one core, 64 runs 0.43 ms per
-  iteration and 512 runs 2.8 ms, against 0.87 and 6.8 ms with scatters in the previous
-  version of benchmarks/results/cfr_speed_cpu.json. One run pays for the padding and the
-  extra indirection instead (slower than the scatters on liars_dice), so it scatters, except
-  within ``hand_written_reverse()``: there the reverse passes gather too, so that the loops of
-  a differentiated run hold no scatter and each compiles into one kernel (jaxcfr.xla_setup;
-  Leduc, DCFR, gradient of 500 iterations against the forward run: about 4.1x against 5.3x
-  with scatters, one core, ad hoc)."""
-  return math.prod(batch) >= _GATHER_BATCH or _hand_written()
-
-
-def payoff_scale(payoff: SequencePayoff) -> jax.Array:
-  """[] the largest entry of the payoff operator in absolute value, ``max |A|``."""
-  return jnp.max(jnp.abs(payoff.value), axis=0)
-
-
-# The checkpoint name of ``sequence_values_for``'s result: a ``jax.checkpoint`` policy that saves
-# it (``jaxcfr.diff.unrolled(..., policy=...)``) spares the payoff product when a chunk is recomputed.
-SEQUENCE_VALUES = "sequence_values"
-
-
-def sequence_values_for(payoff: SequencePayoff, player: int, opponent_plan: jax.Array) -> jax.Array:
-  """[S_player, *B] sequence values of ``player`` against the opponent's plan [S', *B]:
-  ``A y`` for player 0, ``-A^T x`` for player 1 (a segment sum over the payoff pairs, or
-  in batches each sequence gathering its pairs: ``_gathers``). Its reverse pass is
-  hand-written within ``hand_written_reverse()``; the result is named ``SEQUENCE_VALUES``
-  for checkpoint policies."""
-  indices = _PayoffIndices.of(payoff)
-  if _hand_written():
-    product = _payoff_product(player, _gathers(opponent_plan.shape[1:]), payoff.value, opponent_plan, indices)
-  else:
-    product = _product(player, payoff.value, opponent_plan, indices)
-  return checkpoint_name(product if player == 0 else -product, SEQUENCE_VALUES)
-
-
-@functools.partial(jax.tree_util.register_dataclass, data_fields=["seq0", "seq1", "rows0", "rows1"], meta_fields=[])
-@dataclasses.dataclass(frozen=True)
-class _PayoffIndices:
-  """The integer arrays of a SequencePayoff that the product reads (explicit arguments of
-  the custom_vjp)."""
-
-  seq0: jax.Array
-  seq1: jax.Array
-  rows0: row_sums.RowSums
-  rows1: row_sums.RowSums
-
-  @classmethod
-  def of(cls, payoff: SequencePayoff) -> _PayoffIndices:
-    return cls(payoff.seq0, payoff.seq1, payoff.pairs_by_seq0, payoff.pairs_by_seq1)
-
-
-def _product(
-  player: int, value: jax.Array, plan: jax.Array, indices: _PayoffIndices, gathers: bool | None = None
-) -> jax.Array:
-  """``A plan`` (player 0: [S0, *B] from [S1, *B]) or ``A^T plan`` (player 1)."""
-  rows, other = (indices.rows0, indices.seq1) if player == 0 else (indices.rows1, indices.seq0)
-  batch = plan.shape[1:]
-  if not (_gathers(batch) if gathers is None else gathers):
-    keys = indices.seq0 if player == 0 else indices.seq1
-    return jax.ops.segment_sum(
-      expand_to(value, plan.ndim) * plan[other], keys, num_segments=rows.num_rows, indices_are_sorted=player == 0
-    )
-  value, other = row_sums.padded(value), row_sums.padded(other)
-
-  def term(pairs):
-    return expand_to(value[pairs], 1 + len(batch)) * plan[other[pairs]]
-
-  return row_sums.sum_rows(rows, term, batch, plan.dtype)
-
-
-@functools.partial(jax.custom_vjp, nondiff_argnums=(0, 1))
-def _payoff_product(player, gathers, value, plan, indices):
-  return _product(player, value, plan, indices, gathers)
-
-
-def _payoff_product_forward(player, gathers, value, plan, indices):
-  return _product(player, value, plan, indices, gathers), (value, plan, indices)
-
-
-def _payoff_product_backward(player, gathers, residuals, cotangent):
-  value, plan, indices = residuals
-  plan_bar = _product(1 - player, value, cotangent, indices, gathers)
-  rows, cols = (indices.seq0, indices.seq1) if player == 0 else (indices.seq1, indices.seq0)
-  value_bar = cotangent[rows] * plan[cols]  # [P, *B]
-  if value_bar.ndim > value.ndim:  # a shared payoff under batched plans
-    value_bar = value_bar.reshape(value_bar.shape[: value.ndim] + (-1,)).sum(-1)
-  if plan_bar.ndim > plan.ndim:  # a shared plan under batched payoffs
-    plan_bar = plan_bar.reshape(plan_bar.shape[: plan.ndim] + (-1,)).sum(-1)
-  return value_bar.astype(value.dtype), plan_bar.astype(plan.dtype), _integer_zeros(indices)
-
-
-def _integer_zeros(tree):
-  """float0 cotangents of a pytree of integer arrays."""
-  return jax.tree.map(lambda i: np.zeros(i.shape, jax.dtypes.float0), tree)
-
-
-_payoff_product.defvjp(_payoff_product_forward, _payoff_product_backward)
-
-
-def sequence_values(payoff: SequencePayoff, plan0: jax.Array, plan1: jax.Array):
-  """Per-sequence values against the opponent's plan: ``g0 = A y``, ``g1 = -A^T x``.
-
-  Args:
-    plan0: [S0] player 0's realization plan; plan1: [S1] player 1's.
-  Returns:
-    (g0 [S0], g1 [S1]), each from its own player's point of view.
-  """
-  return (sequence_values_for(payoff, 0, plan1), sequence_values_for(payoff, 1, plan0))
 
 
 def _bottom_up(treeplex: Treeplex, seq_values: jax.Array, infoset_value, gathers: bool | None = None) -> jax.Array:
