@@ -34,3 +34,53 @@ def _release_compiled_programs():
   yield
   jax.clear_caches()
   gc.collect()
+
+
+# The fast tier (``python -m pytest -q -m "not slow"``, a few minutes on two cores) leaves out
+# what takes the longest: whole modules of end-to-end runs (notebooks, re-solving, processes,
+# the docs' build, the hold'em tables) and the largest cases of parametrised checks. The
+# README's test command runs everything.
+SLOW_MODULES = (
+  "test_notebooks.py",
+  "test_resolving.py",
+  "test_value_network.py",
+  "test_distributed.py",
+  "test_docs.py",
+  "test_memory.py",
+  "test_big_games.py",
+  "test_fuzz.py",
+  "test_sharding.py",
+  "test_limit_holdem.py",
+  "test_hand_strength.py",
+  "test_chelarescu_figures.py",
+  "test_benchmark_entry.py",
+  "test_float32.py",
+  "test_readme.py",
+)
+SLOW_TESTS = (
+  "test_ctrl_c_saves_a_checkpoint",
+  "conformance_kit_in_every_representation[no_limit_leduc_poker",
+  "conformance_kit_in_every_representation[leduc_poker-public_tree",
+  "conformance_kit_in_every_representation[hunl_subgame",
+  "conformance_kit_in_every_representation[limit_holdem",
+  "conformance_kit[mccfr-os-card_abstraction",
+  "conformance_kit[cfr-cs-card_abstraction",
+  "conformance_kit[mcrnr-card_abstraction",
+  "conformance_kit[mcts-card_abstraction",
+  "test_presets_reproduce_openspiel_trajectories[leduc_poker",
+  "test_sampled_estimates_are_unbiased[leduc_poker",
+  "test_figure_7_script_runs",
+  "test_tradeoff_script_runs",
+  "test_small_deck_holdem",
+  "test_a_batch_of_ranges_is_one_program",
+  "iterate_by_iterate[no_limit_leduc_poker",
+  "iterate_by_iterate[liars_dice",
+)
+
+
+@pytest.hookimpl(tryfirst=True)  # before the -m selection reads the markers
+def pytest_collection_modifyitems(config, items):
+  del config
+  for item in items:
+    if item.nodeid.split("::")[0].endswith(SLOW_MODULES) or any(name in item.nodeid for name in SLOW_TESTS):
+      item.add_marker(pytest.mark.slow)

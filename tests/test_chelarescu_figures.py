@@ -10,6 +10,7 @@ import numpy as np
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 sys.path.insert(0, str(BENCHMARKS))
+sys.path.insert(0, str(BENCHMARKS / "papers"))
 
 import chelarescu_figures as figures  # noqa: E402  pylint: disable=wrong-import-position
 import record  # noqa: E402  pylint: disable=wrong-import-position
@@ -50,7 +51,7 @@ def test_runs_start_even_and_reach_the_equilibria():
 
 
 def test_the_results_file_holds_the_report_sizes():
-  saved = record.read_record(BENCHMARKS / "results" / "chelarescu_figures.json")
+  saved = record.read_record(BENCHMARKS / "papers" / "results" / "chelarescu_figures.json")
   assert saved["configuration"]["iterations"] == 10**6
   results = saved["results"]
   assert sorted(results["figures"], key=lambda k: int(k.split(".")[1])) == [f"3.{k}" for k in range(1, 14)]

@@ -216,7 +216,7 @@ def test_goofspiel_m_value_script_agrees_with_statistics(n):
   import importlib.util  # pylint: disable=import-outside-toplevel
   from pathlib import Path  # pylint: disable=import-outside-toplevel
 
-  path = Path(__file__).resolve().parents[1] / "benchmarks" / "goofspiel_m_values.py"
+  path = Path(__file__).resolve().parents[1] / "benchmarks" / "papers" / "goofspiel_m_values.py"
   spec = importlib.util.spec_from_file_location("goofspiel_m_values", path)
   script = importlib.util.module_from_spec(spec)
   spec.loader.exec_module(script)

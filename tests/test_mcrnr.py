@@ -229,6 +229,7 @@ def test_figure_7_script_runs(tmp_path, monkeypatch):
   from pathlib import Path  # pylint: disable=import-outside-toplevel
 
   monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "benchmarks"))
+  monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "benchmarks" / "papers"))
   import rnr_convergence  # pylint: disable=import-outside-toplevel
 
   out = tmp_path / "convergence"

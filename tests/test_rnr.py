@@ -507,6 +507,7 @@ def test_tradeoff_script_runs(tmp_path, monkeypatch):
 
   benchmarks = Path(__file__).resolve().parents[1] / "benchmarks"
   monkeypatch.syspath_prepend(str(benchmarks))
+  monkeypatch.syspath_prepend(str(benchmarks / "papers"))
   import rnr_tradeoff  # pylint: disable=import-outside-toplevel
 
   out = tmp_path / "tradeoff"
