@@ -251,11 +251,11 @@ def test_outcome_sampling_regrets_are_unbiased_against_chance_sampling(game):
   infoset equals the exact counterfactual regret that chance-sampled CFR computes over the
   whole betting tree (Lanctot et al. 2009, Lemma 1): the two solvers check each other."""
   from jaxcfr.kits.card_abstraction import game as limit_holdem
-  from jaxcfr.solvers import sampled_games
+  from jaxcfr.solvers import holdem_cfr
 
   deal = limit_holdem.sample_deals(jax.random.PRNGKey(3), 1)
   regrets = tuple(jnp.zeros((n, 3), jnp.float32) for n in game.num_infosets)
-  exact = jax.jit(sampled_games.chance_sampled_update, static_argnums=0)(game, regrets, deal)
+  exact = jax.jit(holdem_cfr.chance_sampled_update, static_argnums=0)(game, regrets, deal)
   buckets, sign = limit_holdem.deal_buckets(game, deal)[0], jax.jit(limit_holdem.showdown_sign)(deal)[0]
   order = list(np.concatenate(limit_holdem.decision_levels(game)))
   for player, history in ((1, "r"),):  # the opponent's reach (1/3) enters the exact regret
@@ -263,9 +263,7 @@ def test_outcome_sampling_regrets_are_unbiased_against_chance_sampling(game):
     rows, regret_exact, _ = exact[player]
     row = int(rows[position, 0])
     estimate = jax.jit(
-      jax.vmap(
-        lambda k: sampled_games.trajectory_update(game, regrets, buckets, sign, k, player=player, epsilon=0.6)[0]
-      )
+      jax.vmap(lambda k: holdem_cfr.trajectory_update(game, regrets, buckets, sign, k, player=player, epsilon=0.6)[0])
     )
     keys = jax.random.split(jax.random.PRNGKey(0), 40_000)
     hit_rows, increments = estimate(keys)

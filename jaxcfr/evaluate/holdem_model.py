@@ -14,7 +14,7 @@ modelled player's strategy from five features:
    shown only at a showdown; ``-1`` otherwise).
 
 MCRNR then restricts the modelled player to this model with pConf 0.75 (jaxcfr.solvers.
-sampled_search, ``mcrnr``). Here the trees are jaxcfr.solvers.regressors' regression trees,
+holdem_search, ``mcrnr``). Here the trees are jaxcfr.solvers.regressors' regression trees,
 one per round and action, fitted to the observed actions (one-hot) on the distinct feature
 rows weighted by their counts, and their predictions are clipped at zero and normalised over
 the legal actions (uniform where all are zero). A tree is not J48 (a classification tree

@@ -22,14 +22,14 @@ on the card abstraction (limit hold'em): mccfr-os, cfr-cs, mcts and mcrnr.
 
 from jaxcfr.solvers import (  # noqa: F401  (each registers its solvers)
   cfr,
+  holdem_cfr,
+  holdem_search,
   mccfr,
   mcrnr,
   mcts,
   mmd,
   rcfr,
   rnr,
-  sampled_games,
-  sampled_search,
 )
 from jaxcfr.base.params import Param
 from jaxcfr.solvers.registry import (

@@ -494,7 +494,7 @@ def walk_betting(game: HoldemGame, buckets: jax.Array, policy: BettingPolicy, xs
   ``xs`` (one ``lax.scan``; give ``max_depth(game.tree)`` steps to reach a terminal): each
   step reads the node's Decision, asks ``policy`` for the action and moves to that child;
   terminals stay put. The betting-tree counterpart of jaxcfr.kits.sequence_form.walk, shared by the
-  sampled solvers (jaxcfr.solvers.sampled_games and sampled_search).
+  sampled solvers (jaxcfr.solvers.holdem_cfr and sampled_search).
 
   Args:
     buckets: [2, 4] int32, each player's bucket in each round of the deal (``deal_buckets``).

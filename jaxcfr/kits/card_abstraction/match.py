@@ -2,7 +2,7 @@
 rule-based bot.
 
 A strategy of player ``p`` is a table ``[I_p, 3]`` over (betting node, current-round
-bucket) rows (jaxcfr.solvers.sampled_games). ``match`` plays two agents on the same
+bucket) rows (jaxcfr.solvers.holdem_cfr). ``match`` plays two agents on the same
 sampled deals with the seats alternated (duplicate deals: agent A as player 0 against B
 as player 1, then the same cards with the seats swapped), and for each deal takes the
 *expected* payoff over both agents' action probabilities, a backward pass over the

@@ -1,5 +1,5 @@
 """MCTS and MCRNR on limit hold'em's imperfect-recall abstraction (jaxcfr.kits.card_abstraction.game),
-registered with jaxcfr.solvers.sampled_games.
+registered with jaxcfr.solvers.holdem_cfr.
 
 ``mcts`` (Ponsen et al. 2011, section 3.2.1; C = 17 in their hold'em experiment, section
 3.3.2): statistics per infoset row ``(betting node, current bucket)``, visit counts
@@ -29,7 +29,7 @@ import jax.numpy as jnp
 from jaxcfr.base import regret
 from jaxcfr.kits.sequence_form import sampling as sampling_lib
 from jaxcfr.kits.card_abstraction import game as holdem
-from jaxcfr.solvers import mccfr, registry, restriction, sampled_games
+from jaxcfr.solvers import mccfr, registry, restriction, holdem_cfr
 from jaxcfr.solvers.mcts import uct_choice
 
 __all__ = ["SearchState", "DEFAULT_C", "DEFAULT_PCONF"]
@@ -78,7 +78,7 @@ def _mcts_step(game, state: SearchState) -> SearchState:
     return a, (decision.alive, p, row, a)
 
   last, (alive, p, row, a) = holdem.walk_betting(game, buckets, policy, u)
-  u0 = holdem.terminal_utility(arrays, last[None], sign)[0] / sampled_games.SMALL_BET
+  u0 = holdem.terminal_utility(arrays, last[None], sign)[0] / holdem_cfr.SMALL_BET
   visits, rewards = [], []
   for q in (0, 1):
     size = state.visits[q].shape[0]
@@ -91,7 +91,7 @@ def _mcts_step(game, state: SearchState) -> SearchState:
 
 def _mcts_policy(game, state: SearchState):
   return tuple(
-    regret.normalise(state.visits[p].astype(jnp.float32), sampled_games.legal_table(game, p), axis=-1) for p in (0, 1)
+    regret.normalise(state.visits[p].astype(jnp.float32), holdem_cfr.legal_table(game, p), axis=-1) for p in (0, 1)
   )
 
 
@@ -106,7 +106,7 @@ class RestrictedState(NamedTuple):
   """One ``mcrnr`` run: the outcome-sampling state (``inner_state``), the model ([I0, 3],
   [I1, 3]), the restricted player [] and pConf []."""
 
-  inner_state: sampled_games.HoldemState
+  inner_state: holdem_cfr.HoldemState
   model: tuple
   restricted: jax.Array
   p: jax.Array
@@ -117,10 +117,10 @@ class RestrictedState(NamedTuple):
 
 
 def _mcrnr_init(
-  game, *, model, seed=0, epsilon=sampled_games.DEFAULT_EPSILON, p=DEFAULT_PCONF, restricted=1
+  game, *, model, seed=0, epsilon=holdem_cfr.DEFAULT_EPSILON, p=DEFAULT_PCONF, restricted=1
 ) -> RestrictedState:
   return RestrictedState(
-    inner_state=sampled_games.init(game, seed=seed, epsilon=epsilon),
+    inner_state=holdem_cfr.init(game, seed=seed, epsilon=epsilon),
     model=tuple(jnp.asarray(m, jnp.float32) for m in model),
     restricted=jnp.asarray(restricted, jnp.int32),
     p=jnp.asarray(p, jnp.float32),
@@ -128,8 +128,8 @@ def _mcrnr_init(
 
 
 def _mcrnr_step(game, state: RestrictedState) -> RestrictedState:
-  fixed = sampled_games.Fixed(tables=state.model, player=state.restricted, p=state.p)
-  return state._replace(inner_state=sampled_games.step(game, state.inner_state, fixed=fixed))
+  fixed = holdem_cfr.Fixed(tables=state.model, player=state.restricted, p=state.p)
+  return state._replace(inner_state=holdem_cfr.step(game, state.inner_state, fixed=fixed))
 
 
 def _mixed(game, state: RestrictedState, strategy):
@@ -141,7 +141,7 @@ def _mixed(game, state: RestrictedState, strategy):
 
 def _mcrnr_counter(game, state: RestrictedState):
   """The counter-strategy for the unrestricted seat and the model for the restricted one."""
-  average = sampled_games.average_strategy(game, state.inner_state)
+  average = holdem_cfr.average_strategy(game, state.inner_state)
   return tuple(jnp.where(state.restricted == q, state.model[q], average[q]) for q in (0, 1))
 
 
@@ -150,13 +150,13 @@ def _mcrnr() -> registry.Solver:
     _mcrnr_init,
     ("seed", "epsilon", "p", "restricted"),
     step=_mcrnr_step,
-    average_strategy=lambda g, s: _mixed(g, s, sampled_games.average_strategy),
-    current_strategy=lambda g, s: _mixed(g, s, sampled_games.current_strategy),
+    average_strategy=lambda g, s: _mixed(g, s, holdem_cfr.average_strategy),
+    current_strategy=lambda g, s: _mixed(g, s, holdem_cfr.current_strategy),
     counter_profile=_mcrnr_counter,
   )
   return registry.Solver(
     name="mcrnr",
-    hyperparameters={"seed": 0, "epsilon": sampled_games.DEFAULT_EPSILON, "p": DEFAULT_PCONF, "restricted": 1},
+    hyperparameters={"seed": 0, "epsilon": holdem_cfr.DEFAULT_EPSILON, "p": DEFAULT_PCONF, "restricted": 1},
     requires=("model",),
     **functions,
   )

@@ -164,7 +164,7 @@ def init(game: holdem.HoldemGame, *, seed=0, epsilon=DEFAULT_EPSILON) -> HoldemS
 
 def step(game: holdem.HoldemGame, state: HoldemState, fixed: Fixed | None = None) -> HoldemState:
   """One ``mccfr-os`` iteration: a deal, then an outcome-sampling update of player 0 and of
-  player 1 (one trajectory each); ``fixed``: MCRNR's restriction (jaxcfr.solvers.sampled_search)."""
+  player 1 (one trajectory each); ``fixed``: MCRNR's restriction (jaxcfr.solvers.holdem_search)."""
   keys = sampling_lib.split_key(state.key, 4)
   deal = holdem.sample_deals(jax.random.wrap_key_data(keys[1]), 1)
   buckets = holdem.deal_buckets(game, deal)[0]
