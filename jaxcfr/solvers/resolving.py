@@ -57,6 +57,8 @@ __all__ = [
   "resolve_step",
   "resolve",
   "agent_strategy",
+  "whole_tree",
+  "resolves",
 ]
 
 
@@ -226,6 +228,17 @@ def resolve(
   return Resolved(strategy, values, state.follow)
 
 
+def whole_tree(game) -> PublicTree:
+  """``game`` if it is a host PublicTree, else the public tree of the rules ``game``."""
+  return game if isinstance(game, PublicTree) else public_tree.build(game)
+
+
+def resolves(tree: PublicTree, player: int) -> int:
+  """How many re-solves ``agent_strategy`` runs as ``player`` on the whole game ``tree``: one per
+  decision node of the player (the walk reaches every node once)."""
+  return len(tree.decision_nodes(player))
+
+
 LeafValuesOf = Callable[[PublicTree], LeafValueFn | public_tree.LeafSolver]
 """``leaf_values_of(lookahead)``: the value function of a depth-limited lookahead's leaves
 (``functools.partial(lookahead.exact_leaf_values, iterations=...)``, the warm-started
@@ -235,7 +248,7 @@ re-solves of lookaheads of one shape share one compiled program)."""
 
 
 def agent_strategy(
-  rules,
+  game,
   player: int,
   *,
   iterations: int,
@@ -248,17 +261,19 @@ def agent_strategy(
   progress: Callable[[int], None] | None = None,
 ) -> np.ndarray:
   """[N_p, A, H] the continual re-solving agent's strategy as ``player`` of the whole game
-  ``rules`` (its public tree's decision nodes of ``player``, ``public_tree.build(rules)``):
-  a first solve of the root's lookahead with both players' ranges, then a re-solve of a
-  ``rounds``-round lookahead at each of the agent's decision nodes, ``iterations`` of
-  ``algorithm`` each (module doc).
+  (its public tree's decision nodes of ``player``): a first solve of the root's lookahead with
+  both players' ranges, then a re-solve of a ``rounds``-round lookahead at each of the agent's
+  decision nodes, ``iterations`` of ``algorithm`` each (module doc).
 
   Args:
+    game: the whole game's public tree (a host ``PublicTree``, e.g. the ``tree`` of a game
+      loaded on the public tree: built once, shared by both seats), or its rules (built here).
     leaf_values_of: the leaf value function of each lookahead (``LeafValuesOf``).
     carry, gadget: ``resolve``'s, for every re-solve.
     progress: called with the number of re-solves done.
   """
-  whole = public_tree.build(rules)
+  whole = whole_tree(game)
+  rules = whole.rules
   slots = whole.action_ids.shape[1]
   strategy = np.zeros((len(whole.decision_nodes(player)), slots, whole.num_hands))
   row_of = {int(n): i for i, n in enumerate(whole.decision_nodes(player))}
