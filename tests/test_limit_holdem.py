@@ -273,17 +273,22 @@ def test_outcome_sampling_regrets_are_unbiased_against_chance_sampling(game):
 
 
 def test_table_building_bars_follow_the_progress_setting(monkeypatch, capsys):
-  """Not in redirected logs (no terminal here), not with --no-progress, drawn when asked."""
-  monkeypatch.delenv("JAXCFR_PROGRESS", raising=False)
+  """Not in redirected logs (no terminal here), not with --no-progress, drawn when asked; the
+  setting reaches the builds as an argument of the command (progress.bars), not through the
+  environment."""
+  from jaxcfr.base import progress
+
   assert not holdem.building_bars()  # pytest's stderr is no terminal
-  monkeypatch.setenv("JAXCFR_PROGRESS", "1")
-  assert holdem.building_bars()
-  during = []
-  run = cli._run
-  monkeypatch.setattr(cli, "_run", lambda args: during.append(holdem.building_bars()) or run(args))
-  assert cli.main(["solve", "kuhn_poker", "--iters", "1", "--no-progress"]) == 0
-  assert during == [False]  # --no-progress reaches the game builds
-  assert holdem.building_bars()  # for that command only
+  with progress.bars(True):
+    assert holdem.building_bars()
+    during = []
+    run = cli._run
+    monkeypatch.setattr(cli, "_run", lambda args: during.append(holdem.building_bars()) or run(args))
+    assert cli.main(["solve", "kuhn_poker", "--iters", "1", "--no-progress"]) == 0
+    assert during == [False]  # --no-progress reaches the game builds
+    assert holdem.building_bars()  # for that command only
+    assert cli.main(["solve", "kuhn_poker", "--iters", "1", "--progress"]) == 0
+    assert during == [False, True]
 
 
 def test_node_features_count_the_bets_and_raises_along_the_betting(game):

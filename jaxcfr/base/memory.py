@@ -10,15 +10,16 @@ wraps a whole build: the address space is capped at the limit for its duration, 
 allocation the estimates missed fails there as a MemoryError, which becomes the same line,
 instead of reaching the kernel's out-of-memory killer.
 
-The limit is ``$JAXCFR_MAX_MEMORY`` (``--max-memory`` on the command line; ``8G``, ``512M``,
-``1.5T`` or bytes) when set, otherwise the memory available now: the least of the system's
-available memory, the cgroup's limit less its usage, and the address-space limit less the
-process's size.
+The limit is the one given to ``limited(size)`` for the work inside it (the command line's
+``--max-memory``), else ``$JAXCFR_MAX_MEMORY`` (``8G``, ``512M``, ``1.5T`` or bytes) when set,
+otherwise the memory available now: the least of the system's available memory, the cgroup's
+limit less its usage, and the address-space limit less the process's size.
 """
 
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import os
 import re
 import resource
@@ -35,6 +36,7 @@ __all__ = [
   "available",
   "Limit",
   "limit",
+  "limited",
   "check",
   "STATE_COPIES",
   "check_state",
@@ -122,9 +124,38 @@ class Limit(NamedTuple):
   source: str
 
 
+_LIMITED: contextvars.ContextVar = contextvars.ContextVar("jaxcfr_max_memory", default=None)
+
+
+@contextlib.contextmanager
+def limited(size: int | str | None):
+  """The limit for the work inside the ``with`` block (every build and run it starts, in this
+  thread or context): ``size`` bytes, or a size such as ``"8G"``; None keeps the limit as it
+  is. How the command line's ``--max-memory`` reaches the builders, instead of the environment.
+
+      with memory.limited("512M"):
+        game = jaxcfr.load("leduc_poker")
+  """
+  if size is None:
+    yield
+    return
+  size = parse_size(size, "--max-memory") if isinstance(size, str) else int(size)
+  if size <= 0:
+    raise GameError(f"--max-memory must be a positive size, got {size}")
+  token = _LIMITED.set(Limit(size, "set by --max-memory"))
+  try:
+    yield
+  finally:
+    _LIMITED.reset(token)
+
+
 def limit() -> Limit:
-  """``$JAXCFR_MAX_MEMORY`` when set, else ``available()``. A build takes it once at its start
-  (the memory available falls as the build allocates)."""
+  """The size given to ``limited`` around this call, else ``$JAXCFR_MAX_MEMORY`` when set, else
+  ``available()``. A build takes it once at its start (the memory available falls as the build
+  allocates)."""
+  scoped = _LIMITED.get()
+  if scoped is not None:
+    return scoped
   setting = os.environ.get(ENV)
   if setting is not None and setting.strip():
     return Limit(parse_size(setting), f"set by --max-memory ({ENV})")

@@ -38,8 +38,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import os
-import sys
 from typing import Any, NamedTuple
 from collections.abc import Callable
 
@@ -52,7 +50,7 @@ from jaxcfr.games import GameInfo, limit_holdem as rules
 
 from jaxcfr.kits.card_abstraction import hand_eval, hand_strength
 from jaxcfr.base import cache as cache_lib
-from jaxcfr.base import memory
+from jaxcfr.base import memory, progress
 from jaxcfr.kits.card_abstraction.hand_eval import hand_rank
 
 NAME = "card_abstraction"
@@ -307,10 +305,9 @@ def showdown_sign(deals: jax.Array) -> jax.Array:
 
 
 def building_bars() -> bool:
-  """Whether the table builds draw progress bars: ``JAXCFR_PROGRESS=1`` or ``0`` (the command
-  line's ``--progress``/``--no-progress`` set it), else only on a terminal."""
-  setting = os.environ.get("JAXCFR_PROGRESS")
-  return setting == "1" if setting in ("0", "1") else sys.stderr.isatty()
+  """Whether the table builds draw progress bars: as ``jaxcfr.base.progress.bars`` sets it around
+  the load (the command line's ``--progress``/``--no-progress``), else only on a terminal."""
+  return progress.enabled()
 
 
 def _preflop_table(rollouts: int) -> np.ndarray:
