@@ -106,8 +106,9 @@ def _solve(settings) -> int:
 
 
 def _restricted() -> tuple:
-  """The registrations of the restricted solvers on the sequence form (rnr's --algo)."""
-  return tuple(r for r in solvers.registrations("sequence_form") if solvers.get(r.name).counter_profile is not None)
+  """The registrations of the restricted solvers (those with a counter profile), on every
+  representation: rnr's --algo and its generated flags."""
+  return tuple(r for r in solvers.registrations() if solvers.get(r.name, r.representation).counter_profile is not None)
 
 
 # Settings that rnr declares itself (its runs are the grid of p and the restricted player).
@@ -116,21 +117,22 @@ _RNR_OWN = ("p", "restricted", "seed", "model")
 
 def _rnr(settings) -> int:
   started = time.perf_counter()
-  representation = kits.representation_of(settings.game)
-  if representation != "sequence_form":
-    kit = kits.get(representation)
+  representation = kits.representation_of(settings.game, settings.representation)
+  kit = kits.get(representation)
+  if kit.best_response_values is None or kit.expected_value is None:
     hint = f"; 'jaxcfr solve {settings.game} --algo mcrnr' plays its kit's model" if kit.default_model else ""
     raise ValueError(
-      f"rnr scores counter-strategies exactly on the sequence form; {settings.game} is a {representation} game{hint}"
+      f"rnr scores counter-strategies by exact best responses, which the {representation} representation of "
+      f"{settings.game} has not{hint}"
     )
-  declared = solvers.registration(settings.algo)
+  declared = solvers.registration(settings.algo, representation)
   options, lists = flags.solver_settings(settings, declared, _restricted(), leave_out=_RNR_OWN)
   for name, values in lists.items():
     if len(values) != 1:
       raise ValueError(f"--{name.replace('_', '-')} takes one value in rnr (its runs are the grid of --p)")
   shared = {name: values[0] for name, values in lists.items()}
-  solvers.check_settings(settings.algo, declared.representation, options, {"p": settings.p, **shared})
-  solver = solvers.get(settings.algo, **options)
+  solvers.check_settings(settings.algo, representation, options, {"p": settings.p, **shared})
+  solver = solvers.get(settings.algo, representation, **options)
   if settings.seed != 0 and not solver.stochastic:
     raise ValueError(f"--seed applies to --algo mcrnr, not {settings.algo}")
   run = common_flags.run_settings(settings)
@@ -140,7 +142,7 @@ def _rnr(settings) -> int:
   from jaxcfr.evaluate import exploitation, opponent  # pylint: disable=import-outside-toplevel
   from jaxcfr.run import sharding  # pylint: disable=import-outside-toplevel
 
-  game = kits.load(settings.game, dtype=settings.dtype)
+  game = kits.load(settings.game, dtype=settings.dtype, representation=representation)
   model = opponent.fixed_model(game, settings.model)
   restricted = (0, 1) if settings.restricted == "both" else int(settings.restricted)
   grid_p, grid_r = exploitation.grid(settings.p, restricted)
@@ -292,9 +294,10 @@ def commands() -> tuple[Command, ...]:
             "rnr",
             "rnr: restricted Nash response; dbr: data-biased response (confidence p at every infoset); "
             "mcrnr: Monte-Carlo RNR on outcome sampling (Ponsen et al. 2011, Algorithm 2)",
-            choices=tuple(r.name for r in _restricted()),
+            choices=tuple(dict.fromkeys(r.name for r in _restricted())),
           )
         ),
+        common_flags.REPRESENTATION,
         Flag(Param("seed", int, 0, "mcrnr: the seed of every run")),
         Flag(
           Param("value_iters", int, None, "CFR+ iterations of the game-value solve (default: max(iters, 2000))", low=1)
