@@ -1,5 +1,5 @@
 """Every subcommand and output flag on every representation that the registry offers, at small
-size (issue 56, item 2): each combination writes a file that loads back, or is refused in one
+size: each combination writes a file that loads back, or is refused in one
 line before any solve. The three kits' small games: Kuhn poker on the sequence form and on the
 public tree, limit hold'em's card abstraction, and a river subgame of heads-up no-limit."""
 
@@ -92,10 +92,17 @@ def test_every_subcommand_and_output_flag_on_every_representation(
   if representation != "sequence_form" and exact:
     _refused([*match, "--games", "100"], capsys, monkeypatch, "--games plays sampled games on the sequence form")
 
-  # rnr on a game whose default kit is not the sequence form; the depth-limited commands on
-  # games that are not two-round public trees
-  if jaxcfr.kits.representation_of(game) != "sequence_form":
-    _refused(["rnr", game, "--json", files["x.json"]], capsys, monkeypatch, "on the sequence form")
+  # rnr against the solve's strategy file as the model, on every exact kit; refused elsewhere
+  rnr = ["rnr", game, "--representation", representation, "--model", files["s.npz"], "--p", "0.5", *SMALL]
+  rnr += ["--value-iters", "10", "--json", files["x.json"]]
+  if exact:
+    assert _run(rnr, capsys)[0] == 0
+    (row,) = json.loads(open(files["x.json"], encoding="utf-8").read())["rows"]
+    assert row["p"] == 0.5 and row["restricted_player"] == 1
+  else:
+    _refused(rnr, capsys, monkeypatch, "by exact best responses")
+
+  # the depth-limited commands on games that are not two-round public trees
   message = "two betting rounds" if "public_tree" in jaxcfr.kits.representations_of(game) else "no public_tree"
   _refused(["resolve", game, "--strategy-out", files["x.json"]], capsys, monkeypatch, message)
   _refused(["value-data", game, "--out", files["x.json"]], capsys, monkeypatch, message)
