@@ -51,7 +51,7 @@ JSON = Flag(Param("json", str, None, "write the results, self-described, as JSON
 
 _RUN = {param.name: param for param in driver.RUN_SETTINGS}
 RUN = (
-  Flag(_RUN["iterations"], flag="--iters"),
+  Flag(_RUN["iterations"], flag="--iters", metavar="ITERS"),
   Flag(_RUN["eval_every"]),
   Flag(_RUN["checkpoint"], metavar="FILE", output=True),
   Flag(_RUN["checkpoint_every"], metavar="N", needs="checkpoint"),

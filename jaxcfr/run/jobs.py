@@ -90,9 +90,14 @@ def run_job(job: Job, settings: JobSettings = JobSettings()) -> SolveResult:
     elapsed_before, compile_before = saved["seconds"], saved["compile_seconds"]
   enabled = sys.stderr.isatty() if settings.progress is None else settings.progress
   bar = tqdm.tqdm(
-    total=job.total, initial=counted, unit=job.unit, disable=not enabled, file=sys.stderr, dynamic_ncols=True
+    total=job.total,
+    initial=counted,
+    unit=job.unit,
+    disable=not enabled,
+    file=sys.stderr,
+    dynamic_ncols=True,
+    desc=f"{job.name} {job.game}",
   )
-  bar.set_description(f"{job.name} {job.game}")
   clock, start = CompileClock.get(), time.perf_counter()
 
   def save() -> None:

@@ -183,7 +183,11 @@ def commands() -> tuple[Command, ...]:
       "": (
         common_flags.game(DEFAULT_GAME),
         Flag(Param("count", int, 1000, "situations", low=1)),
-        Flag(Param("iterations", int, 1000, "CFR iterations solving each situation", low=1), flag="--iters"),
+        Flag(
+          Param("iterations", int, 1000, "CFR iterations solving each situation", low=1),
+          flag="--iters",
+          metavar="ITERS",
+        ),
         _algo("every solve"),
         Flag(Param("batch", int, 4096, "situations solved as one program", low=1)),
         Flag(Param("seed", int, 1, "seed of the situations (>= 1)", low=1)),
@@ -247,7 +251,9 @@ def commands() -> tuple[Command, ...]:
             "lookahead's iterations: docs/resolving.md), a network file, or several, comma-separated (their mean)",
           )
         ),
-        Flag(Param("iterations", int, 1000, "CFR iterations of every re-solve", low=1), flag="--iters"),
+        Flag(
+          Param("iterations", int, 1000, "CFR iterations of every re-solve", low=1), flag="--iters", metavar="ITERS"
+        ),
         _algo("every re-solve"),
         Flag(
           Param(
