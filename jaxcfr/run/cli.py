@@ -14,7 +14,6 @@ line and exit status 2, Ctrl-C exit status 130.
 from __future__ import annotations
 
 import argparse
-import functools
 import os
 import re
 import sys
@@ -33,19 +32,20 @@ def _version() -> str:
   return f"jaxcfr {__version__}"
 
 
-@functools.cache
 def commands() -> dict[str, flags.Command]:
-  """Every subcommand by name, in the order of the help."""
+  """Every subcommand by name, in the order of the help (made afresh: a solver registered
+  since has its flags)."""
   found = solve_cli.commands() + match_cli.commands() + resolving_cli.commands()
   return {command.name: command for command in found}
 
 
-def parser() -> argparse.ArgumentParser:
-  """The command line's argument parser: every flag made from its declaration."""
+def parser(found: dict | None = None) -> argparse.ArgumentParser:
+  """The command line's argument parser: every flag made from its declaration (of the
+  subcommands ``found``, default ``commands()``)."""
   top = argparse.ArgumentParser(prog="jaxcfr", description=__doc__, formatter_class=flags.Formatter)
   top.add_argument("--version", action="version", version=_version())
   subparsers = top.add_subparsers(dest="command", required=True)
-  for command in commands().values():
+  for command in (found or commands()).values():
     sub = subparsers.add_parser(command.name, help=command.help, formatter_class=flags.Formatter, epilog=command.epilog)
     for title, declared in command.groups.items():
       flags.add_flags(sub.add_argument_group(title) if title else sub, declared)

@@ -5,8 +5,8 @@ default, allowed values or bounds, help; a batchable number is a comma-separated
 the solvers declare theirs, and how the command line spells it (positional or not, metavar,
 the settings it needs, whether it names an output file). ``add_flags`` makes the argparse
 arguments from the declarations, with types that check kinds and bounds as the text is read;
-``settings`` turns the parsed arguments into one ``Settings`` object that the command hands on
-(to ``driver.RunSettings``, a job's settings); ``check_needs`` and ``check_outputs`` check the
+``settings`` turns the parsed arguments into one settings object (a namespace: every setting
+by its declared name) that the command hands on (as ``driver.RunSettings``, a job's settings); ``check_needs`` and ``check_outputs`` check the
 settings that depend on each other, and the output files, before any work. The solvers' own
 settings become flags too (``solver_flags``, ``solver_settings``), from their registrations.
 """
@@ -45,7 +45,7 @@ class Flag:
   """One setting of a subcommand.
 
   Attributes:
-    param: what the setting is: its name (the attribute of ``Settings``), kind, default,
+    param: what the setting is: its name (the attribute of the settings object), kind, default,
       choices or bounds, and help (a batchable number: a comma-separated list of them).
     flag: how it is spelled ("--iters" for ``iterations``); default ``param.flag``; None for
       a positional argument.
@@ -53,8 +53,8 @@ class Flag:
     metavar: the value's name in the help.
     const: the value of an optional flag given without one (``info --json``: standard output).
     needs: the name of a setting this one needs (``resume`` needs ``checkpoint``).
-    output: the name of a file the command writes: checked writable, and not named by another
-      output, before any work.
+    output: the setting names a file the command writes: checked writable, and not named by
+      another output, before any work.
     required: the flag must be given.
     parse: ``parse(text) -> value`` for a kind the declaration cannot check alone (a memory
       size); ValueError on bad text.

@@ -141,7 +141,9 @@ class ValueData:
       which, ranges = value_data.draw(self.starts, count, seed=seed)
     else:
       self.options |= {"queries": queries, **asked}
-      which, ranges = value_network.agent_queries(rules, network, iterations=asked["query_iters"], every=asked["every"])
+      which, ranges = value_network.agent_queries(
+        game.tree, network, iterations=asked["query_iters"], every=asked["every"]
+      )
       self.asked = len(which)
       pick = np.sort(np.random.default_rng(seed).permutation(len(which))[:count])
       which, ranges = which[pick], ranges[..., pick]

@@ -102,12 +102,14 @@ jax.tree_util.register_dataclass(
 
 
 def agent_queries(
-  rules, network: ValueNetwork, *, iterations: int = 1000, every: int = 20, gadget: str = "rm+"
+  game, network: ValueNetwork, *, iterations: int = 1000, every: int = 20, gadget: str = "rm+"
 ) -> tuple:
   """``(which [S], ranges [2, H, S])``, the situations that the continual re-solving agent
   (``resolving.agent_strategy``, both seats, ``iterations`` per solve, ``gadget``) asks
   ``network`` about: both players' ranges at the leaves of its lookaheads, at every
   ``every``-th call of the leaf function, and which of ``round_starts(rules)`` each leaf is.
+  ``game``: the whole game's public tree (built once, e.g. a loaded game's ``tree``), or its
+  rules.
 
   These ranges are unlike the range generator's (hands at zero weight, the mass on few
   hands); a network trained on them as well errs several times less on what its agent asks
@@ -117,6 +119,8 @@ def agent_queries(
   labelled by the expert, here the exact solve."""
   if every < 1 or iterations < 1:
     raise ValueError(f"every and iterations must be >= 1, got {every} and {iterations}")
+  whole = resolving.whole_tree(game)  # built once for both seats
+  rules = whole.rules
   index_of = {(tuple(s.chips), tuple(s.board)): i for i, s in enumerate(round_starts(rules))}
   values_of = leaf_fn(network)
   calls, kept = [0], []
@@ -133,7 +137,6 @@ def agent_queries(
     jax.debug.callback(record, tree.leaf_chips, tree.boards[tree.board[tree.leaf_nodes]], ranges)
     return values_of(tree, ranges)
 
-  whole = resolving.whole_tree(rules)  # built once for both seats
   for player in (0, 1):
     resolving.agent_strategy(
       whole,
