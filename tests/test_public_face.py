@@ -21,6 +21,7 @@ DOCTESTED = (
   "jaxcfr.kits.profiles",
   "jaxcfr.base.game_strings",
   "jaxcfr.testing",
+  "jaxcfr.solvers.locking",
 )
 
 
