@@ -22,6 +22,10 @@ DOCTESTED = (
   "jaxcfr.base.game_strings",
   "jaxcfr.testing",
   "jaxcfr.solvers.locking",
+  "jaxcfr.poker.solutions",
+  "jaxcfr.poker.queries",
+  "jaxcfr.poker.grids",
+  "jaxcfr.poker.boards",
 )
 
 
