@@ -28,7 +28,7 @@ from jaxcfr.games.hunl_subgame import format_cards, parse_cards
 from jaxcfr.games.spots import Spot
 from jaxcfr.poker import queries, solutions
 
-__all__ = ["next_boards", "solve_boards", "table", "figure"]
+__all__ = ["next_boards", "subgame", "solve_boards", "table", "figure"]
 
 
 def next_boards(spot: Spot) -> list[str]:
@@ -38,7 +38,8 @@ def next_boards(spot: Spot) -> list[str]:
   return [spot.board + format_cards((c,)) for c in range(52) if c not in spot.cards]
 
 
-def _subgame(spot: Spot, board: str) -> Spot:
+def subgame(spot: Spot, board: str) -> Spot:
+  """``spot`` on ``board``: its board and one more card."""
   if not board.startswith(spot.board) or len(parse_cards(board)) != len(spot.cards) + 1:
     raise ValueError(f"board {board!r} is not {spot.board!r} and one more card")
   return dataclasses.replace(spot, board=board)
@@ -61,7 +62,7 @@ def solve_boards(
     "seconds", "solutions"}``; ``seconds`` is the batched solve's wall time (compilation included).
   """
   boards = next_boards(spot) if cards is None else [spot.board + format_cards(parse_cards(c)) for c in cards]
-  subs = [_subgame(spot, board) for board in boards]
+  subs = [subgame(spot, board) for board in boards]
   games = [solutions.game_of(sub, dtype) for sub in subs]
   shapes = {tuple(x.shape for x in jax.tree.leaves(g.tensors)) for g in games}
   if len(shapes) != 1:
