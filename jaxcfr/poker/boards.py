@@ -17,6 +17,7 @@ of the solver's run) solves them all; ``solve_boards`` equals solving each board
 from __future__ import annotations
 
 import dataclasses
+import functools
 import time
 
 import jax
@@ -50,6 +51,17 @@ def _stack(*trees):
   return jax.tree.map(lambda *leaves: jnp.stack(leaves), *trees)
 
 
+@functools.partial(jax.jit, static_argnums=(1, 2))
+def _solve_all(stacked, solver, iterations: int) -> tuple:
+  """Each board's average profile after ``iterations`` of ``solver``: one program for the batch
+  (compiled once per solver, iteration count and shape)."""
+
+  def one(tensors):
+    return solver.average_strategy(tensors, solver.run(tensors, solver.init(tensors), iterations))
+
+  return jax.vmap(one)(stacked)
+
+
 def solve_boards(
   spot: Spot, cards=None, *, algorithm: str = "dcfr", iterations: int = 300, dtype=None, with_equity: bool = True
 ) -> dict:
@@ -59,7 +71,8 @@ def solve_boards(
 
   Returns:
     ``{"actions", "rows": [{"board", "frequencies", "ev", "equity", "exploitability_pot_percent"}],
-    "seconds", "solutions"}``; ``seconds`` is the batched solve's wall time (compilation included).
+    "seconds", "solutions"}``; ``seconds`` is the batched solve's wall time (its compilation
+    included on the first call of a shape).
   """
   boards = next_boards(spot) if cards is None else [spot.board + format_cards(parse_cards(c)) for c in cards]
   subs = [subgame(spot, board) for board in boards]
@@ -68,16 +81,9 @@ def solve_boards(
   if len(shapes) != 1:
     raise ValueError("these boards' trees differ in shape (a card that changes the betting?): solve them apart")
   solver = solvers.get(algorithm, "public_tree")
-
-  @jax.jit
-  def solve_all(stacked):
-    def one(tensors):
-      return solver.average_strategy(tensors, solver.run(tensors, solver.init(tensors), iterations))
-
-    return jax.vmap(one)(stacked)
-
+  stacked = _stack(*(g.tensors for g in games))
   start = time.perf_counter()
-  profiles = jax.block_until_ready(solve_all(_stack(*(g.tensors for g in games))))
+  profiles = jax.block_until_ready(_solve_all(stacked, solver, iterations))
   seconds = time.perf_counter() - start
   rows, solved = [], []
   for b, (sub, game) in enumerate(zip(subs, games)):
