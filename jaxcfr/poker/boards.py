@@ -46,20 +46,41 @@ def subgame(spot: Spot, board: str) -> Spot:
   return dataclasses.replace(spot, board=board)
 
 
-@jax.jit
-def _stack(*trees):
-  return jax.tree.map(lambda *leaves: jnp.stack(leaves), *trees)
+def _stack(trees: list) -> tuple:
+  """(the batch of trees, its vmap axes): leaves equal on every board (the tree's shape, its
+  indices) kept once and shared (axis None), the others (valid hands, strengths, ranges)
+  stacked on a leading axis. Shared indices keep their gathers unbatched."""
+  leaves = [jax.tree.leaves(tree) for tree in trees]
+  treedef = jax.tree.structure(trees[0])
+  shared = [all(np.array_equal(np.asarray(column[0]), np.asarray(x)) for x in column[1:]) for column in zip(*leaves)]
+  stacked = [column[0] if same else jnp.stack(column) for same, column in zip(shared, zip(*leaves))]
+  axes = [None if same else 0 for same in shared]
+  return jax.tree.unflatten(treedef, stacked), jax.tree.unflatten(treedef, axes)
 
 
-@functools.partial(jax.jit, static_argnums=(1, 2))
-def _solve_all(stacked, solver, iterations: int) -> tuple:
+@functools.partial(jax.jit, static_argnums=(1, 2, 3))
+def _solve_all(stacked, axes, solver, iterations: int) -> tuple:
   """Each board's average profile after ``iterations`` of ``solver``: one program for the batch
-  (compiled once per solver, iteration count and shape)."""
+  (compiled once per solver, iteration count, shape and shared leaves)."""
 
   def one(tensors):
     return solver.average_strategy(tensors, solver.run(tensors, solver.init(tensors), iterations))
 
-  return jax.vmap(one)(stacked)
+  return jax.vmap(one, in_axes=(axes.tree,))(stacked)
+
+
+class _Hashable:
+  """A pytree of vmap axes as a static argument (hashed and compared by its leaves)."""
+
+  def __init__(self, tree):
+    self.tree = tree
+    self.key = (jax.tree.structure(tree), tuple(jax.tree.leaves(tree, is_leaf=lambda x: x is None)))
+
+  def __hash__(self):
+    return hash(self.key)
+
+  def __eq__(self, other):
+    return isinstance(other, _Hashable) and self.key == other.key
 
 
 def solve_boards(
@@ -81,9 +102,9 @@ def solve_boards(
   if len(shapes) != 1:
     raise ValueError("these boards' trees differ in shape (a card that changes the betting?): solve them apart")
   solver = solvers.get(algorithm, "public_tree")
-  stacked = _stack(*(g.tensors for g in games))
+  stacked, axes = _stack([g.tensors for g in games])
   start = time.perf_counter()
-  profiles = jax.block_until_ready(_solve_all(stacked, solver, iterations))
+  profiles = jax.block_until_ready(_solve_all(stacked, _Hashable(axes), solver, iterations))
   seconds = time.perf_counter() - start
   rows, solved = [], []
   for b, (sub, game) in enumerate(zip(subs, games)):
