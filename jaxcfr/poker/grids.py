@@ -44,7 +44,8 @@ def strategy_grids(report: dict) -> dict:
 
 def figure(report: dict, *, title: str | None = None):
   """A matplotlib figure: one 13 x 13 panel per action of a node's report, each cell the
-  action's probability with the class's label (needs matplotlib: pip install 'jaxcfr[notebooks]')."""
+  action's probability with the class's label, gray outside the range (needs matplotlib:
+  pip install 'jaxcfr[notebooks]')."""
   try:
     import matplotlib.pyplot as plt  # pylint: disable=import-outside-toplevel
   except ImportError as error:
@@ -52,8 +53,10 @@ def figure(report: dict, *, title: str | None = None):
   grids_ = strategy_grids(report)
   _, labels = grid(np.zeros(1326))
   fig, axes = plt.subplots(1, len(grids_), figsize=(3.2 * len(grids_), 3.4), squeeze=False)
+  colours = plt.get_cmap("viridis").copy()
+  colours.set_bad("#dddddd")  # classes outside the range
   for ax, (name, values) in zip(axes[0], grids_.items()):
-    ax.imshow(np.nan_to_num(values, nan=0.0), vmin=0, vmax=1, cmap="viridis")
+    ax.imshow(np.ma.masked_invalid(values), vmin=0, vmax=1, cmap=colours)
     for i in range(13):
       for j in range(13):
         ax.text(j, i, labels[i, j], ha="center", va="center", fontsize=4.5, color="white")
