@@ -324,13 +324,7 @@ class HunlSubgame:
       raise GameError(f"parameter pot must be even and at most twice the stack {self.stack}, got {self.pot}")
     self.first_bets, self.raises = parse_sizes(first_bets, "first_bets"), parse_sizes(raises, "raises")
     self.max_raises = None if max_raises is None else check_int("max_raises", max_raises, low=0)
-    self.info = GameInfo(
-      payoff_unit="chips",
-      is_poker=True,
-      big_blind=float(self.big_blind),
-      pot=float(self.pot),
-      representations=("public_tree",),
-    )
+    self.info = self._info()
 
   def _load_spot(self, path) -> None:
     """The game of a spot file (games/spots.py), which gives every other parameter."""
@@ -346,7 +340,11 @@ class HunlSubgame:
     self.board, self.pot, self.ranges, self.source = self.spot.cards, self.spot.pot, self.spot.ranges, str(path)
     self.stack, self.big_blind = self.spot.stack, self.spot.big_blind
     self.first_bets = self.raises = self.max_raises = None  # the spot's bet tree instead
-    self.info = GameInfo(
+    self.info = self._info()
+
+  def _info(self) -> GameInfo:
+    """What the subgame declares: chips, poker, its big blind and pot, the public tree only."""
+    return GameInfo(
       payoff_unit="chips",
       is_poker=True,
       big_blind=float(self.big_blind),
