@@ -41,11 +41,27 @@ def _value(param):
   return low + (high - low) * 0.375
 
 
+# What the command line gives a solver that requires it (``jaxcfr rnr``'s model and p); a
+# solver requiring anything else (a node lock) is refused by ``jaxcfr solve`` in one line.
+GIVEN = {"model", "p"}
+
+
 def _cases():
   for declared in solvers.registrations():
+    if not set(declared.requires) <= GIVEN:
+      continue
     for param in declared.hyperparameters:
       if param.cli:
         yield pytest.param(declared, param, id=f"{declared.name}-{declared.representation}-{param.name}")
+
+
+def test_solvers_needing_what_only_python_gives_are_refused_in_one_line(capsys):
+  refused = [d for d in solvers.registrations() if not set(d.requires) <= GIVEN]
+  for declared in refused:
+    argv = ["solve", GAMES[declared.representation], "--algo", declared.name]
+    assert cli.main([*argv, "--representation", str(declared.representation)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "which the command line cannot give" in err[0], err
 
 
 @pytest.fixture(scope="module")

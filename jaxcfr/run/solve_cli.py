@@ -78,6 +78,12 @@ def _solve(settings) -> int:
     raise ValueError(
       f"--algo {settings.algo} needs an opponent model; use 'jaxcfr rnr {settings.game} --algo {settings.algo}'"
     )
+  objects = [name for name in declared.requires if name not in ("model", "p")]
+  if objects:  # arrays or objects that only Python can pass (a node lock)
+    raise ValueError(
+      f"--algo {settings.algo} needs {', '.join(objects)}, which the command line cannot give; "
+      f"run it from Python (jaxcfr.solve(game, {settings.algo!r}, ..., {objects[0]}=...))"
+    )
   if settings.strategy_out and kit.save_strategy is None:
     raise ValueError(f"--strategy-out: strategies of the {representation} representation cannot be saved")
   run = common_flags.run_settings(settings)
