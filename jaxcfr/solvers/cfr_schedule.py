@@ -63,6 +63,8 @@ __all__ = [
   "since_restart",
   "next_weight_ratio",
   "average_term",
+  "running_average",
+  "broadcast_hyperparameters",
   "check_hyperparameters",
   "declared_hyperparameters",
   "preset_hyperparameters",
@@ -201,6 +203,34 @@ def average_term(state, reach: jax.Array, strategy: jax.Array, following: jax.Ar
   if terms is None:
     return weighted
   return jnp.where(terms == 0, weighted, jnp.where(terms == 1, strategy, following))
+
+
+def running_average(weight_ratio: jax.Array, average: jax.Array, current: jax.Array) -> jax.Array:
+  """``average`` [..., *B] updated with this iteration's ``current`` with the average
+  strategy's weights (``weight_ratio`` [*B], the state's after the step: the weights so far
+  over this iteration's), so that values kept beside a run average like its strategies."""
+  mix = jnp.where(weight_ratio > 0, 1.0 / jnp.where(weight_ratio > 0, weight_ratio, 1.0), 0.0).astype(average.dtype)
+  return average * (1 - mix) + current * mix
+
+
+def broadcast_hyperparameters(dtype, alpha, beta, gamma, averaging_delay, **schedule) -> tuple[dict, tuple]:
+  """``({alpha, beta, gamma, averaging_delay, *schedule}: arrays [*B], B)``: the
+  hyperparameters as arrays (floats in ``dtype``, the delay and the schedule's integers int32)
+  broadcast to their common batch shape ``B``; ``schedule``'s names are ``SCHEDULE``'s, each
+  missing one at its neutral value."""
+  unknown = sorted(set(schedule) - set(SCHEDULE))
+  if unknown:
+    raise ValueError(f"unknown CFR hyperparameters {unknown}; the schedule's are {list(SCHEDULE)}")
+  hyper = dict(
+    alpha=jnp.asarray(alpha, dtype),
+    beta=jnp.asarray(beta, dtype),
+    gamma=jnp.asarray(gamma, dtype),
+    averaging_delay=jnp.asarray(averaging_delay, jnp.int32),
+  )
+  for name, (neutral, kind) in SCHEDULE.items():
+    hyper[name] = jnp.asarray(schedule.get(name, neutral), jnp.int32 if kind == "int" else dtype)
+  batch = jnp.broadcast_shapes(*(h.shape for h in hyper.values()))
+  return {k: jnp.broadcast_to(h, batch) for k, h in hyper.items()}, batch
 
 
 def check_hyperparameters(**values) -> None:
