@@ -70,7 +70,7 @@ STREETS = ("flop", "turn", "river")
 
 def load_spot(name: str):
   """The Spot of ``SPOTS[name]``."""
-  from games.spots import Spot  # pylint: disable=import-outside-toplevel
+  from jaxcfr.games.spots import Spot  # pylint: disable=import-outside-toplevel
 
   source = SPOTS[name]
   return Spot.from_endgame(source) if isinstance(source, int) else Spot.load(source)
