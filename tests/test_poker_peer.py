@@ -39,8 +39,9 @@ def test_our_lines_name_every_line_with_its_chips():
 
 
 def test_a_turn_endgame_has_the_peer_tree_dumps_counts():
-  """Endgame 2 (a turn): postflop-solver's dump of the same bet tree has 136 lines, 15 of them
-  ending at a chance node (benchmarks/results/poker_peer.json, the peer's tree)."""
+  """Endgame 2 (a turn): postflop-solver's dump of the same bet tree has 136 lines and 7
+  chance nodes (benchmarks/results/poker_peer.json, the peer's tree); our tree deals the river
+  also after an all-in is called, where the peer's line ends at a terminal."""
   lines = poker_peer.our_lines(pt.build(Spot.from_endgame(2).rules()))
   assert len(lines) == 136
   assert sum(1 for line in lines if any(other.startswith(line + "/Deal/") for other in lines)) == 7

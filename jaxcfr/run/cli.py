@@ -312,7 +312,42 @@ def parser() -> argparse.ArgumentParser:
       metavar="SIZE",
       help=f"the memory builds and runs may use, e.g. 8G or 512M (default: what is available now; ${memory.ENV})",
     )
+    command.add_argument(
+      "--compilation-cache",
+      action=argparse.BooleanOptionalAction,
+      default=None,
+      help="keep compiled programs on disk, under the game cache's xla/ folder, so that a game of a shape solved "
+      f"before starts without compiling (default: on; ${COMPILATION_CACHE_ENV}=0 turns it off, "
+      "$JAX_COMPILATION_CACHE_DIR chooses the folder)",
+    )
   return top
+
+
+COMPILATION_CACHE_ENV = "JAXCFR_COMPILATION_CACHE"
+# Programs that compile faster than this are not written to the compilation cache.
+COMPILATION_CACHE_MIN_SECONDS = 0.5
+
+
+def compilation_cache(enabled: bool | None, environ=os.environ) -> str | None:
+  """Turns on JAX's persistent compilation cache for this command and returns its folder, or
+  None when it stays off: ``enabled`` (``--compilation-cache``; None: ``$JAXCFR_COMPILATION_CACHE``,
+  where 0, false, no or off turn it off, default on). The folder is ``$JAX_COMPILATION_CACHE_DIR``
+  when the user sets it (JAX reads it itself), else ``xla/`` under the game cache
+  (jaxcfr.base.cache.cache_dir). A river endgame's DCFR compiles in seconds and loads from the
+  cache in a fraction of that (benchmarks/results/public_tree_startup.json)."""
+  if enabled is None:
+    enabled = environ.get(COMPILATION_CACHE_ENV, "1").strip().lower() not in ("0", "false", "no", "off")
+  if not enabled:
+    return None
+  import jax  # pylint: disable=import-outside-toplevel
+
+  from jaxcfr.base import cache  # pylint: disable=import-outside-toplevel
+
+  folder = environ.get("JAX_COMPILATION_CACHE_DIR") or str(cache.cache_dir() / "xla")
+  jax.config.update("jax_compilation_cache_dir", folder)
+  if "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS" not in environ:
+    jax.config.update("jax_persistent_cache_min_compile_time_secs", COMPILATION_CACHE_MIN_SECONDS)
+  return folder
 
 
 def _size(text: str) -> str:
@@ -711,6 +746,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run(args) -> int:
   try:
+    compilation_cache(args.compilation_cache)
     if args.command in resolving_cli.COMMANDS:
       return _resolving_command(args)
     return {"info": _info, "solve": _solve, "rnr": _rnr, "match": _match}[args.command](args)
