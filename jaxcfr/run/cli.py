@@ -51,8 +51,35 @@ def parser(found: dict | None = None) -> argparse.ArgumentParser:
       flags.add_flags(sub.add_argument_group(title) if title else sub, declared)
     if command.extend is not None:
       command.extend(sub)
-    flags.add_flags(sub, (common_flags.MAX_MEMORY,))
+    flags.add_flags(sub, (common_flags.MAX_MEMORY, common_flags.COMPILATION_CACHE))
   return top
+
+
+COMPILATION_CACHE_ENV = common_flags.COMPILATION_CACHE_ENV
+# Programs that compile faster than this are not written to the compilation cache.
+COMPILATION_CACHE_MIN_SECONDS = 0.5
+
+
+def compilation_cache(enabled: bool | None, environ=os.environ) -> str | None:
+  """Turns on JAX's persistent compilation cache for this command and returns its folder, or
+  None when it stays off: ``enabled`` (``--compilation-cache``; None: ``$JAXCFR_COMPILATION_CACHE``,
+  where 0, false, no or off turn it off, default on). The folder is ``$JAX_COMPILATION_CACHE_DIR``
+  when the user sets it (JAX reads it itself), else ``xla/`` under the game cache
+  (jaxcfr.base.cache.cache_dir). A river endgame's DCFR compiles in seconds and loads from the
+  cache in a fraction of that (benchmarks/results/public_tree_startup.json)."""
+  if enabled is None:
+    enabled = environ.get(COMPILATION_CACHE_ENV, "1").strip().lower() not in ("0", "false", "no", "off")
+  if not enabled:
+    return None
+  import jax  # pylint: disable=import-outside-toplevel
+
+  from jaxcfr.base import cache  # pylint: disable=import-outside-toplevel
+
+  folder = environ.get("JAX_COMPILATION_CACHE_DIR") or str(cache.cache_dir() / "xla")
+  jax.config.update("jax_compilation_cache_dir", folder)
+  if "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS" not in environ:
+    jax.config.update("jax_persistent_cache_min_compile_time_secs", COMPILATION_CACHE_MIN_SECONDS)
+  return folder
 
 
 def _negative_values(argv: list[str]) -> list[str]:
@@ -80,6 +107,7 @@ def _run(settings) -> int:
     command = commands()[settings.command]
     flags.check_needs(settings, command.flags)
     flags.check_outputs(settings, command.flags)
+    compilation_cache(settings.compilation_cache)
     return command.handler(settings)
   except (ValueError, ImportError) as error:
     print(f"jaxcfr: error: {error}", file=sys.stderr)

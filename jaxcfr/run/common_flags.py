@@ -109,6 +109,19 @@ MAX_MEMORY = Flag(
 )
 """Every command's memory limit (``memory.limited`` around the command), in bytes."""
 
+COMPILATION_CACHE_ENV = "JAXCFR_COMPILATION_CACHE"
+COMPILATION_CACHE = Flag(
+  Param(
+    "compilation_cache",
+    bool,
+    None,
+    "keep compiled programs on disk, under the game cache's xla/ folder, so that a game of a shape solved "
+    f"before starts without compiling (default: on; ${COMPILATION_CACHE_ENV}=0 turns it off, "
+    "$JAX_COMPILATION_CACHE_DIR chooses the folder)",
+  )
+)
+"""Every command's persistent compilation cache (``cli.compilation_cache``)."""
+
 
 def run_settings(settings) -> driver.RunSettings:
   """The ``driver.RunSettings`` of a command's settings (the ``RUN`` flags)."""

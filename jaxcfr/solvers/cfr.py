@@ -28,6 +28,15 @@ player 1 then sees player 0's new strategy):
     pcfr+  alpha=inf beta=-inf gamma=2, predictive (Farina, Kroer & Sandholm 2021)
     rm, rm+: cfr and cfr+ with simultaneous updates (regret matching, Chelarescu 2019 chapter 3)
 
+and two presets run DCFR as the poker solvers do (jaxcfr.solvers.cfr_schedule, which also
+holds the schedule's further hyperparameters: a lag of the regrets' discount, restarts and a
+decay of the average, its weights' saturation, and what it sums):
+
+    dcfr-pfs  alpha=1.5 beta=0 gamma=3, the average restarted at t - 1 = 4^k, unweighted by reach
+              (b-inary/postflop-solver)
+    dcfr-ts   alpha=1.5 beta=0, the average decayed by 0.9 with weights (t / (t + 1))^2, of the
+              next strategy, unweighted by reach (bupticybee/TexasSolver)
+
 The average accumulator is kept normalised (a convex combination, ``W_t / w_t`` carried
 as ``weight_ratio``), so large ``t^gamma`` cannot overflow; ratios of its entries, and so
 the average strategy, are unchanged. The discounts are computed from ``t^-|alpha|`` (and
@@ -46,19 +55,33 @@ the kit has one (the public tree's ranges: the CFR-D gadget's opponent range).
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from typing import Any, NamedTuple
 from collections.abc import Callable
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 
 from jaxcfr import kits
 from jaxcfr.base import regret
 from jaxcfr.kits.registry import CFROperations
 from jaxcfr.solvers import registry
+from jaxcfr.solvers.cfr_schedule import (
+  ALGORITHMS,
+  INF,
+  PRESETS,
+  SUMMARIES,
+  Preset,
+  average_term,
+  broadcast_hyperparameters,
+  check_hyperparameters,
+  declared_hyperparameters,
+  discount,
+  next_weight_ratio,
+  preset_hyperparameters,
+  regret_update,
+  running_average,
+)
 
 __all__ = [
   "SUMMARIES",
@@ -91,29 +114,6 @@ __all__ = [
   "solver",
 ]
 
-ALGORITHMS = ("cfr", "cfr+", "lcfr", "dcfr", "pcfr+", "rm", "rm+")
-INF = float("inf")
-
-
-@dataclasses.dataclass(frozen=True)
-class Preset:
-  alpha: float
-  beta: float
-  gamma: float
-  updates: str = "alternating"
-  predictive: bool = False
-
-
-PRESETS = {
-  "cfr": Preset(INF, INF, 0.0),
-  "cfr+": Preset(INF, -INF, 1.0),
-  "lcfr": Preset(1.0, 1.0, 1.0),
-  "dcfr": Preset(1.5, 0.0, 2.0),
-  "pcfr+": Preset(INF, -INF, 2.0, predictive=True),
-  "rm": Preset(INF, INF, 0.0, updates="simultaneous"),
-  "rm+": Preset(INF, -INF, 1.0, updates="simultaneous"),
-}
-
 
 class CFRState(NamedTuple):
   """State of one run, or of a batch of runs with trailing batch axes ``B`` (see ``init``).
@@ -133,6 +133,9 @@ class CFRState(NamedTuple):
       its last update saw (the public tree with ``keep_values``: [2, K, H, *B] at every node,
       ``K = N``, or at the root, ``K = 1``), else ().
     leaf_state: a depth-limited public tree's ``LeafSolver`` state, else ().
+    discount_lag, average_restart, average_terms: [] int32; average_decay,
+      weight_saturation: [] float: the schedule (jaxcfr.solvers.cfr_schedule; ``init`` sets
+      them, None reads as the neutral value).
   """
 
   regrets: tuple
@@ -147,36 +150,16 @@ class CFRState(NamedTuple):
   averaging_delay: jax.Array
   values: jax.Array | tuple = ()
   leaf_state: tuple = ()
+  discount_lag: jax.Array | None = None
+  average_restart: jax.Array | None = None
+  average_decay: jax.Array | None = None
+  weight_saturation: jax.Array | None = None
+  average_terms: jax.Array | None = None
 
 
 def operations_of(tensors, operations: CFROperations | None = None) -> CFROperations:
   """``operations``, or the default operations of the kit whose solvers take ``tensors``."""
   return operations if operations is not None else kits.of_tensors(tensors).operations()
-
-
-def discount(t: jax.Array, exponent: jax.Array) -> jax.Array:
-  """The discount factor of iteration ``t >= 1`` ([*B]): ``t^e / (t^e + 1)``, with e = inf
-  giving 1 (no discount) and e = -inf giving 0 (a reset).
-
-  Computed as ``1 / (1 + t^-e)`` for ``e >= 0`` and ``t^e / (t^e + 1)`` for ``e < 0``: the
-  power is ``t^-|e|``, in (0, 1], so that no exponent and no ``t`` overflow it (``t^e`` itself
-  is inf for e = 100 at t = 1,203 in float64 and at t = 3 in float32, and inf / inf is NaN);
-  the factor is finite and in [0, 1] for every exponent, and smooth in it."""
-  finite = jnp.where(jnp.isinf(exponent), 0.0, exponent)
-  positive = finite >= 0
-  small = t ** jnp.where(positive, -finite, finite)  # t^-|e|, the gradient of |e| kept at e = 0
-  factor = jnp.where(positive, 1 / (1 + small), small / (small + 1))
-  return jnp.where(exponent == INF, 1.0, jnp.where(exponent == -INF, 0.0, factor))
-
-
-def next_weight_ratio(state: CFRState, t: jax.Array) -> jax.Array:
-  """[*B] ``W_t / w_t`` of iteration ``t`` with ``w_t = t^gamma`` after the delay:
-  ``1 + W_{t-1}/w_{t-1} * ((t-1)/t)^gamma`` (0 during the delay). ``state``: anything with
-  CFRState's ``weight_ratio``, ``gamma`` and ``averaging_delay``."""
-  averaging = t > state.averaging_delay
-  growth = ((t - 1) / t) ** state.gamma
-  ratio = 1.0 + state.weight_ratio * growth
-  return jnp.where(averaging, ratio, 0.0)
 
 
 class PlayerUpdate(NamedTuple):
@@ -228,14 +211,6 @@ class Hooks(NamedTuple):
   next_strategy: NextStrategy | None = None
 
 
-def running_average(weight_ratio: jax.Array, average: jax.Array, current: jax.Array) -> jax.Array:
-  """``average`` [..., *B] updated with this iteration's ``current`` with the average
-  strategy's weights (``weight_ratio`` [*B], the state's after the step: the weights so far
-  over this iteration's), so that values kept beside a run average like its strategies."""
-  mix = jnp.where(weight_ratio > 0, 1.0 / jnp.where(weight_ratio > 0, weight_ratio, 1.0), 0.0).astype(average.dtype)
-  return average * (1 - mix) + current * mix
-
-
 def _update_player(
   ops,
   tensors,
@@ -263,13 +238,12 @@ def _update_player(
     v = regret.unrolled_reduce(q * strategy, 1, jnp.add, jnp.sum)
   legal = ops.legal(tensors, player, q.ndim)
   instant = jnp.where(legal, q - jnp.expand_dims(v, 1), 0)
-  regrets = state.regrets[player] + instant
-  factor = jnp.where(regrets >= 0, discount(t, state.alpha), discount(t, state.beta))
-  regrets = regrets * factor.astype(regrets.dtype)
-  reach = jnp.expand_dims(ops.decision_reach(tensors, player, own_reach), 1)
-  average = running_average(weight_ratio, state.average[player], reach * strategy)
+  regrets = regret_update(state, state.regrets[player], instant, t)
   matched = regrets + instant if predictive else regrets
-  return PlayerUpdate(regrets, average, instant, regret.regret_matching(matched, legal)), kept
+  following = regret.regret_matching(matched, legal)
+  reach = jnp.expand_dims(ops.decision_reach(tensors, player, own_reach), 1)
+  average = running_average(weight_ratio, state.average[player], average_term(state, reach, strategy, following))
+  return PlayerUpdate(regrets, average, instant, following), kept
 
 
 def step_with_carry(
@@ -368,6 +342,11 @@ def init(
   beta=INF,
   gamma=0.0,
   averaging_delay=0,
+  discount_lag=0,
+  average_restart=0,
+  average_decay=1.0,
+  weight_saturation=0.0,
+  average_terms=0,
   predictive: bool = False,
   keep_values: bool = False,
   operations: CFROperations | None = None,
@@ -381,12 +360,20 @@ def init(
   solver and empty (``[0, A, *E, *B]``) otherwise: on large games every table of the state
   is a sizeable share of memory. ``keep_values``: the state keeps the kit's values at every
   node, not only at the root (re-solving averages them: jaxcfr.solvers.resolving).
-  ``operations``: the kit's (its ``leaf_fn``'s state starts here).
+  ``operations``: the kit's (its ``leaf_fn``'s state starts here). The schedule's
+  hyperparameters (``discount_lag`` to ``average_terms``) are jaxcfr.solvers.cfr_schedule's.
   """
   ops = operations_of(tensors, operations)
-  check_hyperparameters(alpha=alpha, beta=beta, gamma=gamma, averaging_delay=averaging_delay)
+  schedule = dict(
+    discount_lag=discount_lag,
+    average_restart=average_restart,
+    average_decay=average_decay,
+    weight_saturation=weight_saturation,
+    average_terms=average_terms,
+  )
+  check_hyperparameters(alpha=alpha, beta=beta, gamma=gamma, averaging_delay=averaging_delay, **schedule)
   dtype = tensors.dtype
-  hyper, batch = broadcast_hyperparameters(dtype, alpha, beta, gamma, averaging_delay)
+  hyper, batch = broadcast_hyperparameters(dtype, alpha, beta, gamma, averaging_delay, **schedule)
   batch = jnp.broadcast_shapes(batch, ops.batch_shape(tensors))
   hyper = {k: jnp.broadcast_to(v, batch) for k, v in hyper.items()}
   uniform = [ops.uniform(tensors, p) for p in (0, 1)]
@@ -404,32 +391,6 @@ def init(
     values=ops.kept_values(tensors, batch, keep_values),
     leaf_state=ops.init_leaf_state(tensors, batch),
   )
-
-
-def broadcast_hyperparameters(dtype, alpha, beta, gamma, averaging_delay) -> tuple[dict, tuple]:
-  """``({alpha, beta, gamma, averaging_delay}: arrays [*B], B)``: the hyperparameters as
-  arrays (floats in ``dtype``, the delay int32) broadcast to their common batch shape ``B``."""
-  hyper = dict(
-    alpha=jnp.asarray(alpha, dtype),
-    beta=jnp.asarray(beta, dtype),
-    gamma=jnp.asarray(gamma, dtype),
-    averaging_delay=jnp.asarray(averaging_delay, jnp.int32),
-  )
-  batch = jnp.broadcast_shapes(*(h.shape for h in hyper.values()))
-  return {k: jnp.broadcast_to(h, batch) for k, h in hyper.items()}, batch
-
-
-def check_hyperparameters(**values) -> None:
-  """Raises ValueError naming a concrete hyperparameter out of its range: alpha and beta
-  NaN, gamma NaN or negative, averaging_delay negative (traced values are not checked)."""
-  for name, value in values.items():
-    value = registry.concrete(value)
-    if value is None:
-      continue
-    if np.any(np.isnan(value.astype(float))):
-      raise ValueError(f"{name} must be a number, got {value}")
-    if name in ("gamma", "averaging_delay") and np.any(value < 0):
-      raise ValueError(f"{name} must be >= 0, got {value}")
 
 
 def average_strategy(tensors, state: CFRState, operations: CFROperations | None = None):
@@ -472,21 +433,6 @@ def run(tensors, state: CFRState, num_iterations, step_fn: Callable) -> CFRState
   return _run(tensors, state, num_iterations, step_fn)
 
 
-def preset_hyperparameters(algorithm: str) -> dict:
-  """The preset's defaults of the batchable hyperparameters."""
-  return {p.name: p.default for p in declared_hyperparameters(algorithm)}
-
-
-SUMMARIES = {  # one line per preset, shared by the public tree's registrations
-  "cfr": "counterfactual regret minimisation (regret matching, uniform average)",
-  "cfr+": "CFR+ (regret matching+, linear average)",
-  "lcfr": "linear CFR (regrets and average weighted by t)",
-  "dcfr": "discounted CFR (Brown and Sandholm 2019)",
-  "pcfr+": "predictive CFR+ (Farina, Kroer and Sandholm 2021)",
-  "rm": "regret matching with simultaneous updates",
-  "rm+": "regret matching+ with simultaneous updates",
-}
-
 UPDATES = registry.Param(
   "updates",
   str,
@@ -495,46 +441,6 @@ UPDATES = registry.Param(
   "(default: the preset's)",
   choices=("alternating", "simultaneous"),
 )
-
-
-def declared_hyperparameters(algorithm: str | None) -> tuple:
-  """The CFR family's batchable hyperparameters with the defaults of preset ``algorithm``
-  (None: "the preset's", for solvers built on a preset chosen by an option)."""
-  preset = PRESETS[algorithm] if algorithm is not None else None
-  pick = (lambda v: v) if preset is not None else (lambda v: None)
-  return (
-    registry.Param(
-      "alpha",
-      float,
-      pick(preset and preset.alpha),
-      "CFR family: positive regrets scaled by t^alpha / (t^alpha + 1) each iteration (inf: no discount)",
-      batchable=True,
-    ),
-    registry.Param(
-      "beta",
-      float,
-      pick(preset and preset.beta),
-      "CFR family: negative regrets scaled by t^beta / (t^beta + 1) (inf: none; -inf: reset to 0)",
-      batchable=True,
-    ),
-    registry.Param(
-      "gamma",
-      float,
-      pick(preset and preset.gamma),
-      "CFR family: iteration t weighs t^gamma in the average strategy",
-      batchable=True,
-      low=0.0,
-    ),
-    registry.Param(
-      "averaging_delay",
-      int,
-      0,
-      "iterations left out of the average strategy",
-      batchable=True,
-      low=0,
-      below_iterations=True,
-    ),
-  )
 
 
 def solver(name: str, *, kit: str, updates: str | None = None, **options) -> registry.Solver:
