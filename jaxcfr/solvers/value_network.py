@@ -23,29 +23,36 @@ random point between the two halves, recursively (DeepStack-Leduc's ``RangeGener
 
 Shapes: ``H`` hands, ``C`` cards, ``S`` situations (trailing, like every batch axis here).
 Networks and data files are ``.npz`` with a checksum (``save``, ``load``, ``save_data``,
-``load_data``), read without pickles.
+``load_data``), read without pickles and checked in full, and against a game (``check_game``,
+``load(path, rules)``): jaxcfr.solvers.value_network_files, re-exported here.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import itertools
-import json
 import math
-from pathlib import Path
-from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 import optax
 
-from jaxcfr.base import integrity
 from jaxcfr.kits import public_tree as public_tree
 from jaxcfr.kits.public_tree import PublicTreeTensors
 from jaxcfr.games import poker_rules
 from jaxcfr.solvers import lookahead, resolving
 from jaxcfr.kits.public_tree import LeafValueFn
+from jaxcfr.solvers.value_network_files import (
+  Situations,
+  ValueNetwork,
+  check_game,
+  load,
+  load_data,
+  save,
+  save_data,
+  stack_of,
+)
 
 __all__ = [
   "Situations",
@@ -63,51 +70,12 @@ __all__ = [
   "stack_of",
   "train",
   "leaf_fn",
+  "check_game",
   "save",
   "load",
   "save_data",
   "load_data",
 ]
-
-
-class Situations(NamedTuple):
-  """Solved random situations.
-
-  Attributes:
-    pot: [S] chips in the pot (both contributions).
-    board: [C, S] bool, the public cards.
-    ranges: [2, H, S] each player's range, summing to one (zero on blocked hands).
-    values: [2, H, S] each player's counterfactual values per chip of the pot against the
-      opponent's range.
-  """
-
-  pot: np.ndarray
-  board: np.ndarray
-  ranges: np.ndarray
-  values: np.ndarray
-
-
-@dataclasses.dataclass(frozen=True)
-class ValueNetwork:
-  """A counterfactual value network of one game.
-
-  Attributes:
-    weights: list of ([F_in, F_out], [F_out]) layers, ``F = 1 + C + 2 H`` inputs, PReLU
-      hidden layers, ``2 H`` outputs.
-    slopes: per hidden layer, [F_out] the PReLU slopes.
-    num_cards, num_hands, stack: the game's deck, hands and stack (the pot's scale).
-  """
-
-  weights: tuple
-  slopes: tuple
-  num_cards: int
-  num_hands: int
-  stack: int
-
-
-jax.tree_util.register_dataclass(
-  ValueNetwork, data_fields=["weights", "slopes"], meta_fields=["num_cards", "num_hands", "stack"]
-)
 
 
 def random_ranges(order: np.ndarray, valid: np.ndarray, count: int, rng: np.random.Generator) -> np.ndarray:
@@ -317,15 +285,6 @@ def init(rules, *, hidden: tuple = (50, 50, 50, 50, 50), seed: int = 0, dtype=No
   return ValueNetwork(tuple(weights), slopes, rules.num_cards, hands, int(stack_of(rules)))
 
 
-def stack_of(rules) -> int:
-  """The stack of a rules object (a Subgame's whole game's), the pot's scale."""
-  rules = getattr(rules, "whole", rules)
-  stack = getattr(rules, "stack", None) or getattr(getattr(rules, "game", None), "stack", None)
-  if stack is None:
-    raise ValueError("the rules declare no stack (the value network scales the pot by it)")
-  return stack
-
-
 def predict(network: ValueNetwork, pot: jax.Array, board: jax.Array, ranges: jax.Array) -> jax.Array:
   """[2, H, S] both players' values per chip of the pot against the opponent's range, with
   the zero-sum correction, from pot [S], board [C, S] and ranges [2, H, S] (each summing to
@@ -432,58 +391,3 @@ def leaf_fn(network: ValueNetwork | tuple) -> LeafValueFn:
     return jnp.moveaxis(out, 2, 1)
 
   return values
-
-
-def save(path, network: ValueNetwork) -> None:
-  """Writes ``network`` to ``path`` (.npz with a checksum)."""
-  arrays = {f"w{i}": np.asarray(w) for i, (w, _) in enumerate(network.weights)}
-  arrays |= {f"b{i}": np.asarray(b) for i, (_, b) in enumerate(network.weights)}
-  arrays |= {f"slope{i}": np.asarray(s) for i, s in enumerate(network.slopes)}
-  meta = dict(num_cards=network.num_cards, num_hands=network.num_hands, stack=network.stack)
-  arrays["meta"] = np.array(json.dumps(meta))
-  _write(path, arrays)
-
-
-def load(path) -> ValueNetwork:
-  """The network saved at ``path``. Raises DamagedFileError if it is not one, or damaged."""
-  arrays = integrity.read_arrays(path, "value network")
-  try:
-    meta = json.loads(str(arrays["meta"]))
-    layers = sum(1 for name in arrays if name.startswith("w"))
-    weights = tuple((jnp.asarray(arrays[f"w{i}"]), jnp.asarray(arrays[f"b{i}"])) for i in range(layers))
-    slopes = tuple(jnp.asarray(arrays[f"slope{i}"]) for i in range(layers - 1))
-    network = ValueNetwork(weights, slopes, int(meta["num_cards"]), int(meta["num_hands"]), int(meta["stack"]))
-  except (KeyError, ValueError, TypeError) as error:
-    raise integrity.DamagedFileError(f"{path} is not a value network: {error}") from None
-  widths = [w.shape for w, _ in weights]
-  if widths[0][0] != 1 + network.num_cards + 2 * network.num_hands or widths[-1][1] != 2 * network.num_hands:
-    raise integrity.DamagedFileError(f"{path}: the layers' widths {widths} do not fit its game")
-  return network
-
-
-def save_data(path, data: Situations) -> None:
-  """Writes solved situations to ``path`` (.npz with a checksum)."""
-  _write(path, data._asdict())
-
-
-def load_data(path) -> Situations:
-  """The situations saved at ``path``, checked. Raises DamagedFileError if damaged."""
-  arrays = integrity.read_arrays(path, "value network data")
-  try:
-    data = Situations(*(np.asarray(arrays[name]) for name in Situations._fields))
-  except KeyError as error:
-    raise integrity.DamagedFileError(f"{path} lacks {error}: not value network data") from None
-  count = data.pot.shape[0]
-  if data.board.shape[1:] != (count,) or data.ranges.shape != data.values.shape or data.ranges.shape[2:] != (count,):
-    raise integrity.DamagedFileError(f"{path}: its arrays' shapes do not agree")
-  if not all(np.all(np.isfinite(x)) for x in (data.pot, data.ranges, data.values)):
-    raise integrity.DamagedFileError(f"{path}: non-finite values")
-  return data
-
-
-def _write(path, arrays: dict) -> None:
-  path = Path(path)
-  tmp = path.with_name(path.name + ".tmp")
-  with open(tmp, "wb") as handle:
-    np.savez(handle, **integrity.with_checksum(arrays))
-  tmp.replace(path)
