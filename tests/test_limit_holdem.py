@@ -291,6 +291,24 @@ def test_table_building_bars_follow_the_progress_setting(monkeypatch, capsys):
     assert during == [False, True]
 
 
+def test_table_builds_print_lines_in_a_log(monkeypatch, capsys):
+  """No terminal (a log): a plain line every few seconds and at the end, not a bar; none
+  with progress bars off (--no-progress)."""
+  from jaxcfr.base import progress
+
+  assert progress.mode() == "lines"
+  capsys.readouterr()
+  assert list(progress.steps(range(3), desc="turn E[HS]", every=0.0)) == [0, 1, 2]
+  lines = capsys.readouterr().err.splitlines()
+  assert len(lines) == 3 and lines[-1].startswith("turn E[HS]: 3/3 (100%), ") and "\r" not in "".join(lines)
+  assert list(progress.steps(iter(range(40)), desc="flop E[HS]")) == list(range(40))  # every 5 s: no line yet
+  assert capsys.readouterr().err == ""
+  with progress.bars(False):
+    assert progress.mode() == "off"
+    assert list(progress.steps(range(3), desc="turn E[HS]", every=0.0)) == [0, 1, 2]
+  assert capsys.readouterr().err == ""
+
+
 def test_node_features_count_the_bets_and_raises_along_the_betting(game):
   from jaxcfr.evaluate import holdem_model
 

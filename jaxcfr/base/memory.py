@@ -1,10 +1,14 @@
 """The memory a build or a run may use, and the guard that keeps within it.
 
-Every loader estimates what it is about to allocate and calls ``check`` before it does: the
-vectorised builder probes each depth level's growth on a sample of its states, the tree walk
-(native small games and OpenSpiel's) measures the process as it goes, the public-tree
-builder counts nodes times hands, ``load`` prices the device tensors and the driver the
-solver state (``jax.eval_shape`` of its ``init``). Over the limit, ``check`` raises
+Every loader estimates what it is about to allocate and calls ``check`` before it does.
+Before a sequence-form build, the game's size is estimated without holding the states it
+counts (``check_estimate``): level by level from the root with at most ``FRONTIER`` states a
+depth, a uniform sample of each level's children standing for the whole level (exact while
+no level is wider), for ``ESTIMATE_SECONDS`` at most; a game beyond the limit is refused in
+seconds and a few MB. Then, as the build goes, the vectorised builder probes each depth
+level's growth on a sample of its states, the tree walk (native small games and OpenSpiel's)
+measures the process, the public-tree builder counts nodes times hands, ``load`` prices the
+device tensors and the driver the solver state (``jax.eval_shape`` of its ``init``). Over the limit, ``check`` raises
 GameTooLargeError, one line naming the estimate, the limit and the way out. ``guarded``
 wraps a whole build: the address space is capped at the limit for its duration, so an
 allocation the estimates missed fails there as a MemoryError, which becomes the same line,
@@ -38,6 +42,10 @@ __all__ = [
   "limit",
   "limited",
   "check",
+  "FRONTIER",
+  "ESTIMATE_SECONDS",
+  "MARGIN",
+  "check_estimate",
   "STATE_COPIES",
   "check_state",
   "Meter",
@@ -176,6 +184,26 @@ def check(need: float, name: str, what: str, room: Limit | None = None) -> None:
     raise GameTooLargeError(
       f"{name} needs about {format_size(need)} ({what}), more than the {format_size(room.size)} {room.source}; "
       f"{_way_out(room)}"
+    )
+
+
+FRONTIER = 2048  # states a depth that the size estimates keep (a uniform sample of the level)
+ESTIMATE_SECONDS = 5.0  # an estimate undecided by then leaves the decision to the build's own guards
+MARGIN = 1.25  # an estimate from samples refuses only past the limit by this factor (its sampling error)
+
+
+def check_estimate(
+  histories: float, depth: int, exact: bool, name: str, room: Limit, bytes_per_history: float = BYTES_PER_HISTORY
+) -> None:
+  """Raises GameTooLargeError if ``histories`` (counted to ``depth`` before building, exactly
+  or estimated from samples) need more than the limit at ``bytes_per_history``: past the limit
+  for an exact count, past ``MARGIN`` times it for an estimate (the build's own guards decide
+  between the two)."""
+  need = histories * bytes_per_history
+  if need > room.size * (1 if exact else MARGIN):
+    how = "counted" if exact else f"estimated from at most {FRONTIER:,} states a depth"
+    check(
+      need, name, f"{'' if exact else 'about '}{histories:,.0f} histories to depth {depth}, {how} before building", room
     )
 
 

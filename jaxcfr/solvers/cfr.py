@@ -13,7 +13,19 @@ iteration ``t`` (from 1) the updating player's cumulative regrets are
 and its average-strategy accumulator gains ``t^gamma * x(parent(I)) * sigma^t(I, a)`` (own
 reach times the current strategy; no weight during the first ``averaging_delay``
 iterations). The next strategy is regret matching on ``R`` (``R + r^t`` for the predictive
-PCFR+, whose prediction is the last instantaneous regret). DCFR is Brown & Sandholm's
+PCFR+, whose prediction is the last instantaneous regret).
+
+**Ties.** Regret matching is discontinuous at zero (jaxcfr.base.regret): where exact
+arithmetic ties actions (equal values, so ``r^t = 0``, or regrets that cancel to 0), rounding
+leaves +-1e-17 whose sign depends on the summation order, and a positive one takes all the
+mass where the exact iterate plays uniformly. Two exact kits sum in different orders, so their
+iterates part at such ties (no-limit Leduc from the uniform start parts at t = 1-5 by up to
+the whole strategy). The option ``regret_tolerance`` (off by default: OpenSpiel's iterates,
+bit for bit) makes the ties exact: an instantaneous regret within ``regret_tolerance`` times
+its row's largest action value ``max_a |q|`` of zero is 0, and so is a regret sum ``R + r^t``
+(and PCFR+'s ``R + r^t``) within ``regret_tolerance`` times ``|R| + |r^t|``; with 1e-9 in
+float64 the sequence form and the public tree of ``no_limit_leduc_poker(stack=4)`` agree to
+1e-9 after 100 iterations of RM+, CFR+ and DCFR (tests/test_public_tree.py). DCFR is Brown & Sandholm's
 "Solving Imperfect-Information Games via Discounted Regret Minimization" (2019); CFR, CFR+
 and LCFR are defined in Chelarescu 2019 sections 1.6-1.7; counterfactual regret is Lanctot et al. 2009
 eq. 4-5.
@@ -111,6 +123,7 @@ __all__ = [
   "preset_hyperparameters",
   "declared_hyperparameters",
   "UPDATES",
+  "REGRET_TOLERANCE",
   "solver",
 ]
 
@@ -224,12 +237,14 @@ def _update_player(
   predictive,
   behaviour,
   context,
+  tolerance=0.0,
 ) -> tuple:
   """One player's regret, average and strategy update against ``opponent_reach``: returns
   (PlayerUpdate, the values the kit keeps).
 
   ``behaviour``, if given, is the strategy the player actually follows below each row;
-  regrets are then those of ``strategies[player]`` at each row with ``behaviour`` downstream."""
+  regrets are then those of ``strategies[player]`` at each row with ``behaviour`` downstream.
+  ``tolerance``: the ``regret_tolerance`` of the module doc's ties (0: none)."""
   strategy = strategies[player]
   if behaviour is None:
     q, v, kept = ops.values(tensors, player, strategy, opponent_reach, context)
@@ -238,8 +253,13 @@ def _update_player(
     v = regret.unrolled_reduce(q * strategy, 1, jnp.add, jnp.sum)
   legal = ops.legal(tensors, player, q.ndim)
   instant = jnp.where(legal, q - jnp.expand_dims(v, 1), 0)
-  regrets = regret_update(state, state.regrets[player], instant, t)
-  matched = regrets + instant if predictive else regrets
+  if tolerance:
+    row_scale = regret.unrolled_reduce(jnp.where(legal, jnp.abs(q), 0), 1, jnp.maximum, jnp.max, keepdims=True)
+    instant = regret.snap_to_zero(instant, row_scale, tolerance)
+  regrets = regret_update(state, state.regrets[player], instant, t, tolerance)
+  matched = regrets
+  if predictive:
+    matched = regret.snap_to_zero(regrets + instant, jnp.abs(regrets) + jnp.abs(instant), tolerance)
   following = regret.regret_matching(matched, legal)
   reach = jnp.expand_dims(ops.decision_reach(tensors, player, own_reach), 1)
   average = running_average(weight_ratio, state.average[player], average_term(state, reach, strategy, following))
@@ -256,6 +276,7 @@ def step_with_carry(
   hooks: Hooks | None = None,
   operations: CFROperations | None = None,
   root=None,
+  regret_tolerance: float = 0.0,
 ) -> tuple[CFRState, Any]:
   """One CFR iteration with ``hooks`` (see Hooks), threading ``carry`` through
   ``hooks.next_strategy`` (player 0's update, then player 1's): returns (state, carry).
@@ -267,7 +288,8 @@ def step_with_carry(
   ``predictive``: PCFR+'s prediction (the last instantaneous regrets) is kept and added
   before regret matching. ``operations``: the kit's (default: ``operations_of(tensors)``).
   ``root``: both players' reach at the root for this step ([2, ...], the public tree's
-  ranges [2, H, *B]), where the kit has one."""
+  ranges [2, H, *B]), where the kit has one. ``regret_tolerance``: regrets within it
+  (relative) of zero are 0 (the module doc's ties; 0, the default: none)."""
   ops = operations_of(tensors, operations)
   hooks = Hooks() if hooks is None else hooks
   t = (state.iteration + 1).astype(state.alpha.dtype)
@@ -284,7 +306,19 @@ def step_with_carry(
       opponent = hooks.opponent_plan(1 - player, current[1 - player], opponent)
     own = None if hooks.behaviour is None else hooks.behaviour(player, current[player])
     update, kept[player] = _update_player(
-      ops, tensors, state, player, current, opponent, reach[player], t, weight_ratio, predictive, own, context
+      ops,
+      tensors,
+      state,
+      player,
+      current,
+      opponent,
+      reach[player],
+      t,
+      weight_ratio,
+      predictive,
+      own,
+      context,
+      regret_tolerance,
     )
     if hooks.next_strategy is not None:
       update, carry = hooks.next_strategy(player, update, carry)
@@ -320,6 +354,7 @@ def step(
   hooks: Hooks | None = None,
   operations: CFROperations | None = None,
   root=None,
+  regret_tolerance: float = 0.0,
 ) -> CFRState:
   """One CFR iteration (``step_with_carry`` without a carry): ``hooks`` replace parts of it
   (jaxcfr.solvers.rnr's RNR and DBR build on ``opponent_plan`` and ``behaviour``)."""
@@ -332,6 +367,7 @@ def step(
     hooks=hooks,
     operations=operations,
     root=root,
+    regret_tolerance=regret_tolerance,
   )[0]
 
 
@@ -406,19 +442,30 @@ def current_strategy(tensors, state: CFRState):
 
 
 @functools.cache
-def preset_step(algorithm: str, updates: str | None = None, *, operations: CFROperations | None = None) -> Callable:
+def preset_step(
+  algorithm: str,
+  updates: str | None = None,
+  *,
+  operations: CFROperations | None = None,
+  regret_tolerance: float = 0.0,
+) -> Callable:
   """``step(tensors, state, *, hooks=None, root=None)`` of a preset with its update order
-  (default: the preset's) and the kit's ``operations`` (default: the tensors' kit's): ``step``
-  with the preset's ``alternating`` and ``predictive``. Cached, so that ``run`` compiles once
-  per preset."""
+  (default: the preset's), the kit's ``operations`` (default: the tensors' kit's) and the
+  ``regret_tolerance`` of ties (module doc; 0: none): ``step`` with the preset's
+  ``alternating`` and ``predictive``. Cached, so that ``run`` compiles once per preset."""
   if algorithm not in PRESETS:
     raise ValueError(f"unknown CFR algorithm {algorithm!r}; choose one of {list(ALGORITHMS)}")
   preset = PRESETS[algorithm]
   updates = updates or preset.updates
   if updates not in ("alternating", "simultaneous"):
     raise ValueError(f"updates must be 'alternating' or 'simultaneous', got {updates!r}")
+  regret_tolerance = REGRET_TOLERANCE.check(regret_tolerance, algorithm)
   return functools.partial(
-    step, alternating=updates == "alternating", predictive=preset.predictive, operations=operations
+    step,
+    alternating=updates == "alternating",
+    predictive=preset.predictive,
+    operations=operations,
+    regret_tolerance=regret_tolerance,
   )
 
 
@@ -442,20 +489,34 @@ UPDATES = registry.Param(
   choices=("alternating", "simultaneous"),
 )
 
+REGRET_TOLERANCE = registry.Param(
+  "regret_tolerance",
+  float,
+  0.0,
+  "CFR family: regrets within this relative tolerance of zero count as zero, so that ties exact arithmetic "
+  "makes stay ties after rounding (e.g. 1e-9 in float64; 0: off, OpenSpiel's iterates)",
+  low=0.0,
+  high=0.5,
+)
 
-def solver(name: str, *, kit: str, updates: str | None = None, **options) -> registry.Solver:
+
+def solver(
+  name: str, *, kit: str, updates: str | None = None, regret_tolerance: float = 0.0, **options
+) -> registry.Solver:
   """The registered solver of a preset on the exact kit ``kit``
   (``jaxcfr.solvers.get(name, kit, updates=..., **options)``).
 
   Options:
     updates: "alternating" or "simultaneous" (default: the preset's).
+    regret_tolerance: regrets within it (relative) of zero count as zero (the module doc's
+      ties; 0, the default: off).
     the kit's own (``Kit.operation_options``; the public tree's ``terminals``).
 
   Hyperparameters of ``init`` (batchable): alpha, beta, gamma (discount exponents, default
   the preset's; see the module doc) and averaging_delay (iterations left out of the average).
   """
   operations = kits.get(kit).operations(**options)
-  preset = preset_step(name, updates, operations=operations)
+  preset = preset_step(name, updates, operations=operations, regret_tolerance=regret_tolerance)
   defaults = preset_hyperparameters(name)
   predictive = PRESETS[name].predictive
 
@@ -469,7 +530,7 @@ def solver(name: str, *, kit: str, updates: str | None = None, **options) -> reg
     average_strategy=functools.partial(average_strategy, operations=operations),
     current_strategy=current_strategy,
     hyperparameters=defaults,
-    options={"updates": updates or PRESETS[name].updates, **options},
+    options={"updates": updates or PRESETS[name].updates, "regret_tolerance": regret_tolerance, **options},
   )
 
 
@@ -482,6 +543,6 @@ for _kit in kits.names():
       functools.partial(solver, _name, kit=_kit),
       summary=SUMMARIES[_name],
       representation=_kit,
-      options=(UPDATES, *kits.get(_kit).operation_options),
+      options=(UPDATES, REGRET_TOLERANCE, *kits.get(_kit).operation_options),
       hyperparameters=declared_hyperparameters(_name),
     )

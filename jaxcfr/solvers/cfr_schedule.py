@@ -49,6 +49,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from jaxcfr.base import regret
 from jaxcfr.solvers import registry
 
 __all__ = [
@@ -146,11 +147,14 @@ def _lagged_discount(t: jax.Array, exponent: jax.Array) -> jax.Array:
   return jnp.where(t > 0, discount(jnp.maximum(t, 1), exponent), at_zero)
 
 
-def regret_update(state, regrets: jax.Array, instant: jax.Array, t: jax.Array) -> jax.Array:
+def regret_update(state, regrets: jax.Array, instant: jax.Array, t: jax.Array, tolerance: float = 0.0) -> jax.Array:
   """[I, A, *B] the cumulative regrets after iteration ``t`` (module doc): ``regrets`` [I, A,
   *B] carried in, ``instant`` [I, A, *B] this iteration's; ``state``: anything with
-  CFRState's alpha, beta and discount_lag ([*B]; a lag of None is 0)."""
-  total = regrets + instant
+  CFRState's alpha, beta and discount_lag ([*B]; a lag of None is 0). ``tolerance``: a sum
+  ``R + r^t`` within it (relative to ``|R| + |r^t|``) of zero is zero (jaxcfr.base.regret's
+  ties; 0: none)."""
+  scale = jnp.abs(regrets) + jnp.abs(instant) if tolerance else None
+  total = regret.snap_to_zero(regrets + instant, scale, tolerance)
   factor = jnp.where(total >= 0, discount(t, state.alpha), discount(t, state.beta))
   late = total * factor.astype(total.dtype)
   lag = getattr(state, "discount_lag", None)
@@ -158,7 +162,8 @@ def regret_update(state, regrets: jax.Array, instant: jax.Array, t: jax.Array) -
     return late
   early_t = jnp.maximum(t - lag.astype(t.dtype), 0)
   early = jnp.where(regrets >= 0, _lagged_discount(early_t, state.alpha), _lagged_discount(early_t, state.beta))
-  return jnp.where(lag > 0, regrets * early.astype(regrets.dtype) + instant, late)
+  lagged = regret.snap_to_zero(regrets * early.astype(regrets.dtype) + instant, scale, tolerance)
+  return jnp.where(lag > 0, lagged, late)
 
 
 def since_restart(t: jax.Array, base, delay=0) -> jax.Array:

@@ -25,18 +25,17 @@ Data files are ``.npz`` with a checksum (``save_data``, ``load_data``), read wit
 from __future__ import annotations
 
 import itertools
-from pathlib import Path
 from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcfr.base import integrity
 from jaxcfr.games import poker_rules
 from jaxcfr.kits import public_tree as public_tree
 from jaxcfr.kits.public_tree import PublicTree, PublicTreeTensors
 from jaxcfr.solvers import lookahead
+from jaxcfr.solvers.value_network_files import Situations, load_data, save_data
 
 __all__ = [
   "Situations",
@@ -53,25 +52,7 @@ __all__ = [
   "concatenate",
   "save_data",
   "load_data",
-  "write_arrays",
 ]
-
-
-class Situations(NamedTuple):
-  """Solved random situations.
-
-  Attributes:
-    pot: [S] chips in the pot (both contributions).
-    board: [C, S] bool, the public cards.
-    ranges: [2, H, S] each player's range, summing to one (zero on blocked hands).
-    values: [2, H, S] each player's counterfactual values per chip of the pot against the
-      opponent's range.
-  """
-
-  pot: np.ndarray
-  board: np.ndarray
-  ranges: np.ndarray
-  values: np.ndarray
 
 
 def random_ranges(order: np.ndarray, valid: np.ndarray, count: int, rng: np.random.Generator) -> np.ndarray:
@@ -305,32 +286,3 @@ def with_suit_permutations(rules, data: Situations) -> Situations:
 def concatenate(*parts: Situations) -> Situations:
   """The situations of ``parts`` (of one game) in one ``Situations``."""
   return Situations(*(np.concatenate(arrays, -1) for arrays in zip(*parts)))
-
-
-def save_data(path, data: Situations) -> None:
-  """Writes solved situations to ``path`` (.npz with a checksum)."""
-  write_arrays(path, data._asdict())
-
-
-def load_data(path) -> Situations:
-  """The situations saved at ``path``, checked. Raises DamagedFileError if damaged."""
-  arrays = integrity.read_arrays(path, "value network data")
-  try:
-    data = Situations(*(np.asarray(arrays[name]) for name in Situations._fields))
-  except KeyError as error:
-    raise integrity.DamagedFileError(f"{path} lacks {error}: not value network data") from None
-  count = data.pot.shape[0]
-  if data.board.shape[1:] != (count,) or data.ranges.shape != data.values.shape or data.ranges.shape[2:] != (count,):
-    raise integrity.DamagedFileError(f"{path}: its arrays' shapes do not agree")
-  if not all(np.all(np.isfinite(x)) for x in (data.pot, data.ranges, data.values)):
-    raise integrity.DamagedFileError(f"{path}: non-finite values")
-  return data
-
-
-def write_arrays(path, arrays: dict) -> None:
-  """Writes ``arrays`` to ``path`` (.npz with a checksum), atomically."""
-  path = Path(path)
-  tmp = path.with_name(path.name + ".tmp")
-  with open(tmp, "wb") as handle:
-    np.savez(handle, **integrity.with_checksum(arrays))
-  tmp.replace(path)

@@ -22,13 +22,14 @@ Training comes in chunks of ``CHUNK`` steps (``Trainer``), so that a driver can 
 between them (jaxcfr.run.resolving_jobs); ``train`` runs them all.
 
 Shapes: ``H`` hands, ``C`` cards, ``S`` situations (trailing, like every batch axis here).
-Networks are ``.npz`` with a checksum (``save``, ``load``), read without pickles.
+Networks and data files are ``.npz`` with a checksum (``save``, ``load``, ``save_data``,
+``load_data``), read without pickles and checked in full, and against a game (``check_game``,
+``load(path, rules)``): jaxcfr.solvers.value_network_files, re-exported here.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
 
 import jax
@@ -36,22 +37,28 @@ import jax.numpy as jnp
 import numpy as np
 import optax
 
-from jaxcfr.base import integrity
 from jaxcfr.kits.public_tree import PublicTreeTensors
 from jaxcfr.games import poker_rules
-from jaxcfr.solvers import resolving, value_data
+from jaxcfr.solvers import resolving
 from jaxcfr.solvers.value_data import (
-  Situations,
   concatenate,
   generate,
-  load_data,
   random_ranges,
   round_starts,
-  save_data,
   solve,
   with_suit_permutations,
 )
 from jaxcfr.kits.public_tree import LeafValueFn
+from jaxcfr.solvers.value_network_files import (
+  Situations,
+  ValueNetwork,
+  check_game,
+  load,
+  load_data,
+  save,
+  save_data,
+  stack_of,
+)
 
 __all__ = [
   "Situations",
@@ -71,34 +78,12 @@ __all__ = [
   "Trainer",
   "CHUNK",
   "leaf_fn",
+  "check_game",
   "save",
   "load",
   "save_data",
   "load_data",
 ]
-
-
-@dataclasses.dataclass(frozen=True)
-class ValueNetwork:
-  """A counterfactual value network of one game.
-
-  Attributes:
-    weights: list of ([F_in, F_out], [F_out]) layers, ``F = 1 + C + 2 H`` inputs, PReLU
-      hidden layers, ``2 H`` outputs.
-    slopes: per hidden layer, [F_out] the PReLU slopes.
-    num_cards, num_hands, stack: the game's deck, hands and stack (the pot's scale).
-  """
-
-  weights: tuple
-  slopes: tuple
-  num_cards: int
-  num_hands: int
-  stack: int
-
-
-jax.tree_util.register_dataclass(
-  ValueNetwork, data_fields=["weights", "slopes"], meta_fields=["num_cards", "num_hands", "stack"]
-)
 
 
 def agent_queries(
@@ -173,15 +158,6 @@ def init(rules, *, hidden: tuple = (50, 50, 50, 50, 50), seed: int = 0, dtype=No
     weights.append((jax.random.uniform(sub, (n_in, n_out), dtype, -bound, bound), jnp.zeros(n_out, dtype)))
   slopes = tuple(jnp.full(n, 0.25, dtype) for n in hidden)
   return ValueNetwork(tuple(weights), slopes, rules.num_cards, hands, int(stack_of(rules)))
-
-
-def stack_of(rules) -> int:
-  """The stack of a rules object (a Subgame's whole game's), the pot's scale."""
-  rules = getattr(rules, "whole", rules)
-  stack = getattr(rules, "stack", None) or getattr(getattr(rules, "game", None), "stack", None)
-  if stack is None:
-    raise ValueError("the rules declare no stack (the value network scales the pot by it)")
-  return stack
 
 
 def predict(network: ValueNetwork, pot: jax.Array, board: jax.Array, ranges: jax.Array) -> jax.Array:
@@ -330,30 +306,3 @@ def leaf_fn(network: ValueNetwork | tuple) -> LeafValueFn:
     return jnp.moveaxis(out, 2, 1)
 
   return values
-
-
-def save(path, network: ValueNetwork) -> None:
-  """Writes ``network`` to ``path`` (.npz with a checksum)."""
-  arrays = {f"w{i}": np.asarray(w) for i, (w, _) in enumerate(network.weights)}
-  arrays |= {f"b{i}": np.asarray(b) for i, (_, b) in enumerate(network.weights)}
-  arrays |= {f"slope{i}": np.asarray(s) for i, s in enumerate(network.slopes)}
-  meta = dict(num_cards=network.num_cards, num_hands=network.num_hands, stack=network.stack)
-  arrays["meta"] = np.array(json.dumps(meta))
-  value_data.write_arrays(path, arrays)
-
-
-def load(path) -> ValueNetwork:
-  """The network saved at ``path``. Raises DamagedFileError if it is not one, or damaged."""
-  arrays = integrity.read_arrays(path, "value network")
-  try:
-    meta = json.loads(str(arrays["meta"]))
-    layers = sum(1 for name in arrays if name.startswith("w"))
-    weights = tuple((jnp.asarray(arrays[f"w{i}"]), jnp.asarray(arrays[f"b{i}"])) for i in range(layers))
-    slopes = tuple(jnp.asarray(arrays[f"slope{i}"]) for i in range(layers - 1))
-    network = ValueNetwork(weights, slopes, int(meta["num_cards"]), int(meta["num_hands"]), int(meta["stack"]))
-  except (KeyError, ValueError, TypeError) as error:
-    raise integrity.DamagedFileError(f"{path} is not a value network: {error}") from None
-  widths = [w.shape for w, _ in weights]
-  if widths[0][0] != 1 + network.num_cards + 2 * network.num_hands or widths[-1][1] != 2 * network.num_hands:
-    raise integrity.DamagedFileError(f"{path}: the layers' widths {widths} do not fit its game")
-  return network
