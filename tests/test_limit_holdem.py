@@ -10,6 +10,7 @@ import pytest
 
 from jaxcfr import solvers
 from jaxcfr.kits.card_abstraction import game as holdem
+from jaxcfr.kits.card_abstraction import walk as betting_walk
 from jaxcfr.run import cli
 from jaxcfr.kits.card_abstraction import hand_eval
 from jaxcfr.games import limit_holdem as rules
@@ -257,7 +258,8 @@ def test_outcome_sampling_regrets_are_unbiased_against_chance_sampling(game):
   regrets = tuple(jnp.zeros((n, 3), jnp.float32) for n in game.num_infosets)
   exact = jax.jit(holdem_cfr.chance_sampled_update, static_argnums=0)(game, regrets, deal)
   buckets, sign = limit_holdem.deal_buckets(game, deal)[0], jax.jit(limit_holdem.showdown_sign)(deal)[0]
-  order = list(np.concatenate(limit_holdem.decision_levels(game)))
+
+  order = list(np.concatenate(betting_walk.decision_levels(game)))
   for player, history in ((1, "r"),):  # the opponent's reach (1/3) enters the exact regret
     position = order.index(game.tree.node(history))
     rows, regret_exact, _ = exact[player]

@@ -89,3 +89,49 @@ def test_a_batch_of_boards_equals_each_board_alone():
       np.testing.assert_allclose(b, a, rtol=1e-9, atol=1e-12)
     np.testing.assert_allclose(row["exploitability_pot_percent"], alone.exploitability_pot_percent, rtol=1e-9)
   assert "board" in boards.table(batched)
+
+
+def test_the_command_line_solves_a_spot_to_a_target_shows_and_exports_it(tmp_path, capsys):
+  """``jaxcfr spot`` by flags stops at its target (the file's exploitability is the one it
+  printed); ``show`` and ``export`` report the node a line names, and the exported hands equal
+  the library's report; bad input is one line before any work."""
+  import csv
+  import json
+
+  from jaxcfr.run import cli
+
+  out = tmp_path / "river.npz"
+  argv = ["spot", "--board", "Td9d6hQc2s", "--pot", "200", "--stack", "900", "--oop", "QQ+,AK", "--ip", "TT+,AQ+"]
+  assert cli.main(argv + ["--target", "1.0", "--check-every", "10", "--out", str(out)]) == 0
+  printed = capsys.readouterr().out
+  assert "(target reached)" in printed
+  solved = solutions.load(out)
+  assert solved.exploitability_pot_percent <= 1.0 and solved.iterations % 10 == 0
+  assert f"{solved.exploitability_pot_percent:.3f}% of the pot (target reached)" in printed
+  assert cli.main(["show", str(out), "--line", "check"]) == 0
+  shown = capsys.readouterr().out
+  report = queries.report(solved, queries.node_at(solved, "check"))
+  for name, frequency in zip(report["actions"], report["frequencies"]):
+    assert f"{name:<14} {100 * frequency:6.2f}%" in shown
+  assert cli.main(["export", str(out), "--line", "check", "--out", str(tmp_path / "check.csv")]) == 0
+  rows = list(csv.DictReader(open(tmp_path / "check.csv", encoding="utf-8")))
+  names = hand_names()
+  assert len(rows) == int((report["range"] > 0).sum())
+  for row in rows[:5]:
+    h = names.index(row["hand"])
+    assert float(row[report["actions"][0]]) == pytest.approx(report["strategy"][h, 0], abs=1e-6)
+    assert float(row["ev"]) == pytest.approx(report["ev"][h], rel=1e-5)
+  assert cli.main(["export", str(out), "--out", str(tmp_path / "root.json"), "--no-equity"]) == 0
+  root = json.loads((tmp_path / "root.json").read_text())
+  assert root["player"] == 0 and abs(sum(root["frequencies"]) - 1) < 1e-5 and "equity" not in root["hands"][0]
+  capsys.readouterr()
+  for bad, words in (
+    (["spot", "--board", "Td9d", "--pot", "200", "--out", str(tmp_path / "x.npz")], "missing --stack, --oop, --ip"),
+    (argv[:-2] + ["--ip", "TT+,ZZ", "--out", str(tmp_path / "x.npz")], "ZZ"),
+    (["show", str(out), "--line", "bet 33%, fold, call"], "the line has ended"),
+    (["export", str(out), "--out", str(tmp_path / "x.txt")], "name a .csv or a .json file"),
+    (["show", str(tmp_path / "missing.npz")], "missing.npz"),
+  ):
+    assert cli.main(bad) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and words in err, (bad, err)

@@ -35,6 +35,7 @@ import numpy as np
 
 from jaxcfr.kits.sequence_form import sampling as sampling_lib
 from jaxcfr.kits.card_abstraction import game as holdem
+from jaxcfr.kits.card_abstraction import walk as betting_walk
 from jaxcfr.games import limit_holdem as rules
 from jaxcfr.solvers import regressors
 
@@ -93,19 +94,19 @@ def observe(game: holdem.HoldemGame, profile: tuple, key: jax.Array, num_games: 
   deal_key, action_key = jax.random.split(key)
   deals = holdem.sample_deals(deal_key, num_games)
   buckets = holdem.deal_buckets(game, deals)
-  steps = holdem.max_depth(game.tree)
+  steps = betting_walk.max_depth(game.tree)
   u = jax.random.uniform(action_key, (num_games, steps), profile[0].dtype)
   tables = tuple(jnp.asarray(t) for t in profile)
 
   def one(deal_buckets, ud):
-    def policy(decision: holdem.Decision, x):
+    def policy(decision: betting_walk.Decision, x):
       rows = [t[jnp.clip(decision.row, 0, t.shape[0] - 1)] for t in tables]
       probs = jnp.where(decision.seat == 0, rows[0], rows[1])
       probs = jnp.where(decision.legal, probs, 0)
       action = sampling_lib.inverse_cdf(probs[None], x[None], jnp.int32(3)[None])[0]
       return action, (decision.node, action)
 
-    last, (nodes, actions) = holdem.walk_betting(game, deal_buckets, policy, ud)
+    last, (nodes, actions) = betting_walk.walk_betting(game, deal_buckets, policy, ud)
     return last, nodes, actions
 
   last, nodes, actions = jax.jit(jax.vmap(one))(buckets, u)

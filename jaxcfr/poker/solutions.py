@@ -81,16 +81,45 @@ def exploitability_of(game, profile) -> float:
   return float(jax.jit(ops.exploitability)(game.tensors, tuple(np.asarray(s, game.tensors.dtype) for s in profile)))
 
 
-def solve(spot: Spot, algorithm: str = "dcfr", iterations: int = 1000, *, dtype=None, settings=None) -> Solution:
+def solve(
+  spot: Spot,
+  algorithm: str = "dcfr",
+  iterations: int = 1000,
+  *,
+  target: float | None = None,
+  check_every: int = 50,
+  on_check=None,
+  dtype=None,
+  settings=None,
+) -> Solution:
   """Solves ``spot`` with ``algorithm`` (a registered solver of the public tree: the CFR family,
-  or ``locked`` with ``settings={"lock": ...}``) for ``iterations`` iterations."""
+  or ``locked`` with ``settings={"lock": ...}``) for ``iterations`` iterations, or until the
+  exploitability is at most ``target`` % of the pot, checked every ``check_every`` iterations
+  (then ``on_check(iterations done, exploitability in % of the pot)`` is called)."""
+  if iterations < 1 or check_every < 1:
+    raise ValueError(f"iterations and check_every must be >= 1, got {iterations} and {check_every}")
+  if target is not None and not target > 0:
+    raise ValueError(f"target must be a positive percentage of the pot, got {target}")
   game = game_of(spot, dtype)
   settings = dict(settings or {})
   options, hyperparameters = solvers.split_settings(algorithm, "public_tree", settings)
   solver = solvers.get(algorithm, "public_tree", **options)
-  state = solver.run(game.tensors, solver.init(game.tensors, **hyperparameters), iterations)
-  profile = tuple(np.asarray(s) for s in solver.average_strategy(game.tensors, state))
-  return Solution(spot, game, profile, algorithm, iterations, exploitability_of(game, profile))
+  state = solver.init(game.tensors, **hyperparameters)
+  checked = target is not None or on_check is not None
+  done = 0
+  while done < iterations:
+    chunk = min(check_every, iterations - done) if checked else iterations
+    state = solver.run(game.tensors, state, chunk)
+    done += chunk
+    profile = tuple(np.asarray(s) for s in solver.average_strategy(game.tensors, state))
+    if not checked:
+      break
+    percent = float(units.pot_percent(exploitability_of(game, profile), game.info))
+    if on_check is not None:
+      on_check(done, percent)
+    if target is not None and percent <= target:
+      break
+  return Solution(spot, game, profile, algorithm, done, exploitability_of(game, profile))
 
 
 def _fingerprint(tree) -> str:

@@ -1,10 +1,11 @@
 """The jaxcfr command line: game statistics, solving with any registered solver, restricted
 Nash responses to an opponent model, head-to-head matches of strategy files, and
-depth-limited solving with value networks.
+depth-limited solving with value networks, and poker spots solved, saved and queried.
 
 Each subcommand declares its settings once (jaxcfr.run.flags: ``info``, ``solve`` and ``rnr`` in
 jaxcfr.run.solve_cli, ``match`` in jaxcfr.run.match_cli, ``value-data``, ``value-train`` and
-``resolve`` in jaxcfr.run.resolving_cli); the solvers' flags come from their registrations.
+``resolve`` in jaxcfr.run.resolving_cli, the poker spots' ``spot``, ``show`` and ``export`` in
+jaxcfr.run.poker_cli); the solvers' flags come from their registrations.
 Here the flags are made, the command line parsed into one settings object, the settings that
 depend on each other and the output files checked before any work, and the command run with
 its memory limit and progress setting (``memory.limited``, ``progress.bars``); an error is one
@@ -19,7 +20,7 @@ import re
 import sys
 
 from jaxcfr.base import memory, progress
-from jaxcfr.run import common_flags, flags, match_cli, resolving_cli, solve_cli
+from jaxcfr.run import common_flags, flags, match_cli, poker_cli, resolving_cli, solve_cli
 from jaxcfr.run.records import Interrupted
 from jaxcfr.run.solve_cli import solve_settings
 
@@ -35,7 +36,7 @@ def _version() -> str:
 def commands() -> dict[str, flags.Command]:
   """Every subcommand by name, in the order of the help (made afresh: a solver registered
   since has its flags)."""
-  found = solve_cli.commands() + match_cli.commands() + resolving_cli.commands()
+  found = solve_cli.commands() + match_cli.commands() + resolving_cli.commands() + poker_cli.commands()
   return {command.name: command for command in found}
 
 

@@ -15,17 +15,11 @@ reach times the current strategy; no weight during the first ``averaging_delay``
 iterations). The next strategy is regret matching on ``R`` (``R + r^t`` for the predictive
 PCFR+, whose prediction is the last instantaneous regret).
 
-**Ties.** Regret matching is discontinuous at zero (jaxcfr.base.regret): where exact
-arithmetic ties actions (equal values, so ``r^t = 0``, or regrets that cancel to 0), rounding
-leaves +-1e-17 whose sign depends on the summation order, and a positive one takes all the
-mass where the exact iterate plays uniformly. Two exact kits sum in different orders, so their
-iterates part at such ties (no-limit Leduc from the uniform start parts at t = 1-5 by up to
-the whole strategy). The option ``regret_tolerance`` (off by default: OpenSpiel's iterates,
-bit for bit) makes the ties exact: an instantaneous regret within ``regret_tolerance`` times
-its row's largest action value ``max_a |q|`` of zero is 0, and so is a regret sum ``R + r^t``
-(and PCFR+'s ``R + r^t``) within ``regret_tolerance`` times ``|R| + |r^t|``; with 1e-9 in
-float64 the sequence form and the public tree of ``no_limit_leduc_poker(stack=4)`` agree to
-1e-9 after 100 iterations of RM+, CFR+ and DCFR (tests/test_public_tree.py). DCFR is Brown & Sandholm's
+**Ties** (jaxcfr.base.regret): the option ``regret_tolerance`` (off by default: OpenSpiel's
+iterates, bit for bit) sets to 0 an instantaneous regret within it times its row's largest
+``|q|``, and a regret sum ``R + r^t`` within it times ``|R| + |r^t|``; with 1e-9 in float64 the
+sequence form and the public tree of ``no_limit_leduc_poker(stack=4)`` agree to 1e-9 after 100
+iterations of RM+, CFR+ and DCFR (tests/test_public_tree.py). DCFR is Brown & Sandholm's
 "Solving Imperfect-Information Games via Discounted Regret Minimization" (2019); CFR, CFR+
 and LCFR are defined in Chelarescu 2019 sections 1.6-1.7; counterfactual regret is Lanctot et al. 2009
 eq. 4-5.
@@ -78,11 +72,14 @@ from jaxcfr import kits
 from jaxcfr.base import regret
 from jaxcfr.kits.registry import CFROperations
 from jaxcfr.solvers import registry
+from jaxcfr.solvers.cfr_hooks import Behaviour, Hooks, NextStrategy, OpponentPlan, PlayerUpdate
 from jaxcfr.solvers.cfr_schedule import (
   ALGORITHMS,
   INF,
   PRESETS,
+  REGRET_TOLERANCE,
   SUMMARIES,
+  UPDATES,
   Preset,
   average_term,
   broadcast_hyperparameters,
@@ -173,55 +170,6 @@ class CFRState(NamedTuple):
 def operations_of(tensors, operations: CFROperations | None = None) -> CFROperations:
   """``operations``, or the default operations of the kit whose solvers take ``tensors``."""
   return operations if operations is not None else kits.of_tensors(tensors).operations()
-
-
-class PlayerUpdate(NamedTuple):
-  """One player's update within an iteration (each [I, A, *B]).
-
-  Attributes:
-    regrets: the cumulative regrets after the update (added and discounted).
-    average: the normalised average-strategy accumulator after the update.
-    instant: the instantaneous regrets ``r^t = q - v`` (0 at illegal actions).
-    strategy: the player's next strategy (by default regret matching on ``regrets``, or on
-      ``regrets + instant`` for the predictive PCFR+).
-  """
-
-  regrets: jax.Array
-  average: jax.Array
-  instant: jax.Array
-  strategy: jax.Array
-
-
-OpponentPlan = Callable[[int, jax.Array, jax.Array], jax.Array]
-"""``opponent_plan(player, strategy [I, A, *B], plan [S, *B]) -> plan [S, *B]``: the realization
-plan of ``player`` that the other player updates against (default: ``plan``, that of ``strategy``)."""
-
-Behaviour = Callable[[int, jax.Array], jax.Array]
-"""``behaviour(player, strategy [I, A, *B]) -> [I, A, *B]``: the strategy ``player`` follows below
-each of its infosets when its counterfactual values are computed (default: ``strategy``)."""
-
-NextStrategy = Callable[[int, PlayerUpdate, Any], tuple[PlayerUpdate, Any]]
-"""``next_strategy(player, update, carry) -> (update, carry)``: replaces the player's update after
-the regret and average updates, e.g. its next strategy (and regrets) from a regressor fit to
-the regrets; ``carry`` is threaded through the players' updates in order (see ``step_with_carry``)."""
-
-
-class Hooks(NamedTuple):
-  """The parts of a CFR iteration that a solver built on it replaces (None: CFR's own).
-
-  Attributes:
-    opponent_plan: an OpponentPlan (jaxcfr.solvers.rnr: a restricted player's plan mixed
-      with a fixed model's).
-    behaviour: a Behaviour (jaxcfr.solvers.rnr's data-biased response: the model mixed in
-      at every infoset); regrets are then those of the player's strategy at each infoset
-      with the behaviour downstream.
-    next_strategy: a NextStrategy (jaxcfr.solvers.rcfr: the next strategy by regret
-      matching on a regressor's estimate of the regrets).
-  """
-
-  opponent_plan: OpponentPlan | None = None
-  behaviour: Behaviour | None = None
-  next_strategy: NextStrategy | None = None
 
 
 def _update_player(
@@ -478,26 +426,6 @@ def run(tensors, state: CFRState, num_iterations, step_fn: Callable) -> CFRState
   """``num_iterations`` (traced: no recompilation per count) of ``step_fn`` (e.g. a
   ``preset_step``), jitted."""
   return _run(tensors, state, num_iterations, step_fn)
-
-
-UPDATES = registry.Param(
-  "updates",
-  str,
-  None,
-  "update order: alternating (player 0, then player 1 against player 0's new strategy) or simultaneous "
-  "(default: the preset's)",
-  choices=("alternating", "simultaneous"),
-)
-
-REGRET_TOLERANCE = registry.Param(
-  "regret_tolerance",
-  float,
-  0.0,
-  "CFR family: regrets within this relative tolerance of zero count as zero, so that ties exact arithmetic "
-  "makes stay ties after rounding (e.g. 1e-9 in float64; 0: off, OpenSpiel's iterates)",
-  low=0.0,
-  high=0.5,
-)
 
 
 def solver(

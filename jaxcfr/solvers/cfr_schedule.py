@@ -55,6 +55,8 @@ from jaxcfr.solvers import registry
 __all__ = [
   "ALGORITHMS",
   "INF",
+  "UPDATES",
+  "REGRET_TOLERANCE",
   "Preset",
   "PRESETS",
   "SUMMARIES",
@@ -321,3 +323,23 @@ def declared_hyperparameters(algorithm: str | None) -> tuple:
       high=2,
     ),
   )
+
+
+UPDATES = registry.Param(
+  "updates",
+  str,
+  None,
+  "update order: alternating (player 0, then player 1 against player 0's new strategy) or simultaneous "
+  "(default: the preset's)",
+  choices=("alternating", "simultaneous"),
+)
+
+REGRET_TOLERANCE = registry.Param(
+  "regret_tolerance",
+  float,
+  0.0,
+  "CFR family: regrets within this relative tolerance of zero count as zero, so that ties exact arithmetic "
+  "makes stay ties after rounding (e.g. 1e-9 in float64; 0: off, OpenSpiel's iterates)",
+  low=0.0,
+  high=0.5,
+)

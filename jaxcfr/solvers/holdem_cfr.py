@@ -9,7 +9,7 @@ bucket is remembered (imperfect recall, Ponsen et al. 2011, section 3.3.2).
 ``mccfr-os`` (Lanctot et al. 2009, eq. 10; Ponsen et al. 2011, Algorithm 1): each
 iteration draws one deal (its buckets for both players and rounds, and the showdown
 winner), then updates player 0 and player 1 in turn, each from one trajectory through the
-betting tree (jaxcfr.kits.card_abstraction.game.walk_betting): the updating player ``i`` samples
+betting tree (jaxcfr.kits.card_abstraction.walk.walk_betting): the updating player ``i`` samples
 ``epsilon * uniform + (1 - epsilon) * sigma_i`` (epsilon = 0.6, as the paper), the
 opponent plays ``sigma_-i``. With ``q_i(z)``
 the product of ``i``'s sampling probabilities on the path (the opponent's and chance's
@@ -43,6 +43,7 @@ from jaxcfr.base import regret
 from jaxcfr.base import row_updates
 from jaxcfr.kits.sequence_form import sampling as sampling_lib
 from jaxcfr.kits.card_abstraction import game as holdem
+from jaxcfr.kits.card_abstraction import walk as betting_walk
 from jaxcfr.games import limit_holdem as rules
 from jaxcfr.solvers import mccfr, registry
 from jaxcfr.solvers.mccfr_state import DEFAULT_EPSILON  # 0.6, as Lanctot et al. 2009 and Ponsen et al. 2011
@@ -97,7 +98,7 @@ def _sampling_policy(tables, *, player: int, epsilon, matched: bool, fixed: Fixe
   acting player, row, action, sigma(a), sample(a), sigma row [3], legal [3])."""
   width = 3
 
-  def policy(decision: holdem.Decision, ud):
+  def policy(decision: betting_walk.Decision, ud):
     p, row, legal = decision.player, decision.row, decision.legal
     rows = [t[jnp.clip(row, 0, t.shape[0] - 1)] for t in tables]
     values = jnp.where(decision.seat == 0, rows[0], rows[1])
@@ -124,9 +125,9 @@ def trajectory_update(
 ):
   """One outcome-sampling update of ``player``: (regret increments, average increments),
   each ``(rows [D], values [D, 3])`` with rows ``I_player`` (dropped) off own steps."""
-  u = jax.random.uniform(key, (holdem.max_depth(game.tree),))
+  u = jax.random.uniform(key, (betting_walk.max_depth(game.tree),))
   policy = _sampling_policy(regrets, player=player, epsilon=epsilon, matched=True, fixed=fixed)
-  last, (alive, p, row, a, sig_a, samp_a, sigma, legal) = holdem.walk_betting(game, buckets, policy, u)
+  last, (alive, p, row, a, sig_a, samp_a, sigma, legal) = betting_walk.walk_betting(game, buckets, policy, u)
   u0 = holdem.terminal_utility(game.arrays, last[None], sign[None])[0] / SMALL_BET
   ui = u0 if player == 0 else -u0
   own = alive & (p == player)
@@ -219,7 +220,7 @@ def chance_sampled_update(game: holdem.HoldemGame, regrets, deals: jax.Array):
   [L, D, 3], average [L, D, 3])`` over the decision nodes (rows past the table off the
   player's nodes): ``pi_-p(h) (q(h, a) - v(h))`` and ``pi_p(h) sigma(h, .)``."""
   arrays = game.arrays
-  levels = holdem.decision_levels(game)
+  levels = betting_walk.decision_levels(game)
   nodes = np.concatenate(levels)
   num = arrays.player.shape[0]
   buckets = holdem.deal_buckets(game, deals)  # [D, 2, 4]

@@ -29,6 +29,7 @@ import jax.numpy as jnp
 from jaxcfr.base import regret
 from jaxcfr.kits.sequence_form import sampling as sampling_lib
 from jaxcfr.kits.card_abstraction import game as holdem
+from jaxcfr.kits.card_abstraction import walk as betting_walk
 from jaxcfr.solvers import mccfr, registry, restriction, holdem_cfr
 from jaxcfr.solvers.mcts import uct_choice
 
@@ -67,9 +68,9 @@ def _mcts_step(game, state: SearchState) -> SearchState:
   deal = holdem.sample_deals(jax.random.wrap_key_data(keys[1]), 1)
   buckets = holdem.deal_buckets(game, deal)[0]
   sign = holdem.showdown_sign(deal)
-  u = jax.random.uniform(jax.random.wrap_key_data(keys[2]), (holdem.max_depth(game.tree),))
+  u = jax.random.uniform(jax.random.wrap_key_data(keys[2]), (betting_walk.max_depth(game.tree),))
 
-  def policy(decision: holdem.Decision, ud):
+  def policy(decision: betting_walk.Decision, ud):
     p, row = decision.seat, decision.row
     pick = lambda t: jnp.where(
       p == 0, t[0][jnp.clip(row, 0, t[0].shape[0] - 1)], t[1][jnp.clip(row, 0, t[1].shape[0] - 1)]
@@ -77,7 +78,7 @@ def _mcts_step(game, state: SearchState) -> SearchState:
     a = uct_choice(pick(state.visits), pick(state.rewards), decision.legal, state.uct_c, ud)
     return a, (decision.alive, p, row, a)
 
-  last, (alive, p, row, a) = holdem.walk_betting(game, buckets, policy, u)
+  last, (alive, p, row, a) = betting_walk.walk_betting(game, buckets, policy, u)
   u0 = holdem.terminal_utility(arrays, last[None], sign)[0] / holdem_cfr.SMALL_BET
   visits, rewards = [], []
   for q in (0, 1):

@@ -4,8 +4,8 @@ duplicate matches against a rule bot).
 
 - ``hand_eval``: a vectorised 7-card evaluator; ``hand_strength``: exact E[HS] by
   enumeration with tables over the boards up to suit symmetry;
-- ``game``: deals, betting, the abstraction and the one walk of the betting tree in JAX
-  (``HoldemGame``, ``make``);
+- ``game``: deals, betting and the abstraction in JAX (``HoldemGame``, ``make``); ``walk``:
+  the one walk of the betting tree;
 - ``match``, ``evaluator``, ``strategy_file``, ``checks``: matches and the rule bot, the
   kit's metrics, its files and its conformance check.
 """

@@ -24,6 +24,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxcfr.kits.card_abstraction import game as holdem
+
+from jaxcfr.kits.card_abstraction import walk as betting_walk
 from jaxcfr.games import limit_holdem as rules
 
 __all__ = ["rule_bot", "uniform", "deal_values", "match"]
@@ -72,7 +74,7 @@ def deal_values(
   all_nodes = jnp.arange(num)
   value = jax.vmap(lambda s: holdem.terminal_utility(arrays, all_nodes, jnp.broadcast_to(s, (num,))), out_axes=1)(sign)
   value = jnp.where((arrays.terminal != 0)[:, None], value, 0.0)  # [N, n]
-  for nodes in reversed(holdem.decision_levels(game)):
+  for nodes in reversed(betting_walk.decision_levels(game)):
     player = game.tree.player[nodes]
     rnd = jnp.asarray(game.tree.round[nodes])
     probs = []

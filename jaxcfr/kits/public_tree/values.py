@@ -18,7 +18,7 @@ positive factor per infoset and regret matching is unchanged.
 
 Terminal values (docs/design.md, "The public tree"): a fold's by inclusion-exclusion over
 the cards of each hand, O(H k + M W) for the ``M`` card subsets held by ``W`` hands each;
-a showdown's by prefix and suffix sums over the hands sorted by strength once at build
+a showdown's (jaxcfr.kits.public_tree.showdowns) by prefix and suffix sums over the hands sorted by strength once at build
 time, with the same corrections over each card's holders, O(H k + M W); and, for small
 ``H``, by dense ``[H, H]`` products (``dense=True``); a payoff terminal's (games whose
 terminals are no fold or showdown, as liar's dice's calls) by a dense product with its
@@ -29,18 +29,22 @@ Extensive Games" (2011) introduced the sorted showdown.
 from __future__ import annotations
 
 import dataclasses
-import math
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 from jaxcfr.base import regret
+from jaxcfr.kits.public_tree import showdowns
 from jaxcfr.kits.public_tree.device import PublicTreeTensors
-
-# Every product here is exact arithmetic in the solver's dtype: on a GPU, float32 products
-# otherwise run at TensorFloat-32 (a 10-bit mantissa), which would perturb the values.
-EXACT = jax.lax.Precision.HIGHEST
+from jaxcfr.kits.public_tree.showdowns import (
+  EXACT,
+  compatible_reach,
+  select_rows,
+  showdown_values,
+  showdown_values_dense,
+)
+from jaxcfr.kits.public_tree.showdowns import expand_to
 
 __all__ = [
   "uniform_strategy",
@@ -65,15 +69,6 @@ __all__ = [
 ]
 
 
-_SHORT_SCAN = 64  # prefix sums over at most this many entries are one matrix product (_scan)
-_SCAN_BLOCK = 32  # and longer ones blocks of this many
-
-
-def _expand(x: jax.Array, ndim: int) -> jax.Array:
-  """``x`` with trailing unit axes up to ``ndim`` axes."""
-  return x.reshape(x.shape + (1,) * (ndim - x.ndim))
-
-
 def uniform_strategy(tree: PublicTreeTensors, player: int) -> jax.Array:
   """[N_p, A, H] uniform over each decision node's legal actions."""
   legal = tree.legal[player].astype(tree.dtype)
@@ -95,18 +90,10 @@ def _rows(strategy: jax.Array, constants: tuple, index: jax.Array) -> jax.Array:
   constant = jnp.asarray(constants[0], rows.dtype)
   for k, value in enumerate(constants[1:], 1):
     constant = jnp.where(index == count + k, jnp.asarray(value, rows.dtype), constant)
-  constant = _expand(constant, ndim)
+  constant = expand_to(constant, ndim)
   if count == 0:
     return jnp.broadcast_to(constant, index.shape + rows.shape[1:])
-  return jnp.where(_expand(index < count, ndim), rows[jnp.minimum(index, count - 1)], constant)
-
-
-def _select_rows(table: jax.Array, index: jax.Array, ndim: int) -> jax.Array:
-  """[n, ...] rows ``index`` [n] of ``table`` [R, ...], zero where ``index`` is not in ``[0, R)``."""
-  inside = (index >= 0) & (index < table.shape[0])
-  if table.shape[0] == 0:
-    return jnp.zeros(index.shape + table.shape[1:], table.dtype)
-  return jnp.where(_expand(inside, ndim), table[jnp.clip(index, 0, table.shape[0] - 1)], 0)
+  return jnp.where(expand_to(index < count, ndim), rows[jnp.minimum(index, count - 1)], constant)
 
 
 def ranges(tree: PublicTreeTensors, player: int, strategy: jax.Array, initial: jax.Array | None = None) -> jax.Array:
@@ -121,38 +108,14 @@ def ranges(tree: PublicTreeTensors, player: int, strategy: jax.Array, initial: j
   batch = strategy.shape[3:]
   ndim = 2 + len(batch)
   initial = tree.initial_range[player] if initial is None else initial
-  root = _expand(initial, ndim - 1) * _expand(tree.valid[tree.board[0]], ndim - 1)
+  root = expand_to(initial, ndim - 1) * expand_to(tree.valid[tree.board[0]], ndim - 1)
   levels = [jnp.broadcast_to(root, (tree.num_hands,) + batch)[None].astype(strategy.dtype)]
   for d, (lo, hi) in enumerate(tree.level_slices[1:], 1):
     reach = levels[-1][tree.level_parent[d - 1]] * _rows(strategy, (1,), tree.reach_index[player][d - 1])
     if tree.level_dealt[d]:
-      reach = reach * _expand(tree.valid[tree.board[lo:hi]], ndim)
+      reach = reach * expand_to(tree.valid[tree.board[lo:hi]], ndim)
     levels.append(reach)
   return jnp.concatenate(levels)
-
-
-def compatible_reach(tree: PublicTreeTensors, reach: jax.Array) -> jax.Array:
-  """[T, H, *B] for each hand ``h``, the sum of ``reach`` [T, H, *B] over the hands that
-  share no card with ``h``: by inclusion-exclusion over the subsets ``S`` of ``h``'s cards,
-  ``sum_S (-1)^|S| sum_{h' holds S} reach(h')`` (``S`` empty: the total; ``S = h``: ``h``
-  itself). The sums over each subset's holders are one product with the 0/1 incidence
-  matrix of hands and subsets (measured on a turn endgame's folds, one CPU core: 19 ms
-  against 73 ms for a gather of the holders and a sum, with one gather per column below)."""
-  out = reach.sum(1, keepdims=True)
-  for s, (members, subsets) in enumerate(zip(tree.members, tree.subsets), 1):
-    sign = jnp.add if s % 2 == 0 else jnp.subtract
-    if s == tree.hands.shape[1]:  # S = h: the hand itself is the one hand that holds all its cards
-      out = sign(out, reach)
-      continue
-    # [T, M_s, *B] the reach of each subset's holders: a product with the [H, M_s] incidence
-    incidence = jnp.zeros((reach.shape[1], members.shape[0]), reach.dtype)
-    incidence = incidence.at[members, jnp.arange(members.shape[0])[:, None]].set(1)
-    held = jnp.moveaxis(jnp.tensordot(reach, incidence, axes=(1, 0), precision=EXACT), -1, 1)
-    # one gather per column of ``subsets``, each added or subtracted in turn (a gather of all
-    # columns and a sum, or a sign times a sum, is slower on a CPU)
-    for c in range(subsets.shape[1]):
-      out = sign(out, held[:, subsets[:, c]])
-  return jnp.broadcast_to(out, reach.shape)
 
 
 def normalise_ranges(tree: PublicTreeTensors, ranges: jax.Array) -> tuple:
@@ -163,7 +126,7 @@ def normalise_ranges(tree: PublicTreeTensors, ranges: jax.Array) -> tuple:
   card; ``normalised * scale = weights``. A player's counterfactual values scale with the
   opponent's factor. Where a factor is zero (no weight, or no compatible pair) the
   normalised ranges are zero and the factor is reported as zero."""
-  weights = ranges * _expand(tree.valid[tree.board[0]], ranges.ndim - 1).astype(ranges.dtype)
+  weights = ranges * expand_to(tree.valid[tree.board[0]], ranges.ndim - 1).astype(ranges.dtype)
   total = weights[0].sum(0)  # [*B]
   first = weights[0] / jnp.where(total > 0, total, 1)
   joint = (first * compatible_reach(tree, weights[1][None])[0]).sum(0)  # [*B]
@@ -209,193 +172,18 @@ def fold_values(tree: PublicTreeTensors, player: int, opponent_reach: jax.Array,
     opponent_reach: [F, H, *B] the opponent's ranges at ``tree.fold_nodes``.
   """
   if dense:
-    compatible = _compatible(tree).astype(opponent_reach.dtype)
+    compatible = showdowns.compatible_hands(tree).astype(opponent_reach.dtype)
     reach = jnp.einsum("hg,fg...->fh...", compatible, opponent_reach, precision=EXACT)
   else:
     reach = compatible_reach(tree, opponent_reach)
   ndim = reach.ndim
   mask = tree.valid[tree.board[tree.fold_nodes]]
-  return _expand(tree.fold_payoff[player], ndim) * reach * _expand(mask, ndim)
+  return expand_to(tree.fold_payoff[player], ndim) * reach * expand_to(mask, ndim)
 
 
 def fold_values_dense(tree: PublicTreeTensors, player: int, opponent_reach: jax.Array) -> jax.Array:
   """``fold_values`` by a dense [H, H] compatibility product (small ``H``)."""
   return fold_values(tree, player, opponent_reach, dense=True)
-
-
-def _compatible(tree: PublicTreeTensors) -> jax.Array:
-  """[H, H] bool, the hands share no card (all True where hands never conflict: dice)."""
-  hands = tree.hands
-  if not tree.members:
-    return jnp.ones((tree.num_hands,) * 2, bool)
-  return ~(hands[:, None, :, None] == hands[None, :, None, :]).any((2, 3))
-
-
-def _prefix(x: jax.Array) -> jax.Array:
-  """Exclusive prefix sums along the first axis, one longer: ``P[j] = sum_{t < j} x[t]``."""
-  return _scan(x, suffix=False)
-
-
-def _suffix(x: jax.Array) -> jax.Array:
-  """Suffix sums along the first axis, one longer: ``Q[j] = sum_{t >= j} x[t]`` (``Q[end] = 0``)."""
-  return _scan(x, suffix=True)
-
-
-def _triangle(n: int, suffix: bool, dtype, *, inclusive: bool = False) -> jax.Array:
-  """[n, n + 1] (exclusive) or [n, n] (``inclusive``) 0/1 matrix ``T`` with ``(T^T x)[j]``
-  the sum of ``x[t]`` over ``t < j`` (``t <= j`` inclusive), or over ``t >= j`` (``suffix``)."""
-  t, j = np.arange(n)[:, None], np.arange(n if inclusive else n + 1)[None, :]
-  return jnp.asarray((t >= j) if suffix else ((t <= j) if inclusive else (t < j)), dtype)
-
-
-def _scan(x: jax.Array, suffix: bool) -> jax.Array:
-  """Prefix or suffix sums along the first axis, one longer, with exact zeros at ``P[0]``
-  and ``Q[end]``, as products with triangular 0/1 matrices (every sum a sum of its own
-  terms, so a sum of zeros is exactly zero) that contract the first axis, the rows of a
-  matrix product. A short axis (a card's holders: 51 in hold'em) is one product; a long one
-  (the hands) is cut into blocks of ``_SCAN_BLOCK``: a product within each block plus the
-  sums of the blocks before (after) it, a second product. XLA's ``cumsum`` (a
-  reduce-window) is several times slower on a CPU and needed transposes on a GPU (measured:
-  [3000, 1326] float32 on one core, 45.5 ms against 7.9 ms)."""
-  n = x.shape[0]
-  dot = lambda a, b, axis: jnp.tensordot(a, b, axes=(0, axis), precision=EXACT)
-  if n <= _SHORT_SCAN:
-    return dot(_triangle(n, suffix, x.dtype), x, 0)
-  size = _block_size(n)
-  blocks = -(-n // size)
-  y = x if blocks * size == n else jnp.pad(x, [(0, blocks * size - n)] + [(0, 0)] * (x.ndim - 1))
-  y = y.reshape((blocks, size) + x.shape[1:])
-  within = jnp.moveaxis(dot(_triangle(size, suffix, x.dtype, inclusive=True), y, 1), 0, 1)  # [K, b, ...]
-  # the sums of the blocks strictly before (after) each block: exclusive scans of the totals
-  outer = _triangle(blocks, suffix, x.dtype)  # [K, K + 1]
-  between = dot(outer[:, 1:] if suffix else outer[:, :-1], y.sum(1), 0)  # [K, ...]
-  sums = (within + between[:, None]).reshape((blocks * size,) + x.shape[1:])[:n]
-  zero = jnp.zeros_like(sums[:1])
-  return jnp.concatenate([sums, zero] if suffix else [zero, sums])
-
-
-def _block_size(n: int) -> int:
-  """``_scan``'s block: the divisor of ``n`` nearest ``_SCAN_BLOCK`` within 3/4 to 3/2 of it
-  (34 for hold'em's 1,326 hands), so that no padded copy of the array is made (a tenth of a
-  turn iteration on one core), else ``_SCAN_BLOCK`` with padding."""
-  near = [b for b in range(3 * _SCAN_BLOCK // 4, 3 * _SCAN_BLOCK // 2 + 1) if n % b == 0]
-  return min(near, key=lambda b: (abs(b - _SCAN_BLOCK), b)) if near else _SCAN_BLOCK
-
-
-def _rest(prefix: jax.Array) -> jax.Array:
-  """The suffix sums ``Q[j] = P[end] - P[j]`` from exclusive prefix sums ``P`` along the
-  first axis (exactly zero at the end): one scan serves both sides. Used for the card
-  corrections (the larger part of a hold'em showdown's work), not for the sums over all
-  hands: there an exact tie in one-card games (a regret of exactly zero) would come out
-  +-1e-17 and regret matching would break it, which the tests comparing iterates with the
-  sequence form would see."""
-  return prefix[-1:] - prefix
-
-
-def _weaker_stronger(tree: PublicTreeTensors, table: jax.Array, reach: jax.Array):
-  """([H, G, *B], [H, G, *B]) the opponent's reach over the compatible hands strictly weaker
-  and strictly stronger than each hand, at ``G`` showdowns on one board (``table``: its row
-  of the sorted tables; ``reach``: [H, G, *B], hands first, so that every gather takes whole
-  rows: gathering along the last axis was 2.8x slower on a CPU, with the transposes). Prefix
-  sums over the hands by strength give the sums over all weaker hands; inclusion-exclusion
-  over each hand's proper card subsets ``S`` subtracts the weaker hands holding ``S``, read
-  from prefix sums over ``S``'s holders sorted by strength (the hand itself, ``S`` = all
-  its cards, is never strictly weaker or stronger)."""
-  ordered = reach[tree.order[table]]
-  weaker = _prefix(ordered)[tree.lo[table]]
-  stronger = _suffix(ordered)[tree.hi[table]]
-  for s, (sub_order, sub_lo, sub_hi) in enumerate(zip(tree.sub_order, tree.sub_lo, tree.sub_hi), 1):
-    prefix = _prefix(reach[sub_order[table].T])  # [W + 1, M, G, *B]: each subset's holders by strength
-    subsets, lo, hi, rest = tree.subsets[s - 1], sub_lo[table], sub_hi[table], _rest(prefix)  # [H, C], ...
-    sign = jnp.add if s % 2 == 0 else jnp.subtract
-    for c in range(subsets.shape[1]):  # one gather per column (as in compatible_reach)
-      weaker = sign(weaker, prefix[lo[:, c], subsets[:, c]])  # [H, G, *B]
-      stronger = sign(stronger, rest[hi[:, c], subsets[:, c]])
-  return weaker, stronger
-
-
-# Bytes of one board's working set in _weaker_stronger per showdown, hand and batch element,
-# over the item size: the sorted reach and its prefix sums, the two results, and per card subset
-# the holders' reach, its prefix sums and the gathered corrections (about 14; rounded up).
-_BOARD_WORK = 16
-
-
-def _boards_per_step(tree: PublicTreeTensors, padded: jax.Array) -> int:
-  """How many showdown boards one step of ``_by_board``'s loop takes: 1 where
-  ``tree.showdown_step_bytes`` is 0, else as many as fit it (all at most)."""
-  if not tree.showdown_step_bytes:
-    return 1
-  per_board = _BOARD_WORK * math.prod(padded.shape[1:]) * padded.dtype.itemsize
-  return int(min(max(tree.showdown_step_bytes // per_board, 1), padded.shape[0]))
-
-
-def _by_board(tree: PublicTreeTensors, reach: jax.Array) -> tuple:
-  """``_weaker_stronger`` at every showdown ([S, H, *B] each), board by board
-  (``lax.map`` over ``showdown_groups``): each board's sorted tables are gathered once for
-  all its showdowns, and the working set is one step's (docs/design.md, "Cost"). A step
-  takes ``_boards_per_step`` boards side by side (a ``vmap``; the boards padded to a
-  multiple of it with empty ones). The boards' reach is laid out hands first ([Bs, H, G, *B],
-  ``_weaker_stronger``)."""
-  groups = tree.showdown_groups  # its padding, row S, reads zeros
-  padded = _select_rows(reach, groups, groups.ndim + reach.ndim - 1)  # [Bs, G, H, *B]
-  padded = jnp.swapaxes(padded, 1, 2)  # [Bs, H, G, *B]
-  count, width = padded.shape[0], _boards_per_step(tree, padded)
-  if width == 1:
-    step, boards = lambda x: _weaker_stronger(tree, *x), jnp.arange(count)
-  else:
-    steps = -(-count // width)
-    boards = jnp.minimum(jnp.arange(steps * width), count - 1).reshape(steps, width)
-    padded = jnp.concatenate([padded, jnp.zeros((steps * width - count,) + padded.shape[1:], padded.dtype)])
-    padded = padded.reshape((steps, width) + padded.shape[1:])
-    step = lambda x: jax.vmap(lambda board, r: _weaker_stronger(tree, board, r))(*x)
-  weaker, stronger = jax.lax.map(step, (boards, padded))
-  hands = reach.shape[1]
-
-  def flat(x):  # [Bs', H, G, *B] -> [S, H, *B]
-    x = jnp.swapaxes(x.reshape((-1, hands) + x.shape[-(reach.ndim - 1) :]), 1, 2)
-    return x.reshape((-1,) + reach.shape[1:])[tree.showdown_slot]
-
-  return flat(weaker), flat(stronger)
-
-
-def showdown_values(tree: PublicTreeTensors, player: int, opponent_reach: jax.Array, *, dense: bool = False):
-  """[S, H, *B] ``player``'s values at the showdowns: for hand ``h``, the opponent's chips
-  times its reach over compatible weaker hands, minus the player's chips times its reach
-  over compatible stronger hands, plus half the difference of the chips times its reach
-  over compatible equal hands (a split pot); zero for hands the board blocks.
-
-  Args:
-    opponent_reach: [S, H, *B] the opponent's ranges at ``tree.showdown_nodes``.
-    dense: the sums as [H, H] products instead of sorted prefix sums.
-  """
-  table = tree.showdown_table
-  if table.shape[0] == 0:  # e.g. a lookahead of a round that no all-in can end
-    return jnp.zeros_like(opponent_reach)
-  if dense:
-    strength = tree.strength[table]  # [S, H]
-    compatible = _compatible(tree)[None] & (strength[:, :, None] >= 0) & (strength[:, None, :] >= 0)
-    beats = (compatible & (strength[:, :, None] > strength[:, None, :])).astype(opponent_reach.dtype)
-    weaker = jnp.einsum("shg,sg...->sh...", beats, opponent_reach, precision=EXACT)
-    stronger = jnp.einsum("sgh,sg...->sh...", beats, opponent_reach, precision=EXACT)
-    total = jnp.einsum("shg,sg...->sh...", compatible.astype(opponent_reach.dtype), opponent_reach, precision=EXACT)
-  else:
-    weaker, stronger = _by_board(tree, opponent_reach)
-    # a split pot's term needs the compatible total only where the chips differ (never in
-    # poker, where a showdown follows a call or two all-ins of equal stacks)
-    total = jax.lax.cond(
-      jnp.any(tree.showdown_chips[:, 0] != tree.showdown_chips[:, 1]),
-      lambda: compatible_reach(tree, opponent_reach),
-      lambda: weaker + stronger,
-    )
-  ndim = weaker.ndim
-  own, other = (_expand(tree.showdown_chips[:, p], ndim) for p in (player, 1 - player))
-  values = other * weaker - own * stronger + (other - own) / 2 * (total - weaker - stronger)
-  return values * _expand(tree.valid[tree.board[tree.showdown_nodes]], ndim)
-
-
-def showdown_values_dense(tree: PublicTreeTensors, player: int, opponent_reach: jax.Array) -> jax.Array:
-  """``showdown_values`` by dense [H, H] products (small ``H``)."""
-  return showdown_values(tree, player, opponent_reach, dense=True)
 
 
 def payoff_values(tree: PublicTreeTensors, player: int, opponent_reach: jax.Array) -> jax.Array:
@@ -410,7 +198,7 @@ def payoff_values(tree: PublicTreeTensors, player: int, opponent_reach: jax.Arra
   if player == 1:
     tables = -jnp.swapaxes(tables, 1, 2)
   values = jnp.einsum("phg,pg...->ph...", tables[tree.payoff_table], opponent_reach, precision=EXACT)
-  return values * _expand(tree.valid[tree.board[tree.payoff_nodes]], values.ndim)
+  return values * expand_to(tree.valid[tree.board[tree.payoff_nodes]], values.ndim)
 
 
 def terminal_values(
@@ -440,7 +228,7 @@ def terminal_values(
   if not leaves:
     return jnp.concatenate([folds, showdowns, payoffs])
   leaf_values = jnp.broadcast_to(leaf_values, (leaves,) + folds.shape[1:]).astype(folds.dtype)
-  mask = _expand(tree.valid[tree.board[tree.leaf_nodes]], folds.ndim)
+  mask = expand_to(tree.valid[tree.board[tree.leaf_nodes]], folds.ndim)
   return jnp.concatenate([folds, showdowns, payoffs, leaf_values * mask])
 
 
@@ -465,7 +253,7 @@ def counterfactual_values(
   """
   terminal = terminal_values(tree, player, opponent_ranges, dense=dense, leaf_values=leaf_values)
   ndim = terminal.ndim
-  rows = lambda table, index: _select_rows(table, index, ndim)  # row T + L, no terminal, reads 0
+  rows = lambda table, index: select_rows(table, index, ndim)  # row T + L, no terminal, reads 0
   below, levels = None, []
   for d in reversed(range(len(tree.level_slices))):
     lo, hi = tree.level_slices[d]
@@ -473,15 +261,15 @@ def counterfactual_values(
     if below is not None:
       kids = below[tree.decision_children[d]]  # [nD, A, H, *B]
       if strategy is None:
-        legal = _expand(tree.decision_legal[d], ndim + 1)
+        legal = expand_to(tree.decision_legal[d], ndim + 1)
         best = regret.unrolled_reduce(jnp.where(legal, kids, -jnp.inf), 1, jnp.maximum, jnp.max)
         summed = regret.unrolled_reduce(jnp.where(legal, kids, 0), 1, jnp.add, jnp.sum)
-        decided = jnp.where(_expand(tree.decision_own[player][d], ndim), best, summed)
+        decided = jnp.where(expand_to(tree.decision_own[player][d], ndim), best, summed)
       else:
         weight = _rows(strategy, (0, 1), tree.decision_weight[player][d])  # [nD, A, H, *B]
         decided = regret.unrolled_reduce(weight * kids, 1, jnp.add, jnp.sum)
       dealt = below[tree.chance_children[d]]  # [nC, C, H, *B]
-      dealt = regret.unrolled_reduce(_expand(tree.chance_weight[d], ndim + 1) * dealt, 1, jnp.add, jnp.sum)
+      dealt = regret.unrolled_reduce(expand_to(tree.chance_weight[d], ndim + 1) * dealt, 1, jnp.add, jnp.sum)
       values = values + jnp.concatenate([decided, dealt, jnp.zeros_like(values[:1])])[tree.level_gather[d]]
     levels.append(values)
     below = values
@@ -492,7 +280,7 @@ def action_values(tree: PublicTreeTensors, player: int, values: jax.Array) -> ja
   """[N_p, A, H, *B] the values of each action at ``player``'s decision nodes (0 at
   illegal slots), from the node values [N, H, *B]."""
   q = values[tree.children[player]]
-  return jnp.where(_expand(tree.legal[player], q.ndim), q, 0)
+  return jnp.where(expand_to(tree.legal[player], q.ndim), q, 0)
 
 
 def root_value(tree: PublicTreeTensors, player: int, values: jax.Array, initial: jax.Array | None = None) -> jax.Array:
@@ -500,8 +288,8 @@ def root_value(tree: PublicTreeTensors, player: int, values: jax.Array, initial:
   [N, H, *B] are its counterfactual values (its best-response value if they are a best
   response's)."""
   initial = tree.initial_range[player] if initial is None else initial
-  valid = _expand(tree.valid[tree.board[0]], initial.ndim)
-  root = values[0] * _expand(initial * valid, values.ndim - 1)
+  valid = expand_to(tree.valid[tree.board[0]], initial.ndim)
+  root = values[0] * expand_to(initial * valid, values.ndim - 1)
   return root.sum(0)
 
 
