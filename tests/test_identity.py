@@ -122,3 +122,18 @@ def test_a_strategy_file_renamed_to_the_game_read_is_refused_by_its_kit(tmp_path
   path = _rewrite(_save(tmp_path / "s.npz", game), game=np.array(target.name))
   with pytest.raises(ValueError, match=message):
     jaxcfr.load_strategy(path, target)
+
+
+def test_a_checkpoint_of_another_game_or_representation_is_refused(tmp_path, capsys):
+  """A checkpoint records its run's identity (game, representation, solver, settings): resuming
+  it for another game or representation is one line, exit status 2, before any iteration."""
+  from jaxcfr.run import cli
+
+  path = str(tmp_path / "run.npz")
+  assert cli.main(["solve", "kuhn_poker", "--iters", "4", "--checkpoint", path]) == 0
+  capsys.readouterr()
+  for other in (["leduc_poker"], ["kuhn_poker", "--representation", "public_tree"]):
+    assert cli.main(["solve", *other, "--iters", "8", "--checkpoint", path, "--resume"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "another" in err and "iteration" not in err.lower(), err
+  assert cli.main(["solve", "kuhn_poker", "--iters", "8", "--checkpoint", path, "--resume"]) == 0
