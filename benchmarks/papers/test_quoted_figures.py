@@ -358,6 +358,13 @@ def _rnr_most_ahead(games: dict) -> str:
   return f"{most:.3f}"
 
 
+def _order_share(reading: dict, order_at_end: list) -> str:
+  """chelarescu_kuhn_readings.json: the share (%) of the evaluations at which the report's order
+  holds, once the order at the end is the one the text names."""
+  assert reading["order_at_end"] == order_at_end, reading["order_at_end"]
+  return f"{100 * reading['report_order_share']:.0f}"
+
+
 def _mean_win(blocks: list) -> str:
   """holdem_learned_model.json: the mean sb/h won in some blocks of online hands."""
   return f"{sum(b['sb_per_hand'] for b in blocks) / len(blocks):.2f}"
@@ -1119,6 +1126,23 @@ QUOTES = [
       ("results/curves/mlp+-21/-1/1", "{:.3f}"),
       ("results/curves/mlp-20x16/6/1", "{:.3f}"),
       ("results/curves/mlp-20x16/-1/1", "{:.3f}"),
+    ],
+  ),
+  (
+    "benchmarks/papers/README.md",
+    "with the average profile LCFR ends lowest ({} milli-chips per game against CFR+'s {} and CFR's {}) and the "
+    "report's order holds at {}% of the evaluations; with the current profile (the report's \"current solution\") "
+    "LCFR ends lowest too ({}%); with simultaneous updates CFR+ ends lowest but LCFR highest ({}%); CFR+ with a "
+    "uniform average, {}%.",
+    "chelarescu_kuhn_readings.json",
+    [
+      ("results/average/final_milli_chips/lcfr", "{:.4f}"),
+      ("results/average/final_milli_chips/cfr+", "{:.4f}"),
+      ("results/average/final_milli_chips/cfr", "{:.4f}"),
+      ("results/average", lambda r: _order_share(r, ["lcfr", "cfr+", "cfr"])),
+      ("results/current", lambda r: _order_share(r, ["lcfr", "cfr+", "cfr"])),
+      ("results/simultaneous", lambda r: _order_share(r, ["cfr+", "cfr", "lcfr"])),
+      ("results/cfr+ uniform average", lambda r: _order_share(r, ["lcfr", "cfr+", "cfr"])),
     ],
   ),
   (
