@@ -135,3 +135,46 @@ def test_the_command_line_solves_a_spot_to_a_target_shows_and_exports_it(tmp_pat
     assert cli.main(bad) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and words in err, (bad, err)
+
+
+def test_the_command_line_locks_nodes_and_reports_boards(tmp_path, capsys):
+  """``spot --lock`` holds the locked player to the lock (the whole range at the root, some
+  hands deeper); ``boards`` writes one row a card with frequencies summing to one; malformed
+  locks are one line."""
+  import csv
+
+  from jaxcfr.poker import locks
+  from jaxcfr.run import cli
+
+  spot_flags = ["--board", "Td9d6hQc2s", "--pot", "200", "--stack", "900", "--oop", "QQ+,AK", "--ip", "TT+,AQ+"]
+  out = tmp_path / "locked.npz"
+  lock = "root -> bet 100%: 0.25, check: 0.75; check, bet 100% -> fold @ AK"
+  assert cli.main(["spot", *spot_flags, "--lock", lock, "--iters", "20", "--check-every", "20", "--out", str(out)]) == 0
+  solved = solutions.load(out)
+  oop = solved.spot.ranges[0] > 0
+  root = solved.profile[0][0]  # [A, H]
+  names = queries.actions(solved, 0)
+  assert np.allclose(root[names.index("Check")][oop], 0.75, atol=1e-5)
+  assert np.allclose(root[names.index("Bet(200)")][oop], 0.25, atol=1e-5)
+  facing = queries.node_at(solved, "check, bet 100%")
+  row = int(np.flatnonzero(solved.game.tree.decision_nodes(0) == facing)[0])
+  ak = np.array([name[0] == "A" and name[2] == "K" or name[0] == "K" and name[2] == "A" for name in hand_names()])
+  ak &= oop
+  assert np.allclose(solved.profile[0][row][0][ak], 1.0, atol=1e-5)  # fold, the first action
+  game = solutions.game_of(solved.spot)
+  for bad, words in (
+    ("root bet", "LINE -> MIX"),
+    ("root -> bet 100%: 0.5", "sum to 0.5"),
+    ("root -> check; check -> check", "one player's strategy"),
+    ("root -> raise 3x", "no raise"),
+  ):
+    with pytest.raises(ValueError, match=words):
+      locks.parse(game, bad)
+  capsys.readouterr()
+  csv_out = tmp_path / "turns.csv"
+  turn = ["--board", "Td9d6hQc", *spot_flags[2:]]
+  assert cli.main(["boards", *turn, "--cards", "2c,Ah", "--iters", "10", "--out", str(csv_out), "--no-equity"]) == 0
+  rows = list(csv.DictReader(open(csv_out, encoding="utf-8")))
+  assert [r["board"] for r in rows] == ["Td9d6hQc2c", "Td9d6hQcAh"]
+  for r in rows:
+    assert abs(sum(float(v) for k, v in r.items() if k[0].isupper()) - 1) < 1e-5

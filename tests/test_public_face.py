@@ -26,6 +26,7 @@ DOCTESTED = (
   "jaxcfr.poker.queries",
   "jaxcfr.poker.grids",
   "jaxcfr.poker.boards",
+  "jaxcfr.poker.locks",
 )
 
 

@@ -1,9 +1,10 @@
 """What poker players ask of a solver, on the public tree: spots solved and saved with their
 spot (``solutions``), nodes found by their betting line and reported hand by hand
 (``queries``), 13 x 13 grids (``grids``), and reports over many boards solved as one batched
-program (``boards``). Node locking is the solver ``locked`` (jaxcfr.solvers.locking).
+program (``boards``). Node locking is the solver ``locked`` (jaxcfr.solvers.locking); ``locks``
+writes its locks as players say them (``check -> bet 100% @ QQ+``).
 """
 
-from jaxcfr.poker import boards, grids, queries, solutions
+from jaxcfr.poker import boards, grids, locks, queries, solutions
 
-__all__ = ["boards", "grids", "queries", "solutions"]
+__all__ = ["boards", "grids", "locks", "queries", "solutions"]

@@ -31,7 +31,7 @@ from jaxcfr.games.poker_rules import CHANCE, DECISION
 from jaxcfr.kits.public_tree import tree as tree_lib
 from jaxcfr.kits.public_tree import values as ops
 
-__all__ = ["node_at", "actions", "report", "equity", "line_of"]
+__all__ = ["node_at", "step", "children", "actions", "report", "equity", "line_of"]
 
 _AMOUNT = re.compile(r"^(bet|raise|allin|all-in|all in)\s*([\d.]+)?\s*(%|x|bb)?$")
 
@@ -43,7 +43,8 @@ def actions(solution, node: int) -> list[str]:
   return [action_label(tree.rules, state, int(a)) for a in tree.action_ids[node] if a >= 0]
 
 
-def _children(tree, node: int) -> np.ndarray:
+def children(tree, node: int) -> np.ndarray:
+  """[K] the children of ``node`` in the public tree ``tree``, in action slot order."""
   return np.arange(tree.first_child[node], tree.first_child[node] + tree.num_children[node])
 
 
@@ -53,10 +54,12 @@ def _chips(tree, node: int, child: int) -> int:
   return int(max(state.chips) - tree.states[node].start)
 
 
-def _step(solution, node: int, token: str) -> int:
+def step(solution, node: int, token: str) -> int:
+  """The child of ``node`` that one token of a line (module doc) names; ValueError naming the
+  token and the actions there."""
   tree = solution.game.tree
   token = token.strip().lower()
-  kids = _children(tree, node)
+  kids = children(tree, node)
   if tree.kind[node] == CHANCE:
     cards = parse_cards(token.split()[-1])
     for child in kids:
@@ -104,7 +107,7 @@ def node_at(solution, line: str) -> int:
   first token that does not fit."""
   node = 0
   for token in filter(None, (t.strip() for t in line.split(","))):
-    node = _step(solution, node, token)
+    node = step(solution, node, token)
   return node
 
 
@@ -117,7 +120,7 @@ def line_of(solution, node: int) -> str:
     if tree.kind[parent] == CHANCE:
       steps.append(format_cards(sorted(set(tree.board_cards(node)) - set(tree.board_cards(parent)))))
     else:
-      steps.append(actions(solution, parent)[int(np.flatnonzero(_children(tree, parent) == node)[0])])
+      steps.append(actions(solution, parent)[int(np.flatnonzero(children(tree, parent) == node)[0])])
     node = parent
   return ", ".join(reversed(steps))
 

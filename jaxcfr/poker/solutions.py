@@ -91,16 +91,18 @@ def solve(
   on_check=None,
   dtype=None,
   settings=None,
+  game=None,
 ) -> Solution:
   """Solves ``spot`` with ``algorithm`` (a registered solver of the public tree: the CFR family,
   or ``locked`` with ``settings={"lock": ...}``) for ``iterations`` iterations, or until the
   exploitability is at most ``target`` % of the pot, checked every ``check_every`` iterations
-  (then ``on_check(iterations done, exploitability in % of the pot)`` is called)."""
+  (then ``on_check(iterations done, exploitability in % of the pot)`` is called). ``game``: the
+  spot's ``game_of``, when it is built already."""
   if iterations < 1 or check_every < 1:
     raise ValueError(f"iterations and check_every must be >= 1, got {iterations} and {check_every}")
   if target is not None and not target > 0:
     raise ValueError(f"target must be a positive percentage of the pot, got {target}")
-  game = game_of(spot, dtype)
+  game = game_of(spot, dtype) if game is None else game
   settings = dict(settings or {})
   options, hyperparameters = solvers.split_settings(algorithm, "public_tree", settings)
   solver = solvers.get(algorithm, "public_tree", **options)

@@ -1,9 +1,12 @@
-"""``jaxcfr spot``, ``show`` and ``export``: a poker spot solved into a solution file, a node of
-it reported, and a node's hands written out (jaxcfr.poker, docs/poker.md). Their settings are
+"""``jaxcfr spot``, ``boards``, ``show`` and ``export``: a poker spot solved into a solution file
+(node locks too), solved on every next card as one batch, a node of a solution reported, and a
+node's hands written out (jaxcfr.poker, docs/poker.md). Their settings are
 declared once (jaxcfr.run.flags).
 
     jaxcfr spot --board Td9d6hQc --pot 200 --stack 900 --oop "66+,A8s+,AJo+" --ip "22+,AT+" \\
       --bets "50%,100%,a" --raises "100%,a" --target 0.5 --out spot.npz
+    jaxcfr spot spot.json --lock "root -> check" --out locked.npz
+    jaxcfr boards --board Td9d6h --pot 200 --stack 900 --oop "66+,A8s+" --ip "22+,AT+" --out turns.csv
     jaxcfr show spot.npz --line "bet 100%, call, river 2c"
     jaxcfr export spot.npz --line "check" --out check.csv
 """
@@ -68,15 +71,26 @@ def _spot(settings) -> int:
     sys.stdout.flush()
 
   print(f"spot: board {spot.board}, pot {spot.pot}, effective stack {spot.effective_stack}; building its tree")
+  game = solutions.game_of(spot)
+  algorithm, extra = settings.algo, {}
+  if settings.lock:
+    from jaxcfr.poker import locks  # pylint: disable=import-outside-toplevel
+
+    algorithm, extra = "locked", {"lock": locks.parse(game, settings.lock), "base": settings.algo}
+    print(f"locked: {settings.lock}")
   solved = solutions.solve(
     spot,
-    settings.algo,
+    algorithm,
     settings.iterations,
     target=settings.target,
     check_every=settings.check_every,
     on_check=on_check,
+    settings=extra,
+    game=game,
   )
   percent = solved.exploitability_pot_percent
+  if settings.lock:
+    print("(a locked solve's exploitability is its locked strategy's in the game without the lock)")
   reached = settings.target is not None and percent <= settings.target
   print(
     f"solved: {solved.iterations} iterations of {settings.algo}, exploitability {percent:.3f}% of the pot"
@@ -162,18 +176,79 @@ def _export(settings) -> int:
     }
     outputs.write_json(settings.out, record, flag="--out")
   else:
-
-    def write(path):
-      with open(path, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]) if rows else ["hand"])
-        writer.writeheader()
-        writer.writerows(rows)
-
-    outputs.write_output(settings.out, "--out", write)
+    outputs.write_output(settings.out, "--out", lambda path: _write_csv(path, rows))
   print(f"wrote {settings.out}: {len(rows)} hands at {report['line'] or 'the root'}")
   return 0
 
 
+def _boards(settings) -> int:
+  if settings.out is not None and not settings.out.lower().endswith((".csv", ".json")):
+    raise ValueError(f"--out {settings.out}: name a .csv or a .json file")
+  spot = spot_of(settings)
+  cards = None if settings.cards is None else [c.strip() for c in settings.cards.split(",") if c.strip()]
+  common_flags.use_dtype("float32")
+  from jaxcfr.poker import boards  # pylint: disable=import-outside-toplevel
+
+  count = "every next card" if cards is None else f"{len(cards)} cards"
+  print(f"spot: board {spot.board}, pot {spot.pot}; solving it on {count}, {settings.iterations} iterations each")
+  report = boards.solve_boards(
+    spot, cards, algorithm=settings.algo, iterations=settings.iterations, with_equity=not settings.no_equity
+  )
+  print(boards.table(report))
+  print(f"{len(report['rows'])} boards in {report['seconds']:.1f} s (one batched program, compilation included)")
+  rows = [
+    {
+      "board": row["board"],
+      **dict(zip(report["actions"], row["frequencies"])),
+      "ev": row["ev"],
+      "equity": row["equity"],
+      "exploitability_pot_percent": row["exploitability_pot_percent"],
+    }
+    for row in report["rows"]
+  ]
+  if settings.out is not None:
+    if settings.out.lower().endswith(".json"):
+      outputs.write_json(settings.out, {"spot": spot.to_dict(), "actions": report["actions"], "boards": rows}, "--out")
+    else:
+      outputs.write_output(settings.out, "--out", lambda path: _write_csv(path, rows))
+    print(f"wrote {settings.out}")
+  if settings.figure is not None:
+    figure = boards.figure(report)
+    outputs.write_output(settings.figure, "--figure", lambda path: figure.savefig(path, dpi=120, bbox_inches="tight"))
+    print(f"wrote {settings.figure}")
+  return 0
+
+
+def _write_csv(path, rows: list[dict]) -> None:
+  with open(path, "w", newline="", encoding="utf-8") as handle:
+    writer = csv.DictWriter(handle, fieldnames=list(rows[0]) if rows else ["hand"])
+    writer.writeheader()
+    writer.writerows(rows)
+
+
+_SPOT_FLAGS = (
+  Flag(Param("board", str, None, "the board, e.g. Td9d6h (flop), Td9d6hQc (turn)")),
+  Flag(Param("pot", int, None, "both players' chips in the middle (even)", low=2)),
+  Flag(Param("stack", int, None, "the effective stack behind the pot", low=1)),
+  Flag(Param("oop", str, None, "OOP's range, e.g. '66+,A8s+,A5s-A4s,AJo+,KQo:0.5'"), metavar="RANGE"),
+  Flag(Param("ip", str, None, "IP's range"), metavar="RANGE"),
+  Flag(
+    Param(
+      "bets",
+      str,
+      "50%,100%,a",
+      "bet sizes of every street and player (% of the pot, e for geometric, a for all-in)",
+    )
+  ),
+  Flag(Param("raises", str, "100%,a", "raise sizes (% of the pot, 2.5x of the bet faced, a)")),
+  Flag(Param("big_blind", int, 100, "the big blind (the unit of mbb/g)", low=1)),
+)
+_SPOT_FILE = Flag(
+  Param("spot", str, None, "a spot file (JSON, docs/poker.md); or give the spot by the flags below"),
+  flag=None,
+  nargs="?",
+)
+_ALGO = Flag(Param("algo", str, "dcfr", "the solver (a CFR preset of the public tree)", choices=ALGORITHMS))
 _SOLUTION = Flag(Param("solution", str, None, "a solution file written by 'jaxcfr spot --out'"), flag=None)
 _LINE = Flag(
   Param("line", str, "", "the node: actions from the root, e.g. 'bet 75%, call, turn Kd' (default: the root)")
@@ -182,19 +257,15 @@ _NO_EQUITY = Flag(Param("no_equity", bool, False, "leave out each hand's equity 
 
 
 def commands() -> tuple[Command, ...]:
-  """``spot``, ``show`` and ``export``, with their declared settings and handlers."""
+  """``spot``, ``boards``, ``show`` and ``export``, with their declared settings and handlers."""
   spot = Command(
     "spot",
     "solve a heads-up no-limit hold'em spot (a spot file or flags) into a solution file",
     {
       "": (
-        Flag(
-          Param("spot", str, None, "a spot file (JSON, docs/poker.md); or give the spot by the flags below"),
-          flag=None,
-          nargs="?",
-        ),
+        _SPOT_FILE,
         Flag(Param("out", str, None, "the solution file to write (.npz)"), metavar="FILE", output=True, required=True),
-        Flag(Param("algo", str, "dcfr", "the solver (a CFR preset of the public tree)", choices=ALGORITHMS)),
+        _ALGO,
         Flag(Param("iterations", int, 1000, "the most iterations", low=1), flag="--iters", metavar="ITERS"),
         Flag(
           Param("target", float, None, "stop at this exploitability, in % of the pot (e.g. 0.5)", low=0.0),
@@ -202,26 +273,39 @@ def commands() -> tuple[Command, ...]:
         ),
         Flag(Param("check_every", int, 50, "iterations between exploitability checks", low=1), metavar="N"),
         Flag(Param("compact", bool, False, "store probabilities in 16 bits (half the file)")),
-      ),
-      "the spot by flags": (
-        Flag(Param("board", str, None, "the board, e.g. Td9d6h (flop), Td9d6hQc (turn)")),
-        Flag(Param("pot", int, None, "both players' chips in the middle (even)", low=2)),
-        Flag(Param("stack", int, None, "the effective stack behind the pot", low=1)),
-        Flag(Param("oop", str, None, "OOP's range, e.g. '66+,A8s+,A5s-A4s,AJo+,KQo:0.5'"), metavar="RANGE"),
-        Flag(Param("ip", str, None, "IP's range"), metavar="RANGE"),
         Flag(
           Param(
-            "bets",
+            "lock",
             str,
-            "50%,100%,a",
-            "bet sizes of every street and player (% of the pot, e for geometric, a for all-in)",
-          )
+            None,
+            "node locks, 'LINE -> MIX [@ HANDS]' separated by ';', e.g. 'root -> check' or "
+            "'check -> bet 100%: 0.7, check: 0.3 @ QQ+,AK' (one player's; jaxcfr.poker.locks)",
+          ),
+          metavar="LOCKS",
         ),
-        Flag(Param("raises", str, "100%,a", "raise sizes (% of the pot, 2.5x of the bet faced, a)")),
-        Flag(Param("big_blind", int, 100, "the big blind (the unit of mbb/g)", low=1)),
       ),
+      "the spot by flags": _SPOT_FLAGS,
     },
     _spot,
+  )
+  boards = Command(
+    "boards",
+    "solve a spot on every next card (or the cards given) as one batched program and report each board's root",
+    {
+      "": (
+        _SPOT_FILE,
+        Flag(Param("cards", str, None, "the next cards, e.g. '2c,Ac,Kd' (default: every card that can come)")),
+        _ALGO,
+        Flag(Param("iterations", int, 300, "iterations of every board", low=1), flag="--iters", metavar="ITERS"),
+        Flag(Param("out", str, None, "also write the report as .csv or .json"), metavar="FILE", output=True),
+        Flag(
+          Param("figure", str, None, "also draw the report to an image (needs matplotlib)"), metavar="FILE", output=True
+        ),
+        _NO_EQUITY,
+      ),
+      "the spot by flags": _SPOT_FLAGS,
+    },
+    _boards,
   )
   show = Command(
     "show",
@@ -252,4 +336,4 @@ def commands() -> tuple[Command, ...]:
     },
     _export,
   )
-  return spot, show, export
+  return spot, boards, show, export
