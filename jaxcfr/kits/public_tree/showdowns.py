@@ -194,17 +194,17 @@ def _boards_per_step(tree: PublicTreeTensors, padded: jax.Array) -> int:
   return int(min(max(tree.showdown_step_bytes // per_board, 1), padded.shape[0]))
 
 
-def _board_values(tree: PublicTreeTensors, player: int, table, reach: jax.Array, chips: jax.Array) -> jax.Array:
+def _board_values(tree: PublicTreeTensors, player: int, split, table, reach: jax.Array, chips: jax.Array) -> jax.Array:
   """[H, G, *B] ``player``'s values at ``G`` showdowns on one board (``table``: its row of the
   sorted tables; ``reach`` [H, G, *B] the opponent's, hands first; ``chips`` [G, 2] the
   contributions): ``_weaker_stronger``'s two sums combined in the loop's step, so that one
-  array leaves it."""
+  array leaves it. ``split``: bool [], whether any showdown's contributions differ."""
   weaker, stronger = _weaker_stronger(tree, table, reach)
   # a split pot's term needs the compatible total only where the chips differ (never in
-  # poker, where a showdown follows a call or two all-ins of equal stacks)
-  total = jax.lax.cond(
-    jnp.any(chips[:, 0] != chips[:, 1]), lambda: _compatible_hands_first(tree, reach), lambda: weaker + stronger
-  )
+  # poker, where a showdown follows a call or two all-ins of equal stacks); ``split`` is the
+  # whole tree's, not the board's, so that a vmap over boards keeps the branch (a batched
+  # predicate would run both)
+  total = jax.lax.cond(split, lambda: _compatible_hands_first(tree, reach), lambda: weaker + stronger)
   own, other = (expand_to(chips[:, p], reach.ndim - 1)[None] for p in (player, 1 - player))
   return other * weaker - own * stronger + (other - own) / 2 * (total - weaker - stronger)
 
@@ -221,7 +221,8 @@ def _by_board(tree: PublicTreeTensors, player: int, reach: jax.Array) -> jax.Arr
   padded = jnp.swapaxes(padded, 1, 2)  # [Bs, H, G, *B]
   chips = select_rows(tree.showdown_chips, groups, groups.ndim + 1)  # [Bs, G, 2]
   count, width = padded.shape[0], _boards_per_step(tree, padded)
-  one = lambda board, r, c: _board_values(tree, player, board, r, c)
+  split = jnp.any(tree.showdown_chips[:, 0] != tree.showdown_chips[:, 1])
+  one = lambda board, r, c: _board_values(tree, player, split, board, r, c)
   if width == 1:
     step, boards = lambda x: one(*x), jnp.arange(count)
   else:
