@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 
 from jaxcfr.games.poker_rules import CHANCE, DECISION, FOLD, LEAF, PAYOFF, SHOWDOWN
@@ -167,7 +166,7 @@ def to_device(tree: PublicTree, dtype=None, showdown_step_bytes: int | None = No
   ``ACCELERATOR_SHOWDOWN_STEP_BYTES`` elsewhere); it changes the speed, not the values."""
   if showdown_step_bytes is None:
     showdown_step_bytes = 0 if jax.default_backend() == "cpu" else ACCELERATOR_SHOWDOWN_STEP_BYTES
-  dtype = jnp.zeros((), dtype or float).dtype
+  dtype = jax.dtypes.canonicalize_dtype(dtype or float)
   size, width = tree.num_nodes, tree.action_ids.shape[1]
   slot = np.zeros(size, np.int64)
   for node in np.flatnonzero(tree.num_children):
@@ -228,36 +227,39 @@ def to_device(tree: PublicTree, dtype=None, showdown_step_bytes: int | None = No
   showdown_table = np.array([table_of_board[int(b)] for b in tree.board[showdown_nodes]], np.int64)
   showdown_groups, showdown_slot = _groups(showdown_table, len(tree.showdown_boards))
   dealt = tuple(bool(np.any(tree.kind[tree.parent[lo:hi]] == CHANCE)) for lo, hi in level_slices[1:])
-  index = lambda x: jnp.asarray(x, jnp.int32)
+  # host arrays converted by numpy and put on the device as they are: a jnp conversion compiles
+  # a program per shape (about 30 of them, 0.4 s of a river endgame's start on one core)
+  put = lambda x, kind=None: jax.device_put(np.asarray(x, kind))
+  index = lambda x: put(x, np.int32)
   indices = lambda xs: tuple(index(x) for x in xs)
   return PublicTreeTensors(
-    kind=jnp.asarray(tree.kind),
-    player=jnp.asarray(tree.player),
+    kind=put(tree.kind),
+    player=put(tree.player),
     board=index(tree.board),
-    valid=jnp.asarray(tree.valid),
+    valid=put(tree.valid),
     decision_nodes=indices(decision_nodes),
-    legal=tuple(jnp.asarray(x) for x in legal),
+    legal=tuple(put(x) for x in legal),
     children=indices(children),
     level_parent=indices(level_parent),
     reach_index=tuple(indices(x) for x in reach_index),
     decision_children=indices(below["decision_children"]),
-    decision_legal=tuple(jnp.asarray(x) for x in below["decision_legal"]),
+    decision_legal=tuple(put(x) for x in below["decision_legal"]),
     decision_weight=tuple(indices(x) for x in decision_weight),
-    decision_own=tuple(tuple(jnp.asarray(x) for x in own) for own in decision_own),
+    decision_own=tuple(tuple(put(x) for x in own) for own in decision_own),
     chance_children=indices(below["chance_children"]),
-    chance_weight=tuple(jnp.asarray(x, dtype) for x in below["chance_weight"]),
+    chance_weight=tuple(put(x, dtype) for x in below["chance_weight"]),
     level_gather=indices(below["level_gather"]),
     terminal_row=index(terminal_row),
     fold_nodes=index(fold_nodes),
-    fold_payoff=jnp.asarray(fold_payoff, dtype),
+    fold_payoff=put(fold_payoff, dtype),
     showdown_nodes=index(showdown_nodes),
     showdown_table=index(showdown_table),
-    showdown_chips=jnp.asarray(tree.contribution[showdown_nodes], dtype),
+    showdown_chips=put(tree.contribution[showdown_nodes], dtype),
     showdown_groups=index(showdown_groups),
     showdown_slot=index(showdown_slot),
     payoff_nodes=index(payoff_nodes),
     payoff_table=index(tree.payoff_index[payoff_nodes]),
-    payoff_tables=jnp.asarray(tree.payoff_tables, dtype),
+    payoff_tables=put(tree.payoff_tables, dtype),
     hands=index(tree.hands),
     members=indices(tree.members),
     subsets=indices(tree.subsets),
@@ -269,9 +271,9 @@ def to_device(tree: PublicTree, dtype=None, showdown_step_bytes: int | None = No
     sub_lo=indices(tree.sub_lo),
     sub_hi=indices(tree.sub_hi),
     leaf_nodes=index(leaf_nodes),
-    leaf_chips=jnp.asarray(tree.contribution[leaf_nodes], dtype).reshape(-1, 2),
+    leaf_chips=put(np.reshape(tree.contribution[leaf_nodes], (-1, 2)), dtype),
     boards=index(tree.boards),
-    initial_range=jnp.asarray(tree.initial_range, dtype),
+    initial_range=put(tree.initial_range, dtype),
     level_slices=level_slices,
     level_dealt=(False,) + dealt,
     showdown_step_bytes=int(showdown_step_bytes),

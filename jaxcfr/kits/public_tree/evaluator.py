@@ -19,12 +19,11 @@ __all__ = ["PublicTreeEvaluator", "evaluator"]
 @functools.partial(jax.jit, static_argnums=(0,))
 def _measure(solver, tensors, state) -> dict:
   average = solver.average_strategy(tensors, state)
-  best = ops.best_response_values(tensors, average)
-  current = ops.best_response_values(tensors, solver.current_strategy(tensors, state))
+  best, current, value = ops.evaluation(tensors, average, solver.current_strategy(tensors, state))
   return {
     "nash_conv": best.sum(0),
     "exploitability": best.sum(0) / 2,
-    "value": ops.expected_value(tensors, average),
+    "value": value,
     "current_exploitability": current.sum(0) / 2,
   }
 

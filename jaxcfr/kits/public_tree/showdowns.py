@@ -70,6 +70,24 @@ def compatible_reach(tree: PublicTreeTensors, reach: jax.Array) -> jax.Array:
   return jnp.broadcast_to(out, reach.shape)
 
 
+def _compatible_hands_first(tree: PublicTreeTensors, reach: jax.Array) -> jax.Array:
+  """[H, G, *B] ``compatible_reach`` of ``reach`` [H, G, *B] laid out hands first (a
+  showdown board's, ``_board_values``: transposes there made XLA lay the loop's arrays out
+  the other way, a transposed copy of each board's arrays every step)."""
+  out = reach.sum(0, keepdims=True)
+  for s, (members, subsets) in enumerate(zip(tree.members, tree.subsets), 1):
+    sign = jnp.add if s % 2 == 0 else jnp.subtract
+    if s == tree.hands.shape[1]:
+      out = sign(out, reach)
+      continue
+    incidence = jnp.zeros((reach.shape[0], members.shape[0]), reach.dtype)
+    incidence = incidence.at[members, jnp.arange(members.shape[0])[:, None]].set(1)
+    held = jnp.tensordot(incidence, reach, axes=(0, 0), precision=EXACT)  # [M_s, G, *B]
+    for c in range(subsets.shape[1]):
+      out = sign(out, held[subsets[:, c]])
+  return jnp.broadcast_to(out, reach.shape)
+
+
 def compatible_hands(tree: PublicTreeTensors) -> jax.Array:
   """[H, H] bool, the hands share no card (all True where hands never conflict: dice)."""
   hands = tree.hands
@@ -176,33 +194,47 @@ def _boards_per_step(tree: PublicTreeTensors, padded: jax.Array) -> int:
   return int(min(max(tree.showdown_step_bytes // per_board, 1), padded.shape[0]))
 
 
-def _by_board(tree: PublicTreeTensors, reach: jax.Array) -> tuple:
-  """``_weaker_stronger`` at every showdown ([S, H, *B] each), board by board
-  (``lax.map`` over ``showdown_groups``): each board's sorted tables are gathered once for
-  all its showdowns, and the working set is one step's (docs/design.md, "Cost"). A step
-  takes ``_boards_per_step`` boards side by side (a ``vmap``; the boards padded to a
-  multiple of it with empty ones). The boards' reach is laid out hands first ([Bs, H, G, *B],
+def _board_values(tree: PublicTreeTensors, player: int, split, table, reach: jax.Array, chips: jax.Array) -> jax.Array:
+  """[H, G, *B] ``player``'s values at ``G`` showdowns on one board (``table``: its row of the
+  sorted tables; ``reach`` [H, G, *B] the opponent's, hands first; ``chips`` [G, 2] the
+  contributions): ``_weaker_stronger``'s two sums combined in the loop's step, so that one
+  array leaves it. ``split``: bool [], whether any showdown's contributions differ."""
+  weaker, stronger = _weaker_stronger(tree, table, reach)
+  # a split pot's term needs the compatible total only where the chips differ (never in
+  # poker, where a showdown follows a call or two all-ins of equal stacks); ``split`` is the
+  # whole tree's, not the board's, so that a vmap over boards keeps the branch (a batched
+  # predicate would run both)
+  total = jax.lax.cond(split, lambda: _compatible_hands_first(tree, reach), lambda: weaker + stronger)
+  own, other = (expand_to(chips[:, p], reach.ndim - 1)[None] for p in (player, 1 - player))
+  return other * weaker - own * stronger + (other - own) / 2 * (total - weaker - stronger)
+
+
+def _by_board(tree: PublicTreeTensors, player: int, reach: jax.Array) -> jax.Array:
+  """[S, H, *B] ``_board_values`` at every showdown, board by board (``lax.map`` over
+  ``showdown_groups``): each board's sorted tables are gathered once for all its showdowns,
+  and the working set is one step's (docs/design.md, "Cost"). A step takes
+  ``_boards_per_step`` boards side by side (a ``vmap``; the boards padded to a multiple of
+  it with empty ones). The boards' reach is laid out hands first ([Bs, H, G, *B],
   ``_weaker_stronger``)."""
   groups = tree.showdown_groups  # its padding, row S, reads zeros
   padded = select_rows(reach, groups, groups.ndim + reach.ndim - 1)  # [Bs, G, H, *B]
   padded = jnp.swapaxes(padded, 1, 2)  # [Bs, H, G, *B]
+  chips = select_rows(tree.showdown_chips, groups, groups.ndim + 1)  # [Bs, G, 2]
   count, width = padded.shape[0], _boards_per_step(tree, padded)
+  split = jnp.any(tree.showdown_chips[:, 0] != tree.showdown_chips[:, 1])
+  one = lambda board, r, c: _board_values(tree, player, split, board, r, c)
   if width == 1:
-    step, boards = lambda x: _weaker_stronger(tree, *x), jnp.arange(count)
+    step, boards = lambda x: one(*x), jnp.arange(count)
   else:
     steps = -(-count // width)
     boards = jnp.minimum(jnp.arange(steps * width), count - 1).reshape(steps, width)
-    padded = jnp.concatenate([padded, jnp.zeros((steps * width - count,) + padded.shape[1:], padded.dtype)])
-    padded = padded.reshape((steps, width) + padded.shape[1:])
-    step = lambda x: jax.vmap(lambda board, r: _weaker_stronger(tree, board, r))(*x)
-  weaker, stronger = jax.lax.map(step, (boards, padded))
+    extra = lambda x: jnp.concatenate([x, jnp.zeros((steps * width - count,) + x.shape[1:], x.dtype)])
+    padded, chips = (extra(x).reshape((steps, width) + x.shape[1:]) for x in (padded, chips))
+    step = lambda x: jax.vmap(one)(*x)
+  values = jax.lax.map(step, (boards, padded, chips))  # [Bs', H, G, *B]
   hands = reach.shape[1]
-
-  def flat(x):  # [Bs', H, G, *B] -> [S, H, *B]
-    x = jnp.swapaxes(x.reshape((-1, hands) + x.shape[-(reach.ndim - 1) :]), 1, 2)
-    return x.reshape((-1,) + reach.shape[1:])[tree.showdown_slot]
-
-  return flat(weaker), flat(stronger)
+  values = jnp.swapaxes(values.reshape((-1, hands) + values.shape[-(reach.ndim - 1) :]), 1, 2)
+  return values.reshape((-1,) + reach.shape[1:])[tree.showdown_slot]
 
 
 def showdown_values(tree: PublicTreeTensors, player: int, opponent_reach: jax.Array, *, dense: bool = False):
@@ -218,26 +250,19 @@ def showdown_values(tree: PublicTreeTensors, player: int, opponent_reach: jax.Ar
   table = tree.showdown_table
   if table.shape[0] == 0:  # e.g. a lookahead of a round that no all-in can end
     return jnp.zeros_like(opponent_reach)
-  if dense:
-    strength = tree.strength[table]  # [S, H]
-    compatible = compatible_hands(tree)[None] & (strength[:, :, None] >= 0) & (strength[:, None, :] >= 0)
-    beats = (compatible & (strength[:, :, None] > strength[:, None, :])).astype(opponent_reach.dtype)
-    weaker = jnp.einsum("shg,sg...->sh...", beats, opponent_reach, precision=EXACT)
-    stronger = jnp.einsum("sgh,sg...->sh...", beats, opponent_reach, precision=EXACT)
-    total = jnp.einsum("shg,sg...->sh...", compatible.astype(opponent_reach.dtype), opponent_reach, precision=EXACT)
-  else:
-    weaker, stronger = _by_board(tree, opponent_reach)
-    # a split pot's term needs the compatible total only where the chips differ (never in
-    # poker, where a showdown follows a call or two all-ins of equal stacks)
-    total = jax.lax.cond(
-      jnp.any(tree.showdown_chips[:, 0] != tree.showdown_chips[:, 1]),
-      lambda: compatible_reach(tree, opponent_reach),
-      lambda: weaker + stronger,
-    )
-  ndim = weaker.ndim
+  ndim = opponent_reach.ndim
+  mask = expand_to(tree.valid[tree.board[tree.showdown_nodes]], ndim)
+  if not dense:
+    return _by_board(tree, player, opponent_reach) * mask
+  strength = tree.strength[table]  # [S, H]
+  compatible = compatible_hands(tree)[None] & (strength[:, :, None] >= 0) & (strength[:, None, :] >= 0)
+  beats = (compatible & (strength[:, :, None] > strength[:, None, :])).astype(opponent_reach.dtype)
+  weaker = jnp.einsum("shg,sg...->sh...", beats, opponent_reach, precision=EXACT)
+  stronger = jnp.einsum("sgh,sg...->sh...", beats, opponent_reach, precision=EXACT)
+  total = jnp.einsum("shg,sg...->sh...", compatible.astype(opponent_reach.dtype), opponent_reach, precision=EXACT)
   own, other = (expand_to(tree.showdown_chips[:, p], ndim) for p in (player, 1 - player))
   values = other * weaker - own * stronger + (other - own) / 2 * (total - weaker - stronger)
-  return values * expand_to(tree.valid[tree.board[tree.showdown_nodes]], ndim)
+  return values * mask
 
 
 def showdown_values_dense(tree: PublicTreeTensors, player: int, opponent_reach: jax.Array) -> jax.Array:

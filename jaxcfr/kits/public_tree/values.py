@@ -64,6 +64,7 @@ __all__ = [
   "root_value",
   "expected_value",
   "best_response_values",
+  "evaluation",
   "nash_conv",
   "exploitability",
 ]
@@ -240,6 +241,7 @@ def counterfactual_values(
   *,
   dense: bool = False,
   leaf_values: jax.Array | None = None,
+  best: jax.Array | None = None,
 ) -> jax.Array:
   """[N, H, *B] ``player``'s counterfactual values at every node, bottom-up: terminal
   values at the terminals, ``leaf_values`` [L, H, *B] at a depth-limited tree's leaves; ``sum_a sigma(a, h) v(child_a, h)`` at the player's decision
@@ -250,6 +252,8 @@ def counterfactual_values(
   Args:
     strategy: [N_p, A, H, *B] the player's strategy, or None for a best response.
     opponent_ranges: [N, H, *B] the opponent's ranges (``ranges``).
+    best: [*B'] bool, trailing axes of ``B``: where True, that batch element's best response
+      (``strategy`` unread there), so that best responses and values share one pass.
   """
   terminal = terminal_values(tree, player, opponent_ranges, dense=dense, leaf_values=leaf_values)
   ndim = terminal.ndim
@@ -268,6 +272,11 @@ def counterfactual_values(
       else:
         weight = _rows(strategy, (0, 1), tree.decision_weight[player][d])  # [nD, A, H, *B]
         decided = regret.unrolled_reduce(weight * kids, 1, jnp.add, jnp.sum)
+        if best is not None:
+          legal = expand_to(tree.decision_legal[d], ndim + 1)
+          top = regret.unrolled_reduce(jnp.where(legal, kids, -jnp.inf), 1, jnp.maximum, jnp.max)
+          mine = expand_to(tree.decision_own[player][d], ndim) & best.reshape((1,) * (ndim - best.ndim) + best.shape)
+          decided = jnp.where(mine, top, decided)
       dealt = below[tree.chance_children[d]]  # [nC, C, H, *B]
       dealt = regret.unrolled_reduce(expand_to(tree.chance_weight[d], ndim + 1) * dealt, 1, jnp.add, jnp.sum)
       values = values + jnp.concatenate([decided, dealt, jnp.zeros_like(values[:1])])[tree.level_gather[d]]
@@ -317,6 +326,25 @@ def best_response_values(tree: PublicTreeTensors, profile, *, dense: bool = Fals
     values = counterfactual_values(tree, player, None, opponent, dense=dense, leaf_values=_leaf(leaf_values, player))
     out.append(root_value(tree, player, values))
   return jnp.stack(out)
+
+
+def evaluation(tree: PublicTreeTensors, first, second, *, dense: bool = False) -> tuple:
+  """([2, *B], [2, *B], [*B]) ``best_response_values`` of the profiles ``first`` and
+  ``second`` and ``expected_value`` of ``first``, in two bottom-up passes, one per player,
+  with the evaluations side by side on a new trailing axis (player 0's: its best responses
+  to both and its value under ``first``; player 1's: its best responses): a compiled
+  program of two value passes and two range passes instead of five each (the evaluator's
+  program, compiled at a solve's start). A tree with depth-limit leaves is not taken."""
+  stack = lambda *xs: jnp.stack(xs, -1)
+  zero = ranges(tree, 1, stack(first[1], second[1], first[1]))  # [N, H, *B, 3]
+  zero = counterfactual_values(tree, 0, stack(first[0], second[0], first[0]), zero, dense=dense, best=_BR_BR_VALUE)
+  zero = root_value(tree, 0, zero)  # [*B, 3]
+  one = counterfactual_values(tree, 1, None, ranges(tree, 0, stack(first[0], second[0])), dense=dense)
+  one = root_value(tree, 1, one)  # [*B, 2]
+  return jnp.stack([zero[..., 0], one[..., 0]]), jnp.stack([zero[..., 1], one[..., 1]]), zero[..., 2]
+
+
+_BR_BR_VALUE = np.array([True, True, False])  # evaluation's player 0: two best responses, one value
 
 
 def nash_conv(tree: PublicTreeTensors, profile, *, dense: bool = False, leaf_values=None) -> jax.Array:
