@@ -22,6 +22,7 @@ on the card abstraction (limit hold'em): mccfr-os, cfr-cs, mcts and mcrnr.
 
 from jaxcfr.solvers import (  # noqa: F401  (each registers its solvers)
   cfr,
+  deep_cfr,
   holdem_cfr,
   holdem_search,
   mccfr,
