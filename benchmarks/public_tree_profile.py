@@ -74,6 +74,96 @@ def trace_summary(trace_dir: str, top: int) -> dict:
   }
 
 
+# The parts of an iteration, each function wrapped in a named scope while the attribution's step
+# is traced (the op names of the compiled program then carry them; the innermost one counts).
+SCOPES = (
+  ("ranges", "values", "ranges"),
+  ("folds", "values", "fold_values"),
+  ("showdowns", "values", "showdown_values"),
+  ("payoffs", "values", "payoff_values"),
+  ("bottom_up", "values", "counterfactual_values"),
+  ("cfr_update", "cfr", "_update_player"),
+)
+
+
+def _scoped(function, name):
+  import jax  # pylint: disable=import-outside-toplevel
+
+  def wrapped(*args, **kwargs):
+    with jax.named_scope(name):
+      return function(*args, **kwargs)
+
+  return wrapped
+
+
+def attribution(tree, solver, state, trace_dir: str) -> dict:
+  """Milliseconds of two iterations by part of the iteration (``SCOPES``): the step is traced
+  again with each part in a named scope, compiled, run twice under ``jax.profiler``, and every
+  event of the trace is given to the innermost scope in the op name of its HLO instruction
+  (``other``: none; ``runtime``: events that are no instruction of the program). Also the
+  program's compile seconds and XLA's cost analysis of one iteration (bytes accessed, flops)."""
+  import re  # pylint: disable=import-outside-toplevel
+
+  import jax  # pylint: disable=import-outside-toplevel
+
+  from jaxcfr.kits.public_tree import values  # pylint: disable=import-outside-toplevel
+  from jaxcfr.solvers import cfr  # pylint: disable=import-outside-toplevel
+
+  modules = {"values": values, "cfr": cfr}
+  originals = {(m, f): getattr(modules[m], f) for _, m, f in SCOPES}
+  for name, m, f in SCOPES:
+    setattr(modules[m], f, _scoped(originals[(m, f)], name))
+  try:
+    jax.clear_caches()
+    one = jax.jit(solver.step).lower(tree, state).compile()
+    start = time.perf_counter()
+    two = jax.jit(lambda t, s: solver.step(t, solver.step(t, s))).lower(tree, state).compile()
+    compile_s = time.perf_counter() - start
+  finally:
+    for (m, f), function in originals.items():
+      setattr(modules[m], f, function)
+  cost = one.cost_analysis()
+  cost = cost[0] if isinstance(cost, list) else cost
+  state = jax.block_until_ready(two(tree, state))
+  with jax.profiler.trace(trace_dir, create_perfetto_trace=True):
+    jax.block_until_ready(two(tree, state))
+  op_names = dict(re.findall(r"%(\S+) = [^\n]*?metadata=\{op_name=\"([^\"]*)\"", two.as_text()))
+  scopes = [name for name, _, _ in SCOPES]
+  parts = collections.defaultdict(float)
+  for event, micros in _exclusive(trace_dir).items():
+    path = op_names.get(event)
+    found = [s for s in (path or "").split("/") if s in scopes]
+    parts[found[-1] if found else ("other" if path is not None else "runtime")] += micros / 1000 / 2
+  return {
+    "ms_per_iteration_by_part": dict(sorted(parts.items(), key=lambda kv: -kv[1])),
+    "compile_s_of_two_steps": compile_s,
+    "cost_analysis_per_iteration": {k: cost.get(k) for k in ("bytes accessed", "flops", "transcendentals")},
+  }
+
+
+def _exclusive(trace_dir: str) -> dict:
+  """{name: microseconds} of the trace's complete events less the events nested in them on
+  the same thread (a loop's time without its body's kernels), Python's own events and the
+  caller's wait for the kernels left out."""
+  files = sorted(Path(trace_dir).rglob("perfetto_trace.json.gz"))
+  with gzip.open(files[-1], "rt") as f:
+    events = json.load(f)
+  events = events["traceEvents"] if isinstance(events, dict) else events
+  waiting = lambda name: name.startswith("$") or "wait for completion" in name  # Python's events, or idle
+  events = [e for e in events if e.get("ph") == "X" and not waiting(e.get("name", "$"))]
+  events.sort(key=lambda e: (e.get("pid"), e.get("tid"), e["ts"], -e.get("dur", 0.0)))
+  out, stack = collections.defaultdict(float), []
+  for e in events:
+    thread, end = (e.get("pid"), e.get("tid")), e["ts"] + e.get("dur", 0.0)
+    while stack and (stack[-1][0] != thread or stack[-1][1] <= e["ts"]):
+      stack.pop()
+    if stack:
+      out[stack[-1][2]] -= e.get("dur", 0.0)  # time of the enclosing event spent in this one
+    out[e.get("name", "?")] += e.get("dur", 0.0)
+    stack.append((thread, end, e.get("name", "?")))
+  return out
+
+
 def card_incidence(tree):
   """[H, M] 1 where hand ``h`` holds card ``m`` (``tree.members[0]``'s rows)."""
   import numpy as np  # pylint: disable=import-outside-toplevel
@@ -130,7 +220,9 @@ def showdown_gathers(tree, reach, width: int) -> dict:
   return out
 
 
-def profile(game_name: str, algorithm: str, step_bytes: list, repeats: int, trace: bool, top: int) -> dict:
+def profile(
+  game_name: str, algorithm: str, step_bytes: list, repeats: int, trace: bool, top: int, attribute: bool = False
+) -> dict:
   import jax  # pylint: disable=import-outside-toplevel
 
   import jaxcfr  # pylint: disable=import-outside-toplevel
@@ -176,6 +268,16 @@ def profile(game_name: str, algorithm: str, step_bytes: list, repeats: int, trac
   out["parts"] = parts
   out["showdown_step_bytes_default"] = tree.showdown_step_bytes
   print(json.dumps(parts, indent=1), flush=True)
+  leaves = lambda x: sum(leaf.nbytes for leaf in jax.tree_util.tree_leaves(x))
+  out["bytes"] = {
+    "tree": leaves(tree),
+    "state": leaves(state),
+    "one_node_hand_array": int(tree.kind.shape[0]) * tree.num_hands * 4,
+  }
+  if attribute:
+    with tempfile.TemporaryDirectory() as trace_dir:
+      out["attribution"] = attribution(tree, solver, state, trace_dir)
+    print(json.dumps(out["attribution"], indent=1), flush=True)
   if trace:
     state = jax.block_until_ready(solver.run(tree, state, 1))
     with tempfile.TemporaryDirectory() as trace_dir:
@@ -198,13 +300,16 @@ def main(argv: list[str] | None = None) -> dict:
   parser.add_argument("--trace", action="store_true", help="also record two steps with jax.profiler and rank events")
   parser.add_argument("--top", type=int, default=40, help="--trace: how many events to keep")
   parser.add_argument(
+    "--attribute", action="store_true", help="also the time of two steps by part (ranges, folds, ...) and their bytes"
+  )
+  parser.add_argument(
     "--out", default=str(Path(__file__).parent / "results" / "public_tree_profile.json"), help="the results file"
   )
   args = parser.parse_args(argv)
   step_bytes = [int(b) for b in args.step_bytes.split(",") if b]
   if any(b < 0 for b in step_bytes):
     parser.error(f"--step-bytes must be >= 0, got {args.step_bytes}")
-  results = profile(args.game, args.algorithm, step_bytes, args.repeats, args.trace, args.top)
+  results = profile(args.game, args.algorithm, step_bytes, args.repeats, args.trace, args.top, args.attribute)
   write_record(
     args.out,
     benchmark="public_tree_profile",

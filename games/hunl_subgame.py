@@ -149,19 +149,20 @@ class Endgame:
 def parse_endgame(text: str, source: str = "<text>") -> Endgame:
   """The Endgame in ``text`` (the format of the module doc). Raises ValueError naming
   ``source`` and the problem: a missing, repeated or unknown field, a wrong count of reach
-  numbers, a negative or non-finite reach, a malformed card, a board that does not fit the
-  round, a pot that is not a positive even integer, or a board card in a hand with
-  positive reach."""
+  numbers, a reach outside [0, 1] (a probability) or not finite, a malformed card, a board
+  that does not fit the round, a pot that is not a positive even integer, a board card in a
+  hand with positive reach, or a player whose reach is zero on every hand the board leaves
+  (an empty range). Junk is quoted up to 20 characters."""
   fields, current = {}, None
   for token in text.split():
     if token.startswith("-") and not _is_number(token):
       if token not in _FIELDS:
-        raise ValueError(f"{source}: unknown field {token!r}; the fields are {', '.join(_FIELDS)}")
+        raise ValueError(f"{source}: unknown field {_quoted(token)}; the fields are {', '.join(_FIELDS)}")
       if token in fields:
         raise ValueError(f"{source}: field {token} is given twice")
       current = fields[token] = []
     elif current is None:
-      raise ValueError(f"{source}: {token!r} comes before any field")
+      raise ValueError(f"{source}: {_quoted(token)} comes before any field")
     else:
       current.append(token)
   for field in _FIELDS:
@@ -187,16 +188,27 @@ def parse_endgame(text: str, source: str = "<text>") -> Endgame:
     reach = np.array([float(x) for x in fields["-reach"]], np.float64).reshape(2, NUM_HANDS)
   except ValueError:
     bad = next(x for x in fields["-reach"] if not _is_number(x))
-    raise ValueError(f"{source}: -reach holds {bad!r}, not a number") from None
+    raise ValueError(f"{source}: -reach holds {_quoted(bad)}, not a number") from None
   bad = np.argwhere(~np.isfinite(reach) | (reach < 0))
   if len(bad):
     p, h = bad[0]
     raise ValueError(f"{source}: negative or non-finite reach {reach[p, h]} of player {p} at hand {hand_names()[h]}")
+  bad = np.argwhere(reach > 1)
+  if len(bad):
+    p, h = bad[0]
+    raise ValueError(
+      f"{source}: reach {reach[p, h]} of player {p} at hand {hand_names()[h]} is above 1 (a probability)"
+    )
   blocked = np.isin(hands(52, 2), board).any(1)
   bad = np.argwhere((reach > 0) & blocked)
   if len(bad):
     p, h = bad[0]
     raise ValueError(f"{source}: hand {hand_names()[h]} holds a board card but player {p}'s reach is {reach[p, h]}")
+  empty = np.flatnonzero(~(reach > 0).any(1))
+  if len(empty):
+    raise ValueError(
+      f"{source}: player {empty[0]}'s reach is zero on every hand the board leaves possible (an empty range)"
+    )
   return Endgame(round_, board, pot, reach, source)
 
 
@@ -214,6 +226,11 @@ def libratus_endgame(number: int) -> Endgame:
   """Libratus endgame ``number`` (1..4; data/libratus_endgames/README.md)."""
   check_int("endgame", number, low=1, high=4)
   return read_endgame(ENDGAMES / f"subgame{number}.txt")
+
+
+def _quoted(token: str) -> str:
+  """``repr(token)``, cut at 20 characters: a message quotes junk without repeating it."""
+  return repr(token) if len(token) <= 20 else repr(token[:20])[:-1] + "...'"
 
 
 def _is_number(token: str) -> bool:
@@ -324,13 +341,7 @@ class HunlSubgame:
       raise GameError(f"parameter pot must be even and at most twice the stack {self.stack}, got {self.pot}")
     self.first_bets, self.raises = parse_sizes(first_bets, "first_bets"), parse_sizes(raises, "raises")
     self.max_raises = None if max_raises is None else check_int("max_raises", max_raises, low=0)
-    self.info = GameInfo(
-      payoff_unit="chips",
-      is_poker=True,
-      big_blind=float(self.big_blind),
-      pot=float(self.pot),
-      representations=("public_tree",),
-    )
+    self.info = self._info()
 
   def _load_spot(self, path) -> None:
     """The game of a spot file (games/spots.py), which gives every other parameter."""
@@ -346,7 +357,11 @@ class HunlSubgame:
     self.board, self.pot, self.ranges, self.source = self.spot.cards, self.spot.pot, self.spot.ranges, str(path)
     self.stack, self.big_blind = self.spot.stack, self.spot.big_blind
     self.first_bets = self.raises = self.max_raises = None  # the spot's bet tree instead
-    self.info = GameInfo(
+    self.info = self._info()
+
+  def _info(self) -> GameInfo:
+    """What the subgame declares: chips, poker, its big blind and pot, the public tree only."""
+    return GameInfo(
       payoff_unit="chips",
       is_poker=True,
       big_blind=float(self.big_blind),

@@ -81,10 +81,17 @@ def check_game(game, *, representation: str | None = None, dtype=None, iteration
 
 
 def _init_arguments(declared, kit, tensors) -> dict:
-  """What ``init`` needs beyond defaults: a uniform model and p for the restricted solvers."""
+  """What ``init`` needs beyond defaults: a uniform model and p for the restricted solvers,
+  a lock of player 0's first row to its uniform strategy for node locking."""
   kwargs = {}
   if "model" in declared.requires:
     kwargs["model"] = kit.uniform_profile(tensors)
+  if "lock" in declared.requires:
+    from jaxcfr.solvers.locking import Lock  # pylint: disable=import-outside-toplevel
+
+    uniform = kit.uniform_profile(tensors)[0]
+    mask = jnp.zeros(uniform.shape[:1] + uniform.shape[2:], bool).at[0].set(True)
+    kwargs["lock"] = Lock(0, mask, uniform)
   p = declared.param("p")
   if p is not None and p.default is None:
     kwargs["p"] = 0.5

@@ -56,6 +56,8 @@ SLOW_MODULES = (
   "test_benchmark_entry.py",
   "test_float32.py",
   "test_readme.py",
+  "test_doc_snippets.py",
+  "test_poker_tools.py",
 )
 SLOW_TESTS = (
   "test_ctrl_c_saves_a_checkpoint",

@@ -41,11 +41,27 @@ def _value(param):
   return low + (high - low) * 0.375
 
 
+# What the command line gives a solver that requires it (``jaxcfr rnr``'s model and p); a
+# solver requiring anything else (a node lock) is refused by ``jaxcfr solve`` in one line.
+GIVEN = {"model", "p"}
+
+
 def _cases():
   for declared in solvers.registrations():
+    if not set(declared.requires) <= GIVEN:
+      continue
     for param in declared.hyperparameters:
       if param.cli:
         yield pytest.param(declared, param, id=f"{declared.name}-{declared.representation}-{param.name}")
+
+
+def test_solvers_needing_what_only_python_gives_are_refused_in_one_line(capsys):
+  refused = [d for d in solvers.registrations() if not set(d.requires) <= GIVEN]
+  for declared in refused:
+    argv = ["solve", GAMES[declared.representation], "--algo", declared.name]
+    assert cli.main([*argv, "--representation", str(declared.representation)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "which the command line cannot give" in err[0], err
 
 
 @pytest.fixture(scope="module")
@@ -151,3 +167,20 @@ def test_the_faster_representation_is_chosen_for_the_batch(argv, want):
   representation, declared, _, lists = cli.solve_settings(args)
   assert str(representation) == want and declared.representation == representation
   assert math.prod(len(v) for v in lists.values()) == (1 if argv == ["liars_dice"] else 64)
+
+
+def test_the_compilation_cache_is_on_by_default_and_off_on_request(tmp_path, monkeypatch):
+  """``--compilation-cache`` (default on): xla/ under the game cache unless
+  $JAX_COMPILATION_CACHE_DIR names the folder; off with --no-compilation-cache or
+  $JAXCFR_COMPILATION_CACHE=0."""
+  monkeypatch.setenv("JAXCFR_CACHE_DIR", str(tmp_path))
+  updates = []
+  monkeypatch.setattr(jax.config, "update", lambda name, value: updates.append((name, value)))  # the session's stays
+  assert cli.compilation_cache(None, {}) == str(tmp_path / "xla")
+  assert ("jax_compilation_cache_dir", str(tmp_path / "xla")) in updates
+  assert cli.compilation_cache(True, {"JAX_COMPILATION_CACHE_DIR": "/elsewhere"}) == "/elsewhere"
+  assert cli.compilation_cache(False, {}) is None
+  for off in ("0", "false", "OFF"):
+    assert cli.compilation_cache(None, {cli.COMPILATION_CACHE_ENV: off}) is None
+  assert cli.compilation_cache(True, {cli.COMPILATION_CACHE_ENV: "0"}) == str(tmp_path / "xla")
+  assert cli.parser().parse_args(["solve", "--no-compilation-cache"]).compilation_cache is False

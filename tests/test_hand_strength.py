@@ -164,3 +164,32 @@ def test_the_exact_game_reads_its_tables_as_arguments_and_verifies_its_cache(inv
   with pytest.raises(memory.GameTooLargeError, match="exact E\\[HS\\] tables"):
     limit_holdem.make(buckets=5, cache=str(tmp_path))
   limit_holdem.make.cache_clear()
+
+
+def test_river_counts_are_twice_the_wins_plus_the_ties():
+  boards = jnp.asarray(np.stack([RNG.permutation(52)[:5] for _ in range(3)]).astype(np.int32))
+  counts = np.asarray(hs.river_counts(boards))
+  assert counts.dtype == np.int32 and counts.max() <= 1980
+  np.testing.assert_allclose(counts / 1980, np.asarray(hs.river_strength(boards)), atol=1e-7)
+
+
+def test_the_turn_table_from_river_classes_is_the_mean_over_rivers():
+  """turn_table ranks each suit class of river boards once and adds its counts into the turns
+  it completes through the suit permutation: on some canonical turns (and a chunk smaller
+  than their classes, so that several chunks add into one turn) it is turn_strength."""
+  canonical = hs.canonical_boards(4)
+  turns = canonical[np.concatenate([[0, 1, len(canonical) - 1], RNG.choice(len(canonical), 9, replace=False)])]
+  turn_row, river_class, perm, boards = hs.river_classes(turns)
+  assert len(turn_row) == 48 * len(turns) and 128 < len(boards) < len(turn_row)  # a class is ranked once
+  assert np.all(np.diff(hs.board_index(boards)) > 0)  # canonical boards, in colex order
+  river = np.nonzero(~(turns[:, :, None] == np.arange(52)).any(1))[1]
+  for pair in RNG.choice(len(turn_row), 50, replace=False):
+    board = np.append(turns[turn_row[pair]], river[pair])
+    moved = (board // 4) * 4 + hs._PERMS[perm[pair]][board % 4]  # the pair's permutation of the suits
+    assert np.array_equal(np.sort(moved), boards[river_class[pair]])
+  chunks = []
+  table = hs.turn_table(lambda iterable, **_: chunks.append(len(iterable)) or iterable, chunk=128, turns=turns)
+  assert chunks == [-(-len(boards) // 128)]
+  expected = np.asarray(hs.turn_strength(jnp.asarray(turns)))
+  assert table.dtype == np.float32 and np.array_equal(table == 0, expected == 0)
+  np.testing.assert_allclose(table, expected, atol=3e-7)

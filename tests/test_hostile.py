@@ -4,6 +4,7 @@ or a silent wrong number. (Damaged cache files: tests/test_cache.py.)"""
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -18,6 +19,7 @@ import pytest
 
 import jaxcfr
 from jaxcfr.evaluate import opponent
+from jaxcfr.games import GameError
 from jaxcfr.base import integrity
 from jaxcfr.run import checkpoint as checkpoint_lib
 from jaxcfr.run import cli, driver
@@ -430,3 +432,248 @@ def test_a_reader_that_leaves_early_gets_no_traceback():
   assert done.stdout.startswith("game") and "Traceback" not in done.stderr and "Broken pipe" not in done.stderr, (
     done.stderr[-2000:]
   )
+
+
+# --- the public tree's and re-solving's inputs --------------------------------------------------------
+
+
+def _one_line(error) -> str:
+  text = str(error.value)
+  assert "\n" not in text and "Traceback" not in text, text
+  return text
+
+
+@pytest.mark.parametrize(
+  "game, message",
+  [
+    ("hunl_subgame(board=AhAh7c,pot=100)", "card 'Ah' appears twice in 'AhAh7c'"),
+    ("hunl_subgame(board=AhKh,pot=100)", "parameter board needs 3, 4 or 5 cards (flop, turn or river), got 2"),
+    ("hunl_subgame(board=AhKh7c2d3s4s,pot=100)", "parameter board needs 3, 4 or 5 cards"),
+    ("hunl_subgame(board=AhKh7c,pot=0)", "parameter pot must be >= 2, got 0"),
+    ("hunl_subgame(board=AhKh7c,pot=1000,stack=100)", "parameter pot must be even and at most twice the stack 100"),
+    ("hunl_subgame(board=AhKh7c,pot=100,stack=0)", "parameter stack must be >= 1, got 0"),
+    ("hunl_subgame(board=AhKh7c2d3s,pot=100,first_bets=-0.5)", "parameter first_bets needs positive pot fractions"),
+    ("hunl_subgame(board=AhKh7c2d3s,pot=100,first_bets=nan)", "parameter first_bets needs positive pot fractions"),
+    ("hunl_subgame(board=AhKh7c2d3s,pot=100,raises=0;1)", "parameter raises needs positive pot fractions"),
+    ("hunl_subgame(board=AhKh7c2d3s,pot=100,big_blind=0)", "parameter big_blind must be >= 1, got 0"),
+  ],
+)
+def test_hostile_hunl_subgame_parameters_are_one_line_errors(game, message):
+  with pytest.raises(GameError) as error:
+    jaxcfr.load(game, representation="public_tree")
+  assert message in _one_line(error)
+
+
+def _endgame_with(reach_of=None, text=None) -> str:
+  """Libratus endgame 3 (a river) with its reach numbers changed by ``reach_of(list)``, or ``text``."""
+  from jaxcfr.games import hunl_subgame  # pylint: disable=import-outside-toplevel
+
+  river = (hunl_subgame.ENDGAMES / "subgame3.txt").read_text()
+  if text is not None:
+    return text(river)
+  head, numbers = river.split("-reach", 1)
+  numbers = numbers.split()
+  reach_of(numbers)
+  return head + "-reach " + " ".join(numbers) + "\n"
+
+
+def _first_possible(numbers, player=0) -> int:
+  return next(h for h in range(1326) if float(numbers[player * 1326 + h]) > 0)
+
+
+@pytest.mark.parametrize(
+  "edit, message",
+  [
+    (lambda n: n.__setitem__(slice(0, 1326), ["0"] * 1326), "player 0's reach is zero on every hand the board leaves"),
+    (lambda n: n.__setitem__(_first_possible(n), "1.5"), "reach 1.5 of player 0 at hand .* is above 1"),
+    (lambda n: n.__setitem__(1326 + _first_possible(n, 1), "-0.5"), "negative or non-finite reach -0.5 of player 1"),
+    (lambda n: n.__setitem__(_first_possible(n), "nan"), "negative or non-finite reach nan of player 0"),
+    (lambda n: n.__setitem__(0, "0.5"), "hand 2s2h holds a board card but player 0's reach is 0.5"),  # another board's
+    (lambda n: n.__delitem__(slice(1300, None)), "-reach has 1300 numbers, expected 2652"),  # truncated
+    (lambda n: n.__setitem__(3, "x" * 400), r"-reach holds 'xxxxxxxxxxxxxxxxxxxx\.\.\.', not a number"),
+  ],
+)
+def test_hostile_ranges_files_are_one_line_errors_naming_the_file(edit, message, tmp_path):
+  path = tmp_path / "ranges.txt"
+  path.write_text(_endgame_with(edit))
+  with pytest.raises(GameError, match=f"^{re.escape(str(path))}: {message}") as error:
+    jaxcfr.load(f"hunl_subgame(ranges={path})")
+  _one_line(error)
+
+
+@pytest.mark.parametrize(
+  "content, message",
+  [
+    (b"", "missing field -round"),
+    (b"\0" * 500, r"'\\x00\\x00.*\.\.\.' comes before any field"),
+    (b"-round 4\n-board \xff\xfe\n", "cannot read the endgame file"),
+    (None, "cannot read the endgame file"),  # missing
+  ],
+)
+def test_damaged_ranges_files_are_one_line_errors(content, message, tmp_path):
+  path = tmp_path / "ranges.txt"
+  if content is not None:
+    path.write_bytes(content)
+  with pytest.raises(GameError, match=f"^{re.escape(str(path))}: {message}") as error:
+    jaxcfr.load(f"hunl_subgame(ranges={path})")
+  assert len(_one_line(error)) < 300
+
+
+@pytest.mark.parametrize(
+  "damage, message",
+  [
+    (lambda raw: raw[: len(raw) // 2], "not JSON"),
+    (lambda raw: b"\0" * 64, "not JSON|cannot read the spot file"),
+    (lambda raw: raw.replace(b'"pot": 100', b'"pot": -100'), "pot must be an integer >= 2"),
+    (lambda raw: b"[]", "a spot file holds a JSON object, got list"),
+  ],
+)
+def test_damaged_spot_files_are_one_line_errors(damage, message, tmp_path):
+  from jaxcfr.games.bet_trees import BetTree  # pylint: disable=import-outside-toplevel
+  from jaxcfr.games.spots import Spot  # pylint: disable=import-outside-toplevel
+
+  path = tmp_path / "spot.json"
+  Spot("Td9d6h", 100, 400, "QQ+", "22+", BetTree()).save(path)
+  path.write_bytes(damage(path.read_bytes()))
+  with pytest.raises(GameError, match=f"^{re.escape(str(path))}: ({message})") as error:
+    jaxcfr.load(f"hunl_subgame(spot={path})")
+  _one_line(error)
+
+
+RESOLVING_GAME = "no_limit_leduc_poker(betting=deepstack,stack=1200,ante=100)"
+
+
+@pytest.fixture(scope="module")
+def resolving_rules():
+  return jaxcfr.load(RESOLVING_GAME, representation="public_tree").tree.rules
+
+
+def _network_file(tmp_path, rules, **changes):
+  """A small network of ``rules`` saved, then its members changed (None: removed) and the
+  checksum made afresh: a file that verifies, so that only the network's own checks remain."""
+  from jaxcfr.solvers import value_network  # pylint: disable=import-outside-toplevel
+
+  path = tmp_path / "net.npz"
+  value_network.save(path, value_network.init(rules, hidden=(8, 8)))
+  if changes:
+    data = {k: np.asarray(v) for k, v in integrity.read_arrays(path, "network").items() if k != integrity.CHECKSUM}
+    data.update({k: v for k, v in changes.items() if v is not None})
+    data = {k: v for k, v in data.items() if changes.get(k, 0) is not None}
+    with open(path, "wb") as f:
+      np.savez(f, **integrity.with_checksum(data))
+  return path
+
+
+def _meta(**fields) -> np.ndarray:
+  return np.array(json.dumps({"num_cards": 6, "num_hands": 6, "stack": 1200, **fields}))
+
+
+@pytest.mark.parametrize(
+  "changes, message",
+  [
+    (dict(meta=None), "is not a value network: no meta giving its game's num_cards, num_hands and stack"),
+    (dict(meta=np.array("{")), "is not a value network: no meta"),
+    (dict(meta=_meta(stack=0)), "deck 6, hands 6 and stack 0 are no game's"),
+    (dict(meta=_meta(num_hands=7)), "deck 6, hands 7 and stack 1200 are no game's"),
+    (dict(meta=_meta(stack="1200")), "its meta's num_cards, num_hands and stack must be integers"),
+    (dict(w1=np.zeros((5, 8))), r"layer 1 has weights \(5, 8\) and biases \(8,\), not \(8, 8\)"),
+    (dict(b0=np.zeros(3)), r"layer 0 has weights \(19, 8\) and biases \(3,\)"),
+    (dict(w2=np.zeros((8, 10)), b2=np.zeros(10)), r"layer 2 has weights \(8, 10\) and biases \(10,\), not \(8, 12\)"),
+    (dict(slope0=np.zeros(3)), r"layer 0's PReLU slopes are \(3,\), not \(8,\)"),
+    (dict(w0=np.full((19, 8), np.nan)), "w0 is not finite floating-point numbers"),
+    (dict(w0=np.zeros((19, 8), np.int64)), "w0 is not finite floating-point numbers"),
+    (dict(w0=None, w1=None, w2=None, b0=None, b1=None, b2=None, slope0=None, slope1=None), "without layers"),
+    (dict(slope1=None), r"not the members of a network of 3 layers \(missing or extra: slope1\)"),
+    (dict(w3=np.zeros((12, 12))), r"missing or extra: b3, slope2"),
+  ],
+)
+def test_hostile_value_network_files_are_one_line_errors(changes, message, tmp_path, resolving_rules):
+  from jaxcfr.solvers import value_network  # pylint: disable=import-outside-toplevel
+
+  path = _network_file(tmp_path, resolving_rules, **changes)
+  with pytest.raises(integrity.DamagedFileError) as error:
+    value_network.load(path)
+  text = _one_line(error)
+  assert text.startswith(str(path)) and re.search(message, text), text
+
+
+def test_missing_damaged_and_foreign_value_networks_are_one_line_errors(tmp_path, resolving_rules):
+  from jaxcfr.solvers import value_network  # pylint: disable=import-outside-toplevel
+
+  with pytest.raises(integrity.DamagedFileError, match="value network .*absent.npz does not exist"):
+    value_network.load(tmp_path / "absent.npz")
+  path = _network_file(tmp_path, resolving_rules)
+  raw = path.read_bytes()
+  path.write_bytes(raw[: len(raw) // 2])
+  with pytest.raises(integrity.DamagedFileError, match="is not a readable jaxcfr .npz file"):
+    value_network.load(path)
+  path = _network_file(tmp_path, resolving_rules)
+  assert value_network.load(path, resolving_rules).num_hands == 6  # its own game
+  other = jaxcfr.load("no_limit_leduc_poker(betting=deepstack,stack=600,ante=100)", representation="public_tree")
+  with pytest.raises(
+    ValueError, match=r"net.npz is a network of another game \(deck 6, hands 6, stack 1200; the game's: "
+  ):
+    value_network.load(path, other.tree.rules)
+  wider = jaxcfr.load(
+    "no_limit_leduc_poker(betting=deepstack,stack=1200,ante=100,num_ranks=4)", representation="public_tree"
+  )
+  with pytest.raises(ValueError, match=r"another game \(deck 6, hands 6, stack 1200; the game's: deck 8, hands 8"):
+    value_network.check_game(value_network.load(path), wider.tree.rules, str(path))
+  strategy = tmp_path / "s.npz"  # another kind of file altogether
+  kuhn = jaxcfr.load("kuhn_poker")
+  jaxcfr.save_strategy(strategy, kuhn, jaxcfr.kits.of_game(kuhn).uniform_profile(kuhn.tensors))
+  with pytest.raises(integrity.DamagedFileError, match="s.npz is not a value network: no meta"):
+    value_network.load(strategy)
+
+
+def test_hostile_value_network_data_are_one_line_errors(tmp_path, resolving_rules):
+  from jaxcfr.solvers import value_network  # pylint: disable=import-outside-toplevel
+
+  count, hands = 3, 6
+  good = value_network.Situations(
+    np.full(count, 200.0), np.zeros((6, count), bool), np.full((2, hands, count), 1 / 6), np.zeros((2, hands, count))
+  )
+  path = tmp_path / "data.npz"
+  for data, message in [
+    (good._replace(board=np.zeros((6, 2), bool)), "its arrays' shapes do not agree"),
+    (good._replace(ranges=np.zeros((3, hands, count))), "its arrays' shapes do not agree"),
+    (good._replace(values=np.full((2, hands, count), np.nan)), "non-finite values"),
+    (good._replace(pot=np.zeros(count)), "a pot that is not positive or a negative range"),
+    (good._replace(ranges=-np.ones((2, hands, count))), "a pot that is not positive or a negative range"),
+  ]:
+    value_network.save_data(path, data)
+    with pytest.raises(integrity.DamagedFileError, match=f"^{re.escape(str(path))}: {message}") as error:
+      value_network.load_data(path)
+    _one_line(error)
+  value_network.save_data(path, good)
+  assert value_network.load_data(path, resolving_rules).pot.shape == (count,)
+  wider = jaxcfr.load(
+    "no_limit_leduc_poker(betting=deepstack,stack=1200,ante=100,num_ranks=4)", representation="public_tree"
+  )
+  with pytest.raises(ValueError, match=r"holds situations of another game \(deck 6, hands 6; the game's: deck 8"):
+    value_network.load_data(path, wider.tree.rules)
+
+
+def test_hostile_resolve_inputs_are_one_line_errors(resolving_rules):
+  import jax.numpy as jnp  # pylint: disable=import-outside-toplevel
+
+  from jaxcfr.kits import public_tree  # pylint: disable=import-outside-toplevel
+  from jaxcfr.solvers import lookahead, resolving  # pylint: disable=import-outside-toplevel
+
+  tree = public_tree.to_device(lookahead.build(resolving_rules, rounds=None))
+  hands = jnp.ones(tree.num_hands)
+  for kwargs, message in [
+    (dict(own_range=jnp.ones(5)), r"own_range must be \[H, \*B\] with the tree's H = 6 hands, got shape \(5,\)"),
+    (dict(opponent_values=jnp.ones(())), r"opponent_values must be \[H, \*B\] .* got shape \(\)"),
+    (dict(own_range=hands.at[0].set(jnp.nan)), "own_range holds values that are not finite"),
+    (dict(opponent_values=hands.at[0].set(jnp.inf)), "opponent_values holds values that are not finite"),
+    (dict(own_range=-hands), "own_range holds negative weights"),
+    (dict(player=2), "player must be 0 or 1, got 2"),
+    (dict(iterations=0), "iterations must be >= 1, got 0"),
+  ]:
+    arguments = dict(own_range=hands, opponent_values=hands, player=0, iterations=1) | kwargs
+    with pytest.raises(ValueError, match=message) as error:
+      resolving.resolve(tree, arguments.pop("own_range"), arguments.pop("opponent_values"), **arguments)
+    _one_line(error)
+  empty = resolving.resolve(tree, jnp.zeros(tree.num_hands), hands, player=0, iterations=2)  # a node never reached
+  assert np.all(np.isfinite(np.asarray(empty.strategy)))

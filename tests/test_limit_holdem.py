@@ -273,17 +273,40 @@ def test_outcome_sampling_regrets_are_unbiased_against_chance_sampling(game):
 
 
 def test_table_building_bars_follow_the_progress_setting(monkeypatch, capsys):
-  """Not in redirected logs (no terminal here), not with --no-progress, drawn when asked."""
-  monkeypatch.delenv("JAXCFR_PROGRESS", raising=False)
+  """Not in redirected logs (no terminal here), not with --no-progress, drawn when asked; the
+  setting reaches the builds as an argument of the command (progress.bars), not through the
+  environment."""
+  from jaxcfr.base import progress
+
   assert not holdem.building_bars()  # pytest's stderr is no terminal
-  monkeypatch.setenv("JAXCFR_PROGRESS", "1")
-  assert holdem.building_bars()
-  during = []
-  run = cli._run
-  monkeypatch.setattr(cli, "_run", lambda args: during.append(holdem.building_bars()) or run(args))
-  assert cli.main(["solve", "kuhn_poker", "--iters", "1", "--no-progress"]) == 0
-  assert during == [False]  # --no-progress reaches the game builds
-  assert holdem.building_bars()  # for that command only
+  with progress.bars(True):
+    assert holdem.building_bars()
+    during = []
+    run = cli._run
+    monkeypatch.setattr(cli, "_run", lambda args: during.append(holdem.building_bars()) or run(args))
+    assert cli.main(["solve", "kuhn_poker", "--iters", "1", "--no-progress"]) == 0
+    assert during == [False]  # --no-progress reaches the game builds
+    assert holdem.building_bars()  # for that command only
+    assert cli.main(["solve", "kuhn_poker", "--iters", "1", "--progress"]) == 0
+    assert during == [False, True]
+
+
+def test_table_builds_print_lines_in_a_log(monkeypatch, capsys):
+  """No terminal (a log): a plain line every few seconds and at the end, not a bar; none
+  with progress bars off (--no-progress)."""
+  from jaxcfr.base import progress
+
+  assert progress.mode() == "lines"
+  capsys.readouterr()
+  assert list(progress.steps(range(3), desc="turn E[HS]", every=0.0)) == [0, 1, 2]
+  lines = capsys.readouterr().err.splitlines()
+  assert len(lines) == 3 and lines[-1].startswith("turn E[HS]: 3/3 (100%), ") and "\r" not in "".join(lines)
+  assert list(progress.steps(iter(range(40)), desc="flop E[HS]")) == list(range(40))  # every 5 s: no line yet
+  assert capsys.readouterr().err == ""
+  with progress.bars(False):
+    assert progress.mode() == "off"
+    assert list(progress.steps(range(3), desc="turn E[HS]", every=0.0)) == [0, 1, 2]
+  assert capsys.readouterr().err == ""
 
 
 def test_node_features_count_the_bets_and_raises_along_the_betting(game):

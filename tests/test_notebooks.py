@@ -13,7 +13,8 @@ NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.i
 
 
 def test_there_are_notebooks():
-  assert [p.stem[:2] for p in NOTEBOOKS] == ["01", "02", "03", "04", "05", "06", "07", "08", "09", "10"]
+  numbers = [p.stem[:2] for p in NOTEBOOKS]
+  assert len(numbers) >= 10 and numbers[0] == "01" and len(set(numbers)) == len(numbers)
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)

@@ -21,6 +21,11 @@ DOCTESTED = (
   "jaxcfr.kits.profiles",
   "jaxcfr.base.game_strings",
   "jaxcfr.testing",
+  "jaxcfr.solvers.locking",
+  "jaxcfr.poker.solutions",
+  "jaxcfr.poker.queries",
+  "jaxcfr.poker.grids",
+  "jaxcfr.poker.boards",
 )
 
 

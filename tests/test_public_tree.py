@@ -364,6 +364,61 @@ def test_run_and_dense_terminals_give_the_same_iterates():
   assert int(state.iteration) == 5
 
 
+TIES = "no_limit_leduc_poker(stack=4)"
+
+
+@functools.cache
+def _ties_setup():
+  """The sequence form and the public tree of TIES in float64 (the fixture's jax_enable_x64),
+  and the jitted conversion of public-tree profiles."""
+  game = jaxcfr.load(TIES, dtype=jnp.float64)
+  tree = jaxcfr.load(TIES, representation="public_tree", dtype=jnp.float64)
+  mapping = pt.sequence_form_map(tree.tree, game.arrays)
+  return game, tree, jax.jit(functools.partial(pt.to_sequence_form, mapping))
+
+
+@pytest.mark.parametrize("algorithm", ["rm+", "cfr+", "dcfr"])
+def test_regret_tolerance_keeps_the_ties_of_the_two_representations(algorithm):
+  """From the uniform start (no random regrets), no-limit Leduc's exact ties (fold and call
+  worth the same) come out as 0 in one summation order and +-1e-17 in the other, and the two
+  representations part by up to the whole strategy within 10 iterations. With
+  ``regret_tolerance=1e-9`` the ties stay exact: after 100 iterations RM+'s and CFR+'s
+  average and current strategies agree to 1e-9 (measured 1e-11) and every exploitability to
+  1e-9 (measured: 1e-14, and 5e-10 for DCFR). DCFR's strategies agree to 1e-5 only (measured:
+  1.7e-7 for the average, 2.3e-6 for the current): its regrets, discounted towards zero, are small differences of large values (1e-4
+  of 1e-1 at t = 6) whose 1e-16 rounding it amplifies step after step (2e-13 at t = 6, 1e-9
+  by t = 55), the sensitivity tests/test_cfr.py describes, which no rule about zero removes."""
+  game, tree, to_sequence_form = _ties_setup()
+  results = {}
+  for tolerance in (0.0, 1e-9):
+    pair = [jaxcfr.solvers.get(algorithm, kit, regret_tolerance=tolerance) for kit in ("sequence_form", "public_tree")]
+    states = [s.run(g.tensors, s.init(g.tensors), 100) for s, g in zip(pair, (game, tree))]
+    average = [s.average_strategy(g.tensors, x) for s, g, x in zip(pair, (game, tree), states)]
+    strategies = (
+      (average[0], to_sequence_form(average[1])),
+      (states[0].strategy, to_sequence_form(states[1].strategy)),
+    )
+    results[tolerance] = (
+      max(float(jnp.abs(a - b).max()) for want, got in strategies for a, b in zip(want, got)),
+      abs(float(helpers.exploitability(game.tensors, average[0])) - float(_exploitability(tree.tensors, average[1]))),
+    )
+  assert results[0.0][0] > 0.1  # the test has teeth: without the option the ties part the runs
+  strategy_gap, exploitability_gap = results[1e-9]
+  assert strategy_gap < (1e-5 if algorithm == "dcfr" else 1e-9), results
+  assert exploitability_gap < 1e-9, results
+  assert jaxcfr.solvers.get(algorithm, "public_tree").options["regret_tolerance"] == 0.0  # off by default
+
+
+def test_snap_to_zero_is_relative_to_the_scale_given():
+  values = jnp.array([1e-17, -2e-10, 3e-9, -0.5])
+  np.testing.assert_array_equal(regret.snap_to_zero(values, jnp.float64(1.0), 1e-9), [0, 0, 3e-9, -0.5])
+  assert regret.snap_to_zero(values, jnp.float64(1.0), 0.0) is values  # off: untouched
+  strategy = regret.regret_matching(
+    regret.snap_to_zero(jnp.array([[1e-17, 0.0]]), 1.0, 1e-9), jnp.array([[True, True]]), -1
+  )
+  np.testing.assert_array_equal(strategy, [[0.5, 0.5]])  # a tie again: uniform, not pure
+
+
 # --- 2-card hands end to end: a sequence form built from the same rules ---------------------------
 
 

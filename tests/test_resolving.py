@@ -291,24 +291,26 @@ def test_command_line_generates_trains_and_scores(tmp_path, capsys):
   report = str(tmp_path / "r.json")
   argv = ["resolve", game, "--leaf", f"{net},{net}", "--iters", "20", "--gadget", "rm", "--strategy-out", strategy]
   assert cli.main([*argv, "--json", report]) == 0
-  record = json.loads(open(report, encoding="utf-8").read())
-  assert record["exploitability_chips"] > 0 and {"git_commit", "hardware", "timestamp", "command"} <= set(record)
-  assert record["gadget"] == "rm"
+  record = json.loads(open(report, encoding="utf-8").read())  # the driver's record, as solve's
+  assert record["exploitability"] > 0 and {"git_commit", "hardware", "timestamp", "command"} <= set(record)
+  assert record["job"] == "resolve" and record["options"]["gadget"] == "rm" and record["algo"] == "cfr+"
+  assert record["exploitability_mbb"] == pytest.approx(1000 * record["exploitability"] / 100)  # the ante, its big blind
   warm = str(tmp_path / "warm.json")
   assert cli.main(["resolve", game, "--leaf", "warm", "--iters", "20", "--json", warm]) == 0
   record_warm = json.loads(open(warm, encoding="utf-8").read())
-  assert (record_warm["leaf"], record_warm["leaf_iters"]) == ("warm", 1) and record_warm["exploitability_chips"] > 0
+  options = record_warm["options"]
+  assert (options["leaf"], options["leaf_iters"]) == ("warm", 1) and record_warm["exploitability"] > 0
   assert "player0" in integrity.read_arrays(strategy, "strategy file")
   import jaxcfr
 
   loaded = jaxcfr.load(game, representation="public_tree", dtype="float64")
   agent = jaxcfr.load_strategy(strategy, loaded)
-  assert abs(float(ops.exploitability(loaded.tensors, agent)) - record["exploitability_chips"]) < 1e-5
+  assert abs(float(ops.exploitability(loaded.tensors, agent)) - record["exploitability"]) < 1e-5
   # the sequence form of the same game reads the agent's file infoset by infoset: the same
   # exploitability, and `jaxcfr match` plays it against the uniform strategy
   sequence = jaxcfr.load(game, representation="sequence_form", dtype="float64")
   mapped = jaxcfr.load_strategy(strategy, sequence)
-  assert abs(float(jaxcfr.exploitability(sequence.tensors, mapped)) - record["exploitability_chips"]) < 1e-5
+  assert abs(float(jaxcfr.exploitability(sequence.tensors, mapped)) - record["exploitability"]) < 1e-5
   crosstable = str(tmp_path / "match.json")
   argv = ["match", game, "--agents", f"{strategy},uniform", "--dtype", "float64", "--json", crosstable]
   assert cli.main(argv) == 0

@@ -868,7 +868,7 @@ QUOTES = [
   ),
   (
     "benchmarks/papers/README.md",
-    "| {} in float64 (float32: 0.40, lowest 0.23 at 4.2e8) | {} |",
+    "| {} in float64 | {} |",
     "figure1_nodes_touched.json",
     [
       ("results/games", _last_over_seeds("goofspiel(num_cards=7)", "mccfr-os", 3)),

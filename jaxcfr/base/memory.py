@@ -1,24 +1,29 @@
 """The memory a build or a run may use, and the guard that keeps within it.
 
-Every loader estimates what it is about to allocate and calls ``check`` before it does: the
-vectorised builder probes each depth level's growth on a sample of its states, the tree walk
-(native small games and OpenSpiel's) measures the process as it goes, the public-tree
-builder counts nodes times hands, ``load`` prices the device tensors and the driver the
-solver state (``jax.eval_shape`` of its ``init``). Over the limit, ``check`` raises
+Every loader estimates what it is about to allocate and calls ``check`` before it does.
+Before a sequence-form build, the game's size is estimated without holding the states it
+counts (``check_estimate``): level by level from the root with at most ``FRONTIER`` states a
+depth, a uniform sample of each level's children standing for the whole level (exact while
+no level is wider), for ``ESTIMATE_SECONDS`` at most; a game beyond the limit is refused in
+seconds and a few MB. Then, as the build goes, the vectorised builder probes each depth
+level's growth on a sample of its states, the tree walk (native small games and OpenSpiel's)
+measures the process, the public-tree builder counts nodes times hands, ``load`` prices the
+device tensors and the driver the solver state (``jax.eval_shape`` of its ``init``). Over the limit, ``check`` raises
 GameTooLargeError, one line naming the estimate, the limit and the way out. ``guarded``
 wraps a whole build: the address space is capped at the limit for its duration, so an
 allocation the estimates missed fails there as a MemoryError, which becomes the same line,
 instead of reaching the kernel's out-of-memory killer.
 
-The limit is ``$JAXCFR_MAX_MEMORY`` (``--max-memory`` on the command line; ``8G``, ``512M``,
-``1.5T`` or bytes) when set, otherwise the memory available now: the least of the system's
-available memory, the cgroup's limit less its usage, and the address-space limit less the
-process's size.
+The limit is the one given to ``limited(size)`` for the work inside it (the command line's
+``--max-memory``), else ``$JAXCFR_MAX_MEMORY`` (``8G``, ``512M``, ``1.5T`` or bytes) when set,
+otherwise the memory available now: the least of the system's available memory, the cgroup's
+limit less its usage, and the address-space limit less the process's size.
 """
 
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import os
 import re
 import resource
@@ -35,7 +40,12 @@ __all__ = [
   "available",
   "Limit",
   "limit",
+  "limited",
   "check",
+  "FRONTIER",
+  "ESTIMATE_SECONDS",
+  "MARGIN",
+  "check_estimate",
   "STATE_COPIES",
   "check_state",
   "Meter",
@@ -122,9 +132,38 @@ class Limit(NamedTuple):
   source: str
 
 
+_LIMITED: contextvars.ContextVar = contextvars.ContextVar("jaxcfr_max_memory", default=None)
+
+
+@contextlib.contextmanager
+def limited(size: int | str | None):
+  """The limit for the work inside the ``with`` block (every build and run it starts, in this
+  thread or context): ``size`` bytes, or a size such as ``"8G"``; None keeps the limit as it
+  is. How the command line's ``--max-memory`` reaches the builders, instead of the environment.
+
+      with memory.limited("512M"):
+        game = jaxcfr.load("leduc_poker")
+  """
+  if size is None:
+    yield
+    return
+  size = parse_size(size, "--max-memory") if isinstance(size, str) else int(size)
+  if size <= 0:
+    raise GameError(f"--max-memory must be a positive size, got {size}")
+  token = _LIMITED.set(Limit(size, "set by --max-memory"))
+  try:
+    yield
+  finally:
+    _LIMITED.reset(token)
+
+
 def limit() -> Limit:
-  """``$JAXCFR_MAX_MEMORY`` when set, else ``available()``. A build takes it once at its start
-  (the memory available falls as the build allocates)."""
+  """The size given to ``limited`` around this call, else ``$JAXCFR_MAX_MEMORY`` when set, else
+  ``available()``. A build takes it once at its start (the memory available falls as the build
+  allocates)."""
+  scoped = _LIMITED.get()
+  if scoped is not None:
+    return scoped
   setting = os.environ.get(ENV)
   if setting is not None and setting.strip():
     return Limit(parse_size(setting), f"set by --max-memory ({ENV})")
@@ -145,6 +184,26 @@ def check(need: float, name: str, what: str, room: Limit | None = None) -> None:
     raise GameTooLargeError(
       f"{name} needs about {format_size(need)} ({what}), more than the {format_size(room.size)} {room.source}; "
       f"{_way_out(room)}"
+    )
+
+
+FRONTIER = 2048  # states a depth that the size estimates keep (a uniform sample of the level)
+ESTIMATE_SECONDS = 5.0  # an estimate undecided by then leaves the decision to the build's own guards
+MARGIN = 1.25  # an estimate from samples refuses only past the limit by this factor (its sampling error)
+
+
+def check_estimate(
+  histories: float, depth: int, exact: bool, name: str, room: Limit, bytes_per_history: float = BYTES_PER_HISTORY
+) -> None:
+  """Raises GameTooLargeError if ``histories`` (counted to ``depth`` before building, exactly
+  or estimated from samples) need more than the limit at ``bytes_per_history``: past the limit
+  for an exact count, past ``MARGIN`` times it for an estimate (the build's own guards decide
+  between the two)."""
+  need = histories * bytes_per_history
+  if need > room.size * (1 if exact else MARGIN):
+    how = "counted" if exact else f"estimated from at most {FRONTIER:,} states a depth"
+    check(
+      need, name, f"{'' if exact else 'about '}{histories:,.0f} histories to depth {depth}, {how} before building", room
     )
 
 

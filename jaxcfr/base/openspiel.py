@@ -58,15 +58,21 @@ def _native_stderr_silenced():
     os.close(saved)
 
 
+def _load(game_string: str):
+  """OpenSpiel's game of ``game_string``; its SpielError as one line (ValueError)."""
+  pyspiel = _pyspiel()
+  try:
+    with _native_stderr_silenced():
+      return pyspiel.load_game(game_string)
+  except pyspiel.SpielError as error:
+    raise ValueError(f"OpenSpiel cannot load {game_string!r}: {error}") from error
+
+
 def load_openspiel_game(game_string: str):
   """Loads an OpenSpiel game, made turn-based if simultaneous, checked for two players and
   zero-sum utilities."""
   pyspiel = _pyspiel()
-  try:
-    with _native_stderr_silenced():
-      game = pyspiel.load_game(game_string)
-  except pyspiel.SpielError as error:
-    raise ValueError(f"OpenSpiel cannot load {game_string!r}: {error}") from error
+  game = _load(game_string)
   game_type = game.get_type()
   if game.num_players() != 2:
     raise GameBuildError(f"{game_string} has {game.num_players()} players; jaxcfr solves two-player games")
@@ -79,12 +85,7 @@ def load_openspiel_game(game_string: str):
 
 def game_info(game_string: str) -> GameInfo:
   """The GameInfo of an OpenSpiel game string (see the module doc)."""
-  pyspiel = _pyspiel()
-  try:
-    with _native_stderr_silenced():
-      game = pyspiel.load_game(game_string)
-  except pyspiel.SpielError as error:
-    raise ValueError(f"OpenSpiel cannot load {game_string!r}: {error}") from error
+  game = _load(game_string)
   short_name = game.get_type().short_name
   poker = short_name in POKER_GAMES
   return GameInfo(

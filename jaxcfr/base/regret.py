@@ -5,6 +5,18 @@ of the (cumulative) regrets over the legal actions, and uniform over them where 
 is positive (Ponsen, de Jong and Lanctot 2011, eq. 5; Chelarescu 2019, section 1.6). It
 serves whole tables (``[I, A, *B]``, actions on axis 1) and gathered rows (``[N, A]``,
 actions last) alike: only the axis and the legal mask differ.
+
+**Ties.** Regret matching is discontinuous at zero: a positive regret, however small, takes
+all the mass from the regrets at or below zero, and where none is positive the strategy is
+uniform over every legal action. Exact arithmetic often makes regrets exactly zero (two
+actions of equal value: fold and call before anything is known, the nut hands' showdowns),
+and rounding turns them into +-1e-17 of the values' size, with a sign that depends on the
+order of the sums. Two computations of the same regrets in other summation orders (the
+sequence form and the public tree; sorted and dense showdowns) then play a pure strategy
+where the other plays uniformly, and their iterates part for good, although each is as
+right as the other. ``snap_to_zero`` makes such ties exact again: a regret within a relative
+tolerance of the magnitudes it was computed from is zero (the CFR family's
+``regret_tolerance`` option, off by default so that OpenSpiel's iterates are kept bit for bit).
 """
 
 from __future__ import annotations
@@ -12,7 +24,7 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
-__all__ = ["normalise", "regret_matching", "legal_from_count", "unrolled_reduce"]
+__all__ = ["normalise", "regret_matching", "snap_to_zero", "legal_from_count", "unrolled_reduce"]
 
 _UNROLL_LIMIT = 64
 
@@ -50,8 +62,21 @@ def normalise(weights: jax.Array, legal: jax.Array, axis: int = 1) -> jax.Array:
 
 def regret_matching(regrets: jax.Array, legal: jax.Array, axis: int = 1) -> jax.Array:
   """The strategy proportional to positive regret over the legal actions (uniform where
-  none is positive); shapes as ``normalise``."""
+  none is positive); shapes as ``normalise``. A regret of +1e-300 counts as positive: ties
+  broken by rounding are the caller's to make exact first (``snap_to_zero``, the module doc)."""
   return normalise(jnp.maximum(regrets, 0), legal, axis)
+
+
+def snap_to_zero(values: jax.Array, scale: jax.Array, tolerance: float) -> jax.Array:
+  """``values`` with the entries within ``tolerance * scale`` of zero set to exactly 0 (the
+  module doc's ties). ``scale``: the magnitude the values were computed from, broadcastable
+  to them: the largest action value of a row for instantaneous regrets ``q - v``, ``|R| +
+  |r|`` for a sum ``R + r`` (a sum that cancels to rounding noise). ``tolerance``: relative,
+  e.g. 1e-9 in float64 (rounding is 1e-16 relative per operation); 0 leaves ``values`` as
+  they are."""
+  if not tolerance:
+    return values
+  return jnp.where(jnp.abs(values) <= tolerance * scale, jnp.zeros_like(values), values)
 
 
 def legal_from_count(count: jax.Array, width: int) -> jax.Array:

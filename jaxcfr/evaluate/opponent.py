@@ -25,7 +25,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcfr import solvers
+from jaxcfr import kits, solvers
 from jaxcfr.kits.sequence_form import evaluation, walk
 from jaxcfr.kits.strategy_files import load_strategy, split_run
 from jaxcfr.kits.sequence_form.tensors import GameTensors, tree_statics
@@ -42,10 +42,10 @@ __all__ = [
 
 
 @functools.cache
-def average_of_run(algorithm: str, iterations: int):
+def average_of_run(algorithm: str, iterations: int, representation: str = "sequence_form"):
   """A jitted ``tensors -> average profile`` of ``iterations`` iterations of the registered
-  solver ``algorithm`` (stochastic ones from seed 0); cached."""
-  solver = solvers.get(algorithm)
+  solver ``algorithm`` on ``representation`` (stochastic ones from seed 0); cached."""
+  solver = solvers.get(algorithm, representation)
   if solver.requires:
     raise ValueError(f"a model cannot come from {algorithm}: it needs {', '.join(solver.requires)}")
 
@@ -65,11 +65,11 @@ def fixed_model(game, spec: str) -> tuple:
   (jaxcfr.kits.strategy_files.save_strategy; ``FILE#K`` takes run K of a batched one).
 
   Args:
-    game: a loaded jaxcfr.kits.sequence_form.Game.
+    game: a loaded game of an exact kit (the sequence form, the public tree).
   """
   tensors = game.tensors
   if spec == "uniform":
-    return evaluation.uniform_profile(tensors)
+    return kits.of_game(game).uniform_profile(tensors)
   algorithm, _, iterations = spec.partition(":")
   if iterations and algorithm in solvers.names() and not Path(spec).exists():
     try:
@@ -78,7 +78,7 @@ def fixed_model(game, spec: str) -> tuple:
       raise ValueError(f"model {spec!r}: iterations must be an integer") from error
     if count < 1:
       raise ValueError(f"model {spec!r}: iterations must be >= 1")
-    return average_of_run(algorithm, count)(tensors)
+    return average_of_run(algorithm, count, str(game.representation))(tensors)
   path, index = split_run(spec)  # FILE#K: run K of a batched strategy file
   if not Path(path).exists():
     raise ValueError(f"model {spec!r} is neither 'uniform', 'ALGO:ITERS' nor an existing strategy file")

@@ -145,6 +145,10 @@ class Kit:
     best_response_values: ``(tensors, profile) -> [2, *B]`` each player's exact best-response
       value, or None for a kit without exact best responses.
     expected_value: ``(tensors, profile) -> [*B]`` player 0's exact expected payoff, or None.
+    default_model: ``default_model(game) -> profile``, the opponent model that a restricted
+      solver (one that requires ``model``, such as mcrnr) plays against when none is given
+      (the card abstraction: its rule bot), or None where a model must be given (the command
+      line's ``rnr``).
     operations: ``operations(**options) -> CFROperations`` for an exact kit, else None.
     operation_options: the declared options of ``operations`` (jaxcfr.solvers.Param).
   """
@@ -162,6 +166,7 @@ class Kit:
   example: str
   best_response_values: Callable | None = None
   expected_value: Callable | None = None
+  default_model: Callable | None = None
   operations: Callable | None = None
   operation_options: tuple = ()
 

@@ -50,8 +50,9 @@ def save(path: str | Path, state, metadata: dict) -> None:
   os.replace(tmp, path)
 
 
-def load(path: str | Path, template):
-  """Returns (state, metadata) read from ``path`` into the structure of ``template``."""
+def load(path: str | Path, template, *, host: bool = False):
+  """Returns (state, metadata) read from ``path`` into the structure of ``template``: device
+  arrays, or with ``host`` NumPy arrays (float64 stays float64 without ``jax_enable_x64``)."""
   data = integrity.read_arrays(path, "checkpoint")
   try:
     metadata = json.loads(str(data["__metadata__"]))
@@ -69,5 +70,5 @@ def load(path: str | Path, template):
         f"checkpoint {path}: {key} has shape {value.shape} {value.dtype}, "
         f"expected {np.shape(leaf)} {np.asarray(leaf).dtype}"
       )
-    restored.append(jax.numpy.asarray(value))
+    restored.append(value if host else jax.numpy.asarray(value))
   return jax.tree_util.tree_unflatten(treedef, restored), metadata

@@ -2,17 +2,26 @@
 with metrics on a schedule (the evaluator of the game's kit, ``Kit.evaluator``), a progress bar, batches of runs (any hyperparameter, seeds
 included) split over the local devices, and checkpoint / resume. Nothing here depends on
 the solver's family or the game's representation: settings are split and checked by the
-solver's declaration (jaxcfr.solvers.registry).
+solver's declaration (jaxcfr.solvers.registry), and a restricted solver without a model plays
+against the one its kit declares (``Kit.default_model``).
+
+A run is three steps, each a function of its own: ``plan`` (the checks, the game, the solver,
+its state and the run's identity, or the state of a checkpoint to resume), ``loop`` (chunks,
+evaluations on the schedule, checkpoints, Ctrl-C) and ``record`` (the SolveResult). How the run
+goes is one ``RunSettings``, the same object from the command line's flags (jaxcfr.run.flags)
+to here.
+
+    result = solve("leduc_poker", "dcfr", 1000, eval_every=100, checkpoint="run.npz")
+    # the same, in its steps
+    planned = plan("leduc_poker", "dcfr", RunSettings(1000, eval_every=100, checkpoint="run.npz"))
+    result = record(planned, loop(planned))
 """
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import itertools
-import signal
 import sys
-import threading
 import time
 import warnings
 from pathlib import Path
@@ -22,91 +31,93 @@ import jax.numpy as jnp
 import numpy as np
 import tqdm
 
-from jaxcfr import solvers
-from jaxcfr import kits
-from jaxcfr.evaluate import game_metrics
+from jaxcfr import kits, solvers
 from jaxcfr.base import integrity, memory
+from jaxcfr.base.params import Param
+from jaxcfr.evaluate import game_metrics
 from jaxcfr.kits import load
 from jaxcfr.kits.sequence_form import Game
 from jaxcfr.run import checkpoint as checkpoint_lib
-from jaxcfr.run import sharding
+from jaxcfr.run import guards, sharding
 from jaxcfr.run.hardware import provenance
+from jaxcfr.run.records import CompileClock, Interrupted, NonFiniteError, SolveResult, to_python
 
-__all__ = ["SolveResult", "Interrupted", "NonFiniteError", "solve", "hyperparameter_grid"]
+__all__ = [
+  "SolveResult",
+  "Interrupted",
+  "NonFiniteError",
+  "RunSettings",
+  "RUN_SETTINGS",
+  "Plan",
+  "Looped",
+  "plan",
+  "loop",
+  "record",
+  "run",
+  "solve",
+  "hyperparameter_grid",
+  "warn_if_float32_saturates",
+]
+
+RUN_SETTINGS = (
+  Param("iterations", int, 1000, "iterations of every run", low=1),
+  Param("eval_every", int, None, "iterations between evaluations (default: a tenth of the run)", low=1),
+  Param("checkpoint", str, None, "checkpoint file (.npz), also written on Ctrl-C"),
+  Param(
+    "checkpoint_every",
+    int,
+    None,
+    "iterations between checkpoints (default: every evaluation; needs a checkpoint)",
+    low=1,
+  ),
+  Param("resume", bool, False, "continue from the checkpoint if it exists (needs a checkpoint)"),
+  Param("progress", bool, None, "draw a progress bar with rate and time left (default: on a terminal)"),
+)
+"""The declarations of ``RunSettings``' fields: the command line's flags of every run come from them."""
 
 
-@dataclasses.dataclass
-class SolveResult:
-  """What ``solve`` returns. With a batch of B runs, metrics are lists of B values and the
-  strategies and state carry trailing batch axes ``[..., B]`` (the library's one batch
-  convention, jaxcfr.solvers.registry).
+@dataclasses.dataclass(frozen=True)
+class RunSettings:
+  """How a run goes, apart from the solver's own settings (declared in ``RUN_SETTINGS``).
 
   Attributes:
-    history: one dict per evaluation: iteration, seconds (wall time since the start,
-      compilation included), the evaluator's metrics (``Kit.evaluator``: on the
-      sequence form exploitability, nash_conv, value, current_exploitability and the game's
-      own metrics, such as Kuhn poker's squared_error and dominated_error; on sampled games
-      sb_per_hand_vs_bot and ci95), floats or lists with a batch, and the solver's counters
-      (sampled solvers: nodes_touched, the work measure of Lanctot et al. 2009; mcts:
-      tree_nodes).
-    state: the final solver state.
-    average_strategy: the average profile ((sigma0, sigma1), [I, A, *B] each).
-    seconds: wall time of the run, compilation included; compile_seconds: of which JAX
-      spent tracing and compiling.
-    representation: the game's representation; evaluation: what the metrics are;
-    provenance: when, on what and from which commit it ran (timestamp, git_commit, hardware).
+    iterations: total iterations (including those of a resumed checkpoint).
+    eval_every: iterations between evaluations (default: a tenth of the run).
+    checkpoint: an .npz path written every ``checkpoint_every`` iterations (default: at
+      every evaluation), at the end, and when the run is interrupted (Ctrl-C).
+    resume: continue from ``checkpoint`` if it exists; the result equals an uninterrupted run.
+    progress: draw a progress bar with rate and time left (default: when stderr is a terminal).
   """
 
-  game: str
-  algorithm: str
-  options: dict
-  iterations: int
-  hyperparameters: dict
-  batch_size: int | None
-  history: list
-  state: object
-  average_strategy: tuple
-  seconds: float
-  compile_seconds: float = 0.0
-  representation: str = "sequence_form"
-  evaluation: dict = dataclasses.field(default_factory=dict)
-  provenance: dict = dataclasses.field(default_factory=dict)
+  iterations: int = 1000
+  eval_every: int | None = None
+  checkpoint: str | Path | None = None
+  checkpoint_every: int | None = None
+  resume: bool = False
+  progress: bool | None = None
 
-  def summary(self) -> dict:
-    """The JSON record: the last evaluation's metrics at the top, one row per run of a
-    batch under ``results``, the whole history below."""
-    last = self.history[-1]
-    measured = {k: v for k, v in last.items() if k not in ("iteration", "seconds")}
-    run_seconds = self.seconds - self.compile_seconds
-    record = {
-      "game": self.game,
-      "representation": self.representation,
-      "algo": self.algorithm,
-      "options": self.options,
-      "iters": self.iterations,
-      "dtype": str(self.average_strategy[0].dtype),
-      "batch_size": self.batch_size,
-      "hyperparameters": self.hyperparameters,
-      **measured,
-      **self.evaluation,
-      "seconds": self.seconds,
-      "compile_seconds": self.compile_seconds,
-      "run_seconds": run_seconds,
-      "iterations_per_second": self.iterations * (self.batch_size or 1) / run_seconds if run_seconds > 0 else None,
-      **self.provenance,
-      "history": self.history,
-    }
-    if "nodes_touched" in last:
-      record["nodes_touched_per_iteration"] = (np.asarray(last["nodes_touched"]) / last["iteration"]).tolist()
-    if self.batch_size:  # one result per run
-      record["results"] = [
-        {
-          **{k: v[b] for k, v in self.hyperparameters.items() if isinstance(v, list)},
-          **{k: v[b] for k, v in measured.items()},
-        }
-        for b in range(self.batch_size)
-      ]
-    return record
+  def check(self) -> None:
+    """ValueError naming the first bad setting (before any work)."""
+    for name in ("iterations", "eval_every", "checkpoint_every"):
+      value = getattr(self, name)
+      if value is not None and (isinstance(value, bool) or int(value) != value or value < 1):
+        raise ValueError(f"{name} must be a positive integer, got {value}")
+    if self.resume and not self.checkpoint:
+      raise ValueError("resume needs a checkpoint file to resume from")
+    if self.checkpoint_every is not None and not self.checkpoint:
+      raise ValueError("checkpoint_every needs a checkpoint file")
+    if self.checkpoint:
+      checkpoint_lib.check_writable(self.checkpoint, "checkpoint")
+
+  @property
+  def evaluations(self) -> int:
+    """Iterations between evaluations, the default filled in."""
+    return self.eval_every or max(1, self.iterations // 10)
+
+  @property
+  def checkpoints(self) -> int:
+    """Iterations between checkpoints, the default filled in."""
+    return self.checkpoint_every or self.evaluations
 
 
 def hyperparameter_grid(**values) -> dict[str, np.ndarray]:
@@ -115,109 +126,6 @@ def hyperparameter_grid(**values) -> dict[str, np.ndarray]:
   names = [k for k, v in values.items() if v is not None]
   rows = list(itertools.product(*(np.atleast_1d(values[k]) for k in names)))
   return {k: np.array([r[i] for r in rows]) for i, k in enumerate(names)}
-
-
-class _CompileClock:
-  """Seconds JAX spends tracing, lowering and compiling while active (jax.monitoring's
-  compile events), so that results report compile time apart from run time."""
-
-  _instance = None
-
-  def __init__(self):
-    self.seconds, self.active = 0.0, False
-    jax.monitoring.register_event_duration_secs_listener(self._listen)
-
-  @classmethod
-  def get(cls) -> _CompileClock:
-    if cls._instance is None:
-      cls._instance = cls()
-    return cls._instance
-
-  def _listen(self, event: str, duration: float, **kwargs) -> None:
-    del kwargs
-    if self.active and event.startswith("/jax/core/compile/"):
-      self.seconds += duration
-
-  def __enter__(self):
-    self.seconds, self.active = 0.0, True
-    return self
-
-  def __exit__(self, *exc):
-    self.active = False
-
-
-class Interrupted(KeyboardInterrupt):
-  """A run stopped by Ctrl-C; ``str()`` says where, and whether a checkpoint was saved."""
-
-
-class NonFiniteError(ValueError):
-  """A run whose state turned NaN or infinite: ``str()`` names the state's field and the
-  iterations between which it happened."""
-
-
-def _check_finite(state, watched: np.ndarray, *, done: int, before: int, what: str) -> int:
-  """Raises NonFiniteError naming the first ``watched`` leaf of ``state`` (those finite at the
-  start: regrets, strategies, averages; not a hyperparameter such as alpha = inf) that is
-  no longer finite after iteration ``done`` (it was after iteration ``before``); else
-  returns ``done``. With several processes, a collective."""
-  bad = watched & ~sharding.finite_leaves(state)
-  if bad.any():
-    path = jax.tree_util.tree_flatten_with_path(state)[0][int(np.argmax(bad))][0]
-    where = f"at iteration {done}" if done == before + 1 else f"between iterations {before + 1} and {done}"
-    raise NonFiniteError(
-      f"{what}: the solver state's {jax.tree_util.keystr(path)} became NaN or infinite {where}; "
-      "the run is stopped (results past it would be meaningless)"
-    )
-  return done
-
-
-def _average(solver, tensors, state, distributed: bool):
-  """The average profile; gathered to every process when the batch spans several."""
-  average = solver.average_strategy(tensors, state)
-  return sharding.gather(average) if distributed else average
-
-
-class _HeldInterrupt:
-  """Holds Ctrl-C back for the length of a ``with`` block and raises it (KeyboardInterrupt)
-  when the block ends. A chunk that donates its state hands the old buffers over before the
-  new state arrives; an interrupt in between would leave nothing to checkpoint.
-  ``active`` is False where Python's own SIGINT handler is not installed in the main thread
-  (other threads, custom handlers): nothing is held there, and the caller must not donate."""
-
-  def __init__(self):
-    self.active = (
-      threading.current_thread() is threading.main_thread()
-      and signal.getsignal(signal.SIGINT) is signal.default_int_handler
-    )
-    self.received = False
-
-  @contextlib.contextmanager
-  def held(self):
-    if not self.active:
-      yield
-      return
-    self.received = False
-    signal.signal(signal.SIGINT, self._record)
-    try:
-      yield
-    finally:
-      signal.signal(signal.SIGINT, signal.default_int_handler)
-    if self.received:
-      raise KeyboardInterrupt
-
-  def _record(self, signum, frame):
-    del signum, frame
-    self.received = True
-
-
-def _stops(done: int, iterations: int, *every: int) -> int:
-  """The next iteration after ``done`` that is a multiple of one of ``every`` or the end."""
-  return min([iterations] + [(done // e + 1) * e for e in every])
-
-
-def _positive(name: str, value) -> None:
-  if value is not None and (int(value) != value or value < 1):
-    raise ValueError(f"{name} must be a positive integer, got {value}")
 
 
 # A float32 running sum stops absorbing increments of its own size after 2^24 of them.
@@ -237,9 +145,252 @@ def warn_if_float32_saturates(dtype, iterations: int) -> None:
     )
 
 
-def _to_python(value):
-  value = np.asarray(value)
-  return value.item() if value.ndim == 0 else value.tolist()
+@dataclasses.dataclass
+class Plan:
+  """A checked run, ready to loop: what ``plan`` makes.
+
+  Attributes:
+    game, algorithm, run: what was asked (``run`` a RunSettings).
+    solver, tensors, evaluator: the solver made from its options, the tensors it takes (on every
+      device when the batch is split) and the kit's evaluator.
+    state: the state to start from (fresh, or a checkpoint's); batch_size: B or None.
+    recorded: every hyperparameter of the runs, defaults included (the record's).
+    identity: what a checkpoint of this run must match.
+    history, done, elapsed_before, compile_before: a resumed checkpoint's evaluations,
+      iterations and seconds (empty and zero for a fresh run).
+    distributed: several processes share the batch.
+  """
+
+  game: object
+  algorithm: str
+  run: RunSettings
+  solver: solvers.Solver
+  tensors: object
+  evaluator: object
+  state: object
+  batch_size: int | None
+  recorded: dict
+  identity: dict
+  history: list
+  done: int = 0
+  elapsed_before: float = 0.0
+  compile_before: float = 0.0
+  distributed: bool = False
+
+
+@dataclasses.dataclass
+class Looped:
+  """What ``loop`` hands ``record``: the final state, the evaluations, and the seconds of the
+  whole run (resumed parts included) with JAX's compilation apart."""
+
+  state: object
+  history: list
+  seconds: float
+  compile_seconds: float
+
+
+def _batch_size(batch: dict | None) -> int | None:
+  if not batch:
+    return None
+  sizes = {len(np.atleast_1d(v)) for v in batch.values()}
+  if len(sizes) != 1:
+    raise ValueError(f"batch arrays must have one length, got {sorted(sizes)}")
+  return sizes.pop()
+
+
+def _with_model(game, declared, settings: dict) -> dict:
+  """``settings`` with the kit's default model for a restricted solver given none."""
+  if "model" not in declared.requires or "model" in settings:
+    return settings
+  kit = kits.of_game(game)
+  if kit.default_model is None:
+    raise ValueError(
+      f"{declared.name} needs an opponent model (model=...) on {kit.name} games; their kit declares no default"
+    )
+  return {**settings, "model": kit.default_model(game)}
+
+
+def plan(
+  game: Game | str, algorithm: str, run: RunSettings, *, batch: dict | None = None, settings: dict | None = None
+) -> Plan:
+  """The checks, the game, the solver, its state and the run's identity (or the state of a
+  checkpoint to resume): everything before the first iteration. ValueError on a bad
+  argument, before any long work. ``batch`` and ``settings`` as ``solve``'s."""
+  run.check()
+  if isinstance(game, str):
+    game = load(game)
+  algorithm_settings = dict(settings or {})
+  declared = solvers.registration(algorithm, game.representation)
+  options, hyperparameters = solvers.split_settings(algorithm, game.representation, algorithm_settings)
+  hyperparameters = _with_model(game, declared, hyperparameters)
+  solver = solvers.get(algorithm, game.representation, **options)
+  not_batchable = sorted(set(batch or {}) - set(solver.hyperparameters))
+  if not_batchable:
+    raise ValueError(
+      f"{algorithm} cannot batch {', '.join(not_batchable)}; its batchable hyperparameters: "
+      f"{', '.join(solver.hyperparameters) or 'none'}"
+    )
+  for param in declared.hyperparameters:
+    given = (batch or {}).get(param.name, hyperparameters.get(param.name))
+    if param.below_iterations and given is not None and np.max(np.asarray(given)) >= run.iterations:
+      raise ValueError(
+        f"{param.name} {np.max(np.asarray(given))} must be below the run's {run.iterations} iterations ({param.help})"
+      )
+  tensors = game.tensors
+  warn_if_float32_saturates(getattr(tensors, "dtype", jnp.float32), run.iterations)
+  evaluator = kits.of_game(game).evaluator(game, game_metrics.for_game(game))
+  batch_size = _batch_size(batch)
+  batched = {k: jnp.asarray(v).reshape(-1) for k, v in (batch or {}).items()}
+  memory.check_state(lambda: solver.init(tensors, **hyperparameters, **batched), game.name, algorithm, batch_size)
+  state = solver.init(tensors, **hyperparameters, **batched)
+  recorded = {  # every hyperparameter of the runs, defaults included
+    **{k: v for k, v in solver.hyperparameters.items() if v is not None},
+    **{k: to_python(v) for k, v in hyperparameters.items() if k in solver.hyperparameters},
+    **{k: to_python(v) for k, v in (batch or {}).items()},
+  }
+  identity = {
+    "game": game.name,
+    "algorithm": algorithm,
+    "representation": str(game.representation),
+    "options": solver.options,
+    "hyperparameters": recorded,
+    "batch_size": batch_size,
+    **{
+      f"{k}_digest": integrity.digest({str(i): leaf for i, leaf in enumerate(jax.tree_util.tree_leaves(v))})
+      for k, v in hyperparameters.items()
+      if k not in solver.hyperparameters
+    },
+  }
+  planned = Plan(game, algorithm, run, solver, tensors, evaluator, state, batch_size, recorded, identity, [])
+  if run.resume and Path(run.checkpoint).exists():
+    planned.state, saved = checkpoint_lib.load(run.checkpoint, state)
+    if saved.get("identity") != identity:
+      raise ValueError(f"checkpoint {run.checkpoint} is of another run: {saved.get('identity')} != {identity}")
+    planned.history, planned.done = saved["history"], saved["iterations"]
+    planned.elapsed_before, planned.compile_before = saved["seconds"], saved.get("compile_seconds", 0.0)
+  if planned.done > run.iterations:
+    raise ValueError(f"checkpoint has {planned.done} iterations, more than the {run.iterations} asked for")
+  planned.distributed = jax.process_count() > 1
+  if batch_size:  # split over every device of every process, or of this one as far as the batch divides
+    devices = None if planned.distributed else sharding.devices_dividing(batch_size)
+    planned.state = sharding.shard_trailing_batch(planned.state, batch_size, devices)
+    if sharding.is_split(planned.state):
+      planned.tensors = sharding.replicate(tensors, devices)  # split: the tensors on each device once
+  elif planned.distributed:
+    raise ValueError("a run over several processes needs a batch of runs to split between them")
+  return planned
+
+
+def stops(done: int, total: int, *every: int) -> int:
+  """The next count after ``done`` that is a multiple of one of ``every`` or the end."""
+  return min([total] + [(done // e + 1) * e for e in every])
+
+
+def _evaluate(planned: Plan, state, done: int, started: float) -> dict:
+  """One row of the history: the evaluator's metrics and the solver's counters at ``done``."""
+  values = sharding.gather(planned.evaluator(planned.solver, planned.tensors, state, done))
+  row = {
+    "iteration": done,
+    "seconds": planned.elapsed_before + time.perf_counter() - started,
+    **{k: to_python(v) for k, v in values.items()},
+  }
+  if planned.solver.counters is not None:
+    counted = planned.solver.counters(sharding.gather(state) if planned.distributed else state)
+    row.update({k: to_python(v) for k, v in counted.items()})
+  return row
+
+
+def loop(planned: Plan) -> Looped:
+  """Runs ``planned`` to its iterations in chunks of about half a second each, evaluating and
+  checkpointing on its schedule (``RunSettings``). Raises NonFiniteError when the state turns
+  NaN or infinite (after every chunk; with several processes, at each evaluation and
+  checkpoint) and Interrupted on Ctrl-C, after saving the checkpoint if one was asked for."""
+  run, solver, tensors, distributed = planned.run, planned.solver, planned.tensors, planned.distributed
+  iterations, eval_every, checkpoint_every = run.iterations, run.evaluations, run.checkpoints
+  state, history, done = planned.state, list(planned.history), planned.done
+  enabled = (sys.stderr.isatty() if run.progress is None else run.progress) and sharding.is_main_process()
+  bar = tqdm.tqdm(
+    total=iterations,
+    initial=done,
+    unit="it",
+    disable=not enabled,
+    file=sys.stderr,
+    dynamic_ncols=True,
+    desc=f"{planned.algorithm} {planned.game.name}",
+  )
+  start = time.perf_counter()
+  clock = CompileClock.get()
+
+  def save(seconds):
+    host = sharding.gather(state) if distributed else state  # every process takes part in the gather
+    if sharding.is_main_process():
+      meta = {"identity": planned.identity, "iterations": done, "history": history, "seconds": seconds}
+      checkpoint_lib.save(run.checkpoint, host, {**meta, "compile_seconds": planned.compile_before + clock.seconds})
+
+  chunk = 1  # iterations per call, adapted so that a call takes about half a second
+  interrupt = guards.HeldInterrupt()
+  if interrupt.active:  # each call computes in place: own buffers, not the caller's or the tensors'
+    state = jax.tree_util.tree_map(jnp.copy, state)
+  watched = sharding.finite_leaves(state)  # the leaves that must stay finite
+  checked, what = done, f"{planned.algorithm} on {planned.game.name}"
+  evaluator = planned.evaluator
+  with clock, bar:
+    try:
+      while done < iterations or not history:
+        stop = stops(done, iterations, eval_every, checkpoint_every)
+        while done < stop:
+          n = min(chunk, stop - done)
+          compiled_before, call_start = clock.seconds, time.perf_counter()
+          with interrupt.held():
+            state = jax.block_until_ready(solver.run(tensors, state, n, donate=interrupt.active))
+            done += n
+          bar.update(n)
+          if not distributed:  # every chunk; processes adapt their chunks apart, so they check at stops
+            checked = guards.check_finite(state, watched, done=done, before=checked, what=what)
+          took = time.perf_counter() - call_start - (clock.seconds - compiled_before)
+          chunk = int(np.clip(n * 0.5 / max(took, 1e-6), 1, 1 << 20))
+        if distributed:
+          checked = guards.check_finite(state, watched, done=done, before=checked, what=what)
+        if done % eval_every == 0 or done == iterations:
+          history.append(_evaluate(planned, state, done, start))
+          worst = np.max if evaluator.worst == "max" else np.min
+          bar.set_postfix({evaluator.headline: f"{float(worst(history[-1][evaluator.headline])):.3e}"})
+        if run.checkpoint and (done % checkpoint_every == 0 or done == iterations):
+          save(planned.elapsed_before + time.perf_counter() - start)
+    except KeyboardInterrupt:
+      if run.checkpoint:
+        save(planned.elapsed_before + time.perf_counter() - start)
+      raise Interrupted(done, iterations, checkpoint=run.checkpoint) from None
+  seconds = planned.elapsed_before + time.perf_counter() - start
+  return Looped(state, history, seconds, planned.compile_before + clock.seconds)
+
+
+def record(planned: Plan, looped: Looped) -> SolveResult:
+  """The SolveResult of a looped run: its evaluations, the average profile (gathered to every
+  process when the batch spans several), the timings and the provenance."""
+  average = planned.solver.average_strategy(planned.tensors, looped.state)
+  return SolveResult(
+    game=planned.game.name,
+    algorithm=planned.algorithm,
+    options=planned.solver.options,
+    iterations=planned.run.iterations,
+    hyperparameters=planned.recorded,
+    batch_size=planned.batch_size,
+    history=looped.history,
+    state=looped.state,
+    average_strategy=sharding.gather(average) if planned.distributed else average,
+    seconds=looped.seconds,
+    compile_seconds=looped.compile_seconds,
+    representation=str(planned.game.representation),
+    evaluation=planned.evaluator.describe(planned.solver),
+    provenance=provenance(),
+  )
+
+
+def run(game: Game | str, algorithm: str, settings: RunSettings, *, batch: dict | None = None, **solver_settings):
+  """``record(plan(...), loop(...))``: the run of ``algorithm`` on ``game`` as ``settings`` says."""
+  planned = plan(game, algorithm, settings, batch=batch, settings=solver_settings)
+  return record(planned, loop(planned))
 
 
 def solve(
@@ -275,7 +426,8 @@ def solve(
     progress: draw a progress bar with rate and time left (default: when stderr is a terminal).
     **settings: the solver's static options (``jaxcfr.solvers.option_names(algorithm)``,
       e.g. ``updates`` or ``trajectories``) and hyperparameters for every run (e.g.
-      ``alpha``, ``seed``, ``epsilon``, ``model``).
+      ``alpha``, ``seed``, ``epsilon``, ``model``; a restricted solver without ``model``
+      plays against its kit's ``default_model``).
   Raises:
     ValueError: a bad argument, found before any long work. NonFiniteError (a ValueError):
       the state turned NaN or infinite (checked after every call of the solver's ``run``;
@@ -283,168 +435,5 @@ def solve(
       Interrupted (a KeyboardInterrupt) on Ctrl-C, after saving the checkpoint if one was
       asked for.
   """
-  _positive("iterations", iterations)
-  _positive("eval_every", eval_every)
-  _positive("checkpoint_every", checkpoint_every)
-  if resume and not checkpoint:
-    raise ValueError("resume needs a checkpoint file to resume from")
-  if checkpoint:
-    checkpoint_lib.check_writable(checkpoint, "checkpoint")
-  if isinstance(game, str):
-    game = load(game)
-  declared = solvers.registration(algorithm, game.representation)
-  options, hyperparameters = solvers.split_settings(algorithm, game.representation, settings)
-  solver = solvers.get(algorithm, game.representation, **options)
-  not_batchable = sorted(set(batch or {}) - set(solver.hyperparameters))
-  if not_batchable:
-    raise ValueError(
-      f"{algorithm} cannot batch {', '.join(not_batchable)}; its batchable hyperparameters: "
-      f"{', '.join(solver.hyperparameters) or 'none'}"
-    )
-  for param in declared.hyperparameters:
-    given = (batch or {}).get(param.name, hyperparameters.get(param.name))
-    if param.below_iterations and given is not None and np.max(np.asarray(given)) >= iterations:
-      raise ValueError(
-        f"{param.name} {np.max(np.asarray(given))} must be below the run's {iterations} iterations ({param.help})"
-      )
-  tensors = game.tensors
-  warn_if_float32_saturates(getattr(tensors, "dtype", jnp.float32), iterations)
-  evaluator = kits.of_game(game).evaluator(game, game_metrics.for_game(game))
-  eval_every = eval_every or max(1, iterations // 10)
-  checkpoint_every = checkpoint_every or eval_every
-  batch_size = None
-  if batch:
-    sizes = {len(np.atleast_1d(v)) for v in batch.values()}
-    if len(sizes) != 1:
-      raise ValueError(f"batch arrays must have one length, got {sorted(sizes)}")
-    batch_size = sizes.pop()
-  batched = {k: jnp.asarray(v).reshape(-1) for k, v in (batch or {}).items()}
-  memory.check_state(lambda: solver.init(tensors, **hyperparameters, **batched), game.name, algorithm, batch_size)
-  state = solver.init(tensors, **hyperparameters, **batched)
-  recorded = {  # every hyperparameter of the runs, defaults included
-    **{k: v for k, v in solver.hyperparameters.items() if v is not None},
-    **{k: _to_python(v) for k, v in hyperparameters.items() if k in solver.hyperparameters},
-    **{k: _to_python(v) for k, v in (batch or {}).items()},
-  }
-  identity = {
-    "game": game.name,
-    "algorithm": algorithm,
-    "representation": str(game.representation),
-    "options": solver.options,
-    "hyperparameters": recorded,
-    "batch_size": batch_size,
-    **{
-      f"{k}_digest": integrity.digest({str(i): leaf for i, leaf in enumerate(jax.tree_util.tree_leaves(v))})
-      for k, v in hyperparameters.items()
-      if k not in solver.hyperparameters
-    },
-  }
-  history, done, elapsed_before, compile_before = [], 0, 0.0, 0.0
-  if resume and Path(checkpoint).exists():
-    state, saved = checkpoint_lib.load(checkpoint, state)
-    if saved.get("identity") != identity:
-      raise ValueError(f"checkpoint {checkpoint} is of another run: {saved.get('identity')} != {identity}")
-    history, done = saved["history"], saved["iterations"]
-    elapsed_before, compile_before = saved["seconds"], saved.get("compile_seconds", 0.0)
-  if done > iterations:
-    raise ValueError(f"checkpoint has {done} iterations, more than the {iterations} asked for")
-  distributed = jax.process_count() > 1
-  if batch_size:  # split over every device of every process, or of this one as far as the batch divides
-    devices = None if distributed else sharding.devices_dividing(batch_size)
-    state = sharding.shard_trailing_batch(state, batch_size, devices)
-    if sharding.is_split(state):
-      tensors = sharding.replicate(tensors, devices)  # split: the tensors on each device once, not at every call
-  elif distributed:
-    raise ValueError("a run over several processes needs a batch of runs to split between them")
-  enabled = (sys.stderr.isatty() if progress is None else progress) and sharding.is_main_process()
-  bar = tqdm.tqdm(
-    total=iterations,
-    initial=done,
-    unit="it",
-    disable=not enabled,
-    file=sys.stderr,
-    dynamic_ncols=True,
-    desc=f"{algorithm} {game.name}",
-  )
-  start = time.perf_counter()
-  clock = _CompileClock.get()
-
-  def save(seconds):
-    host = sharding.gather(state) if distributed else state  # every process takes part in the gather
-    if sharding.is_main_process():
-      checkpoint_lib.save(
-        checkpoint,
-        host,
-        {
-          "identity": identity,
-          "iterations": done,
-          "history": history,
-          "seconds": seconds,
-          "compile_seconds": compile_before + clock.seconds,
-        },
-      )
-
-  chunk = 1  # iterations per call, adapted so that a call takes about half a second
-  interrupt = _HeldInterrupt()
-  if interrupt.active:  # each call computes in place: own buffers, not the caller's or the tensors'
-    state = jax.tree_util.tree_map(jnp.copy, state)
-  watched = sharding.finite_leaves(state)  # the leaves that must stay finite
-  checked, what = done, f"{algorithm} on {game.name}"
-  with clock, bar:
-    try:
-      while done < iterations or not history:
-        stop = _stops(done, iterations, eval_every, checkpoint_every)
-        while done < stop:
-          n = min(chunk, stop - done)
-          compiled_before, call_start = clock.seconds, time.perf_counter()
-          with interrupt.held():
-            state = jax.block_until_ready(solver.run(tensors, state, n, donate=interrupt.active))
-            done += n
-          bar.update(n)
-          if not distributed:  # every chunk; processes adapt their chunks apart, so they check at stops
-            checked = _check_finite(state, watched, done=done, before=checked, what=what)
-          took = time.perf_counter() - call_start - (clock.seconds - compiled_before)
-          chunk = int(np.clip(n * 0.5 / max(took, 1e-6), 1, 1 << 20))
-        if distributed:
-          checked = _check_finite(state, watched, done=done, before=checked, what=what)
-        if done % eval_every == 0 or done == iterations:
-          values = sharding.gather(evaluator(solver, tensors, state, done))
-          history.append(
-            {
-              "iteration": done,
-              "seconds": elapsed_before + time.perf_counter() - start,
-              **{k: _to_python(v) for k, v in values.items()},
-            }
-          )
-          if solver.counters is not None:
-            counted = solver.counters(sharding.gather(state) if distributed else state)
-            history[-1].update({k: _to_python(v) for k, v in counted.items()})
-          worst = np.max if evaluator.worst == "max" else np.min
-          bar.set_postfix({evaluator.headline: f"{float(worst(values[evaluator.headline])):.3e}"})
-        if checkpoint and (done % checkpoint_every == 0 or done == iterations):
-          save(elapsed_before + time.perf_counter() - start)
-    except KeyboardInterrupt:
-      where = f"interrupted at iteration {done} of {iterations}"
-      if checkpoint:
-        save(elapsed_before + time.perf_counter() - start)
-        raise Interrupted(
-          f"{where}; checkpoint saved to {checkpoint} (resume: the same call with resume=True)"
-        ) from None
-      raise Interrupted(f"{where}; nothing was saved (give a checkpoint file to keep long runs)") from None
-  seconds = elapsed_before + time.perf_counter() - start
-  return SolveResult(
-    game=game.name,
-    algorithm=algorithm,
-    options=solver.options,
-    iterations=iterations,
-    hyperparameters=recorded,
-    batch_size=batch_size,
-    history=history,
-    state=state,
-    average_strategy=_average(solver, tensors, state, distributed),
-    seconds=seconds,
-    compile_seconds=compile_before + clock.seconds,
-    representation=str(game.representation),
-    evaluation=evaluator.describe(solver),
-    provenance=provenance(),
-  )
+  settings_of_run = RunSettings(iterations, eval_every, checkpoint, checkpoint_every, resume, progress)
+  return run(game, algorithm, settings_of_run, batch=batch, **settings)

@@ -1,6 +1,9 @@
 """The command line of depth-limited solving (DeepStack's method, docs/resolving.md): solved
 situations for a value network (``value-data``), its training (``value-train``), and the
-continual re-solving agent scored exactly (``resolve``). Registered by jaxcfr.run.cli.
+continual re-solving agent scored exactly (``resolve``). Each declares its settings once
+(jaxcfr.run.flags) and runs as a job of the driver (jaxcfr.run.resolving_jobs: a progress bar,
+``--checkpoint``/``--resume``, the one JSON record of ``solve``); the CFR preset of the solves
+is one that the registry holds for the public tree.
 
     jaxcfr value-data 'no_limit_leduc_poker(betting=deepstack,stack=1200,ante=100)' --count 10000 --out data.npz
     jaxcfr value-train data.npz --out net.npz --steps 20000
@@ -13,91 +16,37 @@ from __future__ import annotations
 
 import time
 
-import numpy as np
-
-from jaxcfr.run import hardware
+from jaxcfr import kits, solvers
+from jaxcfr.base.params import Param
+from jaxcfr.run import common_flags, jobs, outputs
+from jaxcfr.run.flags import Command, Flag
+from jaxcfr.solvers.cfr import PRESETS
 from jaxcfr.solvers.resolving import GADGETS
 
-__all__ = ["add_commands", "COMMANDS", "OUTPUTS"]
+__all__ = ["commands", "DEFAULT_GAME"]
 
 DEFAULT_GAME = "no_limit_leduc_poker(betting=deepstack,stack=1200,ante=100)"
 
 
-def add_commands(commands, formatter, *, positive, ints, game_help: str) -> None:
-  """Adds ``value-data``, ``value-train`` and ``resolve`` to the subparsers ``commands``."""
-  data = commands.add_parser(
-    "value-data",
-    help="random situations at the second round's start, solved to the end (a value network's data)",
-    formatter_class=formatter,
-  )
-  data.add_argument("game", nargs="?", default=DEFAULT_GAME, help=game_help)
-  data.add_argument("--count", type=positive, default=1000, help="situations")
-  data.add_argument("--iters", type=positive, default=1000, help="CFR+ iterations solving each situation")
-  data.add_argument("--batch", type=positive, default=4096, help="situations solved as one program")
-  data.add_argument("--seed", type=positive, default=1, help="seed of the situations (>= 1)")
-  data.add_argument(
-    "--queries",
-    metavar="NETWORK",
-    help="instead of random ranges, those the re-solving agent with this network asks it about (at most --count, "
-    "drawn at random; DAgger's data: docs/resolving.md)",
-  )
-  data.add_argument("--query-iters", type=positive, default=1000, help="CFR+ iterations of the querying agent")
-  data.add_argument("--every", type=positive, default=10, help="record the leaves of every n-th leaf call")
-  data.add_argument("--out", required=True, metavar="FILE", help="the data file (.npz with a checksum)")
-  data.add_argument("--json", metavar="FILE", help="write the results as JSON")
+def _presets() -> tuple:
+  """The CFR presets the registry holds for the public tree (the solves' ``--algo``)."""
+  return tuple(name for name in solvers.names("public_tree") if name in PRESETS)
 
-  train = commands.add_parser("value-train", help="train a counterfactual value network", formatter_class=formatter)
-  train.add_argument("data", nargs="+", help="files written by 'jaxcfr value-data' (their situations together)")
-  train.add_argument("--game", default=DEFAULT_GAME, help="the game the data is of (its deck and stack)")
-  train.add_argument("--validation", metavar="FILE", help="held-out data, its loss printed every 100 steps")
-  train.add_argument("--hidden", type=ints, default=[50, 50, 50, 50, 50], help="hidden widths")
-  train.add_argument("--steps", type=positive, default=20000, help="Adam steps")
-  train.add_argument("--batch-size", type=positive, default=100, help="minibatch size")
-  train.add_argument("--learning-rate", type=float, default=1e-3, help="Adam's learning rate")
-  train.add_argument("--cosine", action="store_true", help="decay the learning rate to zero (cosine)")
-  train.add_argument(
-    "--suit-permutations", action="store_true", help="add every relabelling of the suits to the data (a symmetry)"
-  )
-  train.add_argument("--seed", type=positive, default=1, help="seed of the weights and minibatches (>= 1)")
-  train.add_argument("--out", required=True, metavar="FILE", help="the network file (.npz with a checksum)")
-  train.add_argument("--json", metavar="FILE", help="write the results as JSON")
 
-  resolve = commands.add_parser(
-    "resolve",
-    help="the continual re-solving agent's exact exploitability (both seats)",
-    formatter_class=formatter,
-  )
-  resolve.add_argument("game", nargs="?", default=DEFAULT_GAME, help=game_help)
-  resolve.add_argument(
-    "--leaf",
-    default="exact",
-    help="the leaves' values: 'exact' (solved afresh at every call), 'warm' (solved on, warm-started across the "
-    "lookahead's iterations: docs/resolving.md), a network file, or several, comma-separated (their mean)",
-  )
-  resolve.add_argument("--iters", type=positive, default=1000, help="CFR+ iterations of every re-solve")
-  resolve.add_argument(
-    "--leaf-iters", type=positive, help="CFR+ iterations of each exact leaf solve (default 200) or warm call (1)"
-  )
-  resolve.add_argument(
-    "--gadget",
-    choices=GADGETS,
-    default=GADGETS[0],
-    help="the gadget's follow regrets: regret matching+ as DeepStack-Leduc, or regret matching (docs/resolving.md)",
-  )
-  resolve.add_argument("--dtype", choices=("float32", "float64"), default="float32", help="float precision")
-  resolve.add_argument("--strategy-out", metavar="FILE", help="write the agent's strategy as .npz")
-  resolve.add_argument("--json", metavar="FILE", help="write the results as JSON")
+def _algo(what: str) -> Flag:
+  return Flag(Param("algo", str, "cfr+", f"the CFR preset of {what} (on the public tree)", choices=_presets()))
 
 
 def _public_game(name: str, dtype=None):
-  from jaxcfr.kits import load  # pylint: disable=import-outside-toplevel
-  from jaxcfr.solvers import value_network  # pylint: disable=import-outside-toplevel
-
-  game = load(name, representation="public_tree", dtype=dtype)
+  """``name`` loaded on the public tree, checked to be a game of two betting rounds."""
+  kits.representation_of(name, "public_tree")  # one line, before any build, for a game without one
+  game = kits.load(name, representation="public_tree", dtype=dtype)
   rounds = int(game.tree.round.max()) + 1
   if rounds != 2:
     raise ValueError(f"{name}: re-solving here needs a game of two betting rounds (no-limit Leduc), it has {rounds}")
-  value_network.round_starts(game.tree.rules)  # the second round is reachable
+  from jaxcfr.solvers import value_data  # pylint: disable=import-outside-toplevel
+
+  value_data.round_starts(game.tree.rules)  # the second round is reachable
   return game
 
 
@@ -111,116 +60,221 @@ def _network_of(path: str, game, flag: str):
   return network
 
 
-def _value_data(args, write_output) -> dict:
-  from jaxcfr.solvers import value_network  # pylint: disable=import-outside-toplevel
+def _job_settings(settings) -> jobs.JobSettings:
+  return jobs.JobSettings(checkpoint=settings.checkpoint, resume=settings.resume, progress=settings.progress)
 
-  game = _public_game(args.game)
-  rules = game.tree.rules
-  network = _network_of(args.queries, game, "--queries") if args.queries else None
+
+def _write_record(settings, result, started: float, **more) -> None:
+  if settings.json:
+    record = outputs.described({**result.summary(), **more}, settings.argv, started=started)
+    outputs.write_json(settings.json, record)
+
+
+def _value_data(settings) -> int:
+  from jaxcfr.run.resolving_jobs import ValueData  # pylint: disable=import-outside-toplevel
+  from jaxcfr.solvers import value_data  # pylint: disable=import-outside-toplevel
+
   started = time.perf_counter()
-  if network is None:
-    data = value_network.generate(rules, args.count, iterations=args.iters, seed=args.seed, batch=args.batch)
-  else:
-    which, ranges = value_network.agent_queries(rules, network, iterations=args.query_iters, every=args.every)
-    pick = np.sort(np.random.default_rng(args.seed).permutation(len(which))[: args.count])
-    print(f"the agent asked about {len(which)} situations; solving {len(pick)}")
-    data = value_network.solve(rules, which[pick], ranges[..., pick], iterations=args.iters, batch=args.batch)
-  seconds = time.perf_counter() - started
-  count = int(data.pot.shape[0])
-  write_output(args.out, "--out", lambda p: value_network.save_data(p, data))
-  print(f"{count} situations of {game.name} in {seconds:.1f} s ({count / seconds:.1f} per second): {args.out}")
-  record = {"game": game.name, "count": count, "iters": args.iters, "batch": args.batch, "seed": args.seed}
-  record |= {"queries": args.queries, "query_iters": args.query_iters, "every": args.every} if args.queries else {}
-  return record | {"seconds": seconds, "situations_per_second": count / seconds, **hardware.provenance()}
+  game = _public_game(settings.game)
+  network = _network_of(settings.queries, game, "--queries") if settings.queries else None
+  asked = {"query_iters": settings.query_iters, "every": settings.every} if network is not None else {}
+  job = ValueData(
+    game,
+    count=settings.count,
+    iterations=settings.iterations,
+    batch=settings.batch,
+    seed=settings.seed,
+    algorithm=settings.algo,
+    network=network,
+    queries=settings.queries,
+    **asked,
+  )
+  if job.asked is not None:
+    print(f"the agent asked about {job.asked} situations; solving {job.total}")
+  result = jobs.run_job(job, _job_settings(settings))
+  data = job.data(result.state)
+  outputs.write_output(settings.out, "--out", lambda p: value_data.save_data(p, data))
+  rate = job.total / result.seconds
+  print(f"{job.total} situations of {game.name} in {result.seconds:.1f} s ({rate:.1f} per second): {settings.out}")
+  _write_record(settings, result, started, situations_per_second=rate)
+  return 0
 
 
-def _value_train(args, write_output) -> dict:
-  import optax  # pylint: disable=import-outside-toplevel
+def _value_train(settings) -> int:
+  from jaxcfr.run.resolving_jobs import ValueTrain  # pylint: disable=import-outside-toplevel
+  from jaxcfr.solvers import value_data, value_network  # pylint: disable=import-outside-toplevel
 
-  from jaxcfr.solvers import value_network  # pylint: disable=import-outside-toplevel
-
-  game = _public_game(args.game)
+  started = time.perf_counter()
+  game = _public_game(settings.game)
   hands = game.tree.num_hands
-  files = [(path, value_network.load_data(path)) for path in args.data]
-  validation = value_network.load_data(args.validation) if args.validation else None
-  for path, held in files + [(args.validation, validation)]:
+  files = [(path, value_data.load_data(path)) for path in settings.data]
+  validation = value_data.load_data(settings.validation) if settings.validation else None
+  for path, held in files + [(settings.validation, validation)]:
     if held is not None and held.ranges.shape[1] != hands:
       raise ValueError(f"{path} holds situations of {held.ranges.shape[1]} hands, the game {game.name} {hands}")
-  data = value_network.concatenate(*(held for _, held in files))
-  if args.suit_permutations:
-    data = value_network.with_suit_permutations(game.tree.rules, data)
-  network = value_network.init(game.tree.rules, hidden=tuple(args.hidden), seed=args.seed)
-  network, losses = value_network.train(
-    network,
-    data,
-    steps=args.steps,
-    batch_size=args.batch_size,
-    learning_rate=optax.cosine_decay_schedule(args.learning_rate, args.steps) if args.cosine else args.learning_rate,
-    seed=args.seed,
+  job = ValueTrain(
+    game,
+    value_data.concatenate(*(held for _, held in files)),
+    files=settings.data,
+    hidden=settings.hidden,
+    steps=settings.steps,
+    batch_size=settings.batch_size,
+    learning_rate=settings.learning_rate,
+    cosine=settings.cosine,
+    suit_permutations=settings.suit_permutations,
+    seed=settings.seed,
     validation=validation,
+    validation_file=settings.validation,
   )
-  train, held = (losses, None) if validation is None else losses
-  write_output(args.out, "--out", lambda p: value_network.save(p, network))
-  tail = "" if held is None else f", validation {held[-1]:.3g}"
-  print(f"trained {args.steps} steps: loss {train[-100:].mean():.3g} (mean of the last 100){tail}: {args.out}")
-  record = {"data": args.data, "hidden": args.hidden, "steps": args.steps, "batch_size": args.batch_size}
-  record |= {"learning_rate": args.learning_rate, "cosine": args.cosine, "suit_permutations": args.suit_permutations}
-  record |= {"situations": int(data.pot.shape[0]), "seed": args.seed, "loss_last_100": float(train[-100:].mean())}
-  record |= {"validation_loss": None if held is None else float(held[-1])}
-  return record | hardware.provenance()
+  result = jobs.run_job(job, _job_settings(settings))
+  network = job.network(result.state)
+  outputs.write_output(settings.out, "--out", lambda p: value_network.save(p, network))
+  metrics = result.history[-1]
+  tail = "" if metrics["validation_loss"] is None else f", validation {metrics['validation_loss']:.3g}"
+  last = metrics["loss_last_100"]
+  print(f"trained {settings.steps} steps: loss {last:.3g} (mean of the last 100){tail}: {settings.out}")
+  _write_record(settings, result, started)
+  return 0
 
 
-def _resolve(args, write_output) -> dict:
-  import functools  # pylint: disable=import-outside-toplevel
+def _resolve(settings) -> int:
+  from jaxcfr.run.resolving_jobs import LEAVES, ContinualResolving  # pylint: disable=import-outside-toplevel
 
-  import jax  # pylint: disable=import-outside-toplevel
-
-  from jaxcfr.kits.public_tree import values as ops  # pylint: disable=import-outside-toplevel
-  from jaxcfr.kits import strategy_files  # pylint: disable=import-outside-toplevel
-  from jaxcfr.solvers import lookahead, resolving, value_network  # pylint: disable=import-outside-toplevel
-
-  if args.dtype == "float64":
-    jax.config.update("jax_enable_x64", True)
-  game = _public_game(args.game, args.dtype)
-  rules = game.tree.rules
-  if args.leaf in ("exact", "warm"):
-    args.leaf_iters = args.leaf_iters or (200 if args.leaf == "exact" else 1)
-    leaf_values = lookahead.exact_leaf_values if args.leaf == "exact" else lookahead.warm_leaf_values
-    leaf_values_of = functools.partial(leaf_values, iterations=args.leaf_iters)
-  else:
-    networks = tuple(_network_of(path, game, "--leaf") for path in args.leaf.split(","))
-    leaf_fn = value_network.leaf_fn(networks)  # one function: re-solves of one shape share a compiled program
-    leaf_values_of = lambda tree: leaf_fn  # noqa: E731
   started = time.perf_counter()
-  profile = tuple(
-    jax.numpy.asarray(
-      resolving.agent_strategy(
-        rules, p, iterations=args.iters, leaf_values_of=leaf_values_of, gadget=args.gadget, dtype=args.dtype
+  common_flags.use_dtype(settings.dtype)
+  game = _public_game(settings.game, settings.dtype)
+  networks = ()
+  if settings.leaf in LEAVES:
+    leaf_iters = settings.leaf_iters or (200 if settings.leaf == "exact" else 1)
+  else:
+    networks = tuple(_network_of(path, game, "--leaf") for path in settings.leaf.split(","))
+    leaf_iters = settings.leaf_iters
+  job = ContinualResolving(
+    game,
+    iterations=settings.iterations,
+    leaf=settings.leaf,
+    networks=networks,
+    leaf_iters=leaf_iters,
+    gadget=settings.gadget,
+    algorithm=settings.algo,
+    dtype=settings.dtype,
+  )
+  result = jobs.run_job(job, _job_settings(settings))
+  outputs.print_summary(result.summary(), result)
+  if settings.strategy_out:  # before the JSON, so that a failing JSON write loses neither
+    from jaxcfr.kits import strategy_files  # pylint: disable=import-outside-toplevel
+
+    save = lambda p: strategy_files.save_strategy(p, game, result.average_strategy)  # noqa: E731
+    outputs.write_output(settings.strategy_out, "--strategy-out", save)
+  _write_record(settings, result, started)
+  return 0
+
+
+def _out(what: str) -> Flag:
+  return Flag(Param("out", str, None, what), metavar="FILE", output=True, required=True)
+
+
+def commands() -> tuple[Command, ...]:
+  """``value-data``, ``value-train`` and ``resolve``, each with its declared settings and handler."""
+  data = Command(
+    "value-data",
+    "random situations at the second round's start, solved to the end (a value network's data)",
+    {
+      "": (
+        common_flags.game(DEFAULT_GAME),
+        Flag(Param("count", int, 1000, "situations", low=1)),
+        Flag(
+          Param("iterations", int, 1000, "CFR iterations solving each situation", low=1),
+          flag="--iters",
+          metavar="ITERS",
+        ),
+        _algo("every solve"),
+        Flag(Param("batch", int, 4096, "situations solved as one program", low=1)),
+        Flag(Param("seed", int, 1, "seed of the situations (>= 1)", low=1)),
+        Flag(
+          Param(
+            "queries",
+            str,
+            None,
+            "instead of random ranges, those the re-solving agent with this network asks it about (at most "
+            "--count, drawn at random; DAgger's data: docs/resolving.md)",
+          ),
+          metavar="NETWORK",
+        ),
+        Flag(Param("query_iters", int, 1000, "CFR+ iterations of the querying agent", low=1)),
+        Flag(Param("every", int, 10, "record the leaves of every n-th leaf call", low=1)),
+        _out("the data file (.npz with a checksum)"),
+        common_flags.JSON,
+        *common_flags.JOB,
       )
-    )
-    for p in (0, 1)
+    },
+    _value_data,
   )
-  chips = float(ops.exploitability(game.tensors, profile))
-  seconds = time.perf_counter() - started
-  ante = getattr(getattr(rules, "game", None), "ante", None)
-  mbb = None if ante is None else 1000 * chips / ante
-  print(f"continual re-solving on {game.name} ({args.leaf} leaves, {args.iters} iterations per re-solve):")
-  print(
-    f"  exploitability {chips:.4g} chips per game" + ("" if mbb is None else f", {mbb:.4g} mbb/g (ante as big blind)")
+  train = Command(
+    "value-train",
+    "train a counterfactual value network",
+    {
+      "": (
+        Flag(
+          Param("data", str, None, "files written by 'jaxcfr value-data' (their situations together)"),
+          flag=None,
+          nargs="+",
+        ),
+        Flag(Param("game", str, DEFAULT_GAME, "the game the data is of (its deck and stack)")),
+        Flag(Param("validation", str, None, "held-out data, its loss printed every 100 steps"), metavar="FILE"),
+        Flag(Param("hidden", "ints", (50, 50, 50, 50, 50), "hidden widths", low=1)),
+        Flag(Param("steps", int, 20000, "Adam steps", low=1)),
+        Flag(Param("batch_size", int, 100, "minibatch size", low=1)),
+        Flag(Param("learning_rate", float, 1e-3, "Adam's learning rate", low=0.0)),
+        Flag(Param("cosine", bool, False, "decay the learning rate to zero (cosine)")),
+        Flag(Param("suit_permutations", bool, False, "add every relabelling of the suits to the data (a symmetry)")),
+        Flag(Param("seed", int, 1, "seed of the weights and minibatches (>= 1)", low=1)),
+        _out("the network file (.npz with a checksum)"),
+        common_flags.JSON,
+        *common_flags.JOB,
+      )
+    },
+    _value_train,
   )
-  print(f"  {seconds:.1f} s")
-  if args.strategy_out:  # before the JSON, so that a failing JSON write loses neither
-    write_output(args.strategy_out, "--strategy-out", lambda p: strategy_files.save_strategy(p, game, profile))
-  record = {"game": game.name, "leaf": args.leaf, "iters": args.iters, "leaf_iters": args.leaf_iters}
-  record["gadget"] = args.gadget
-  record |= {"dtype": args.dtype, "exploitability_chips": chips, "exploitability_mbb_per_game": mbb}
-  record |= {"seconds": seconds, **hardware.provenance()}
-  return record
-
-
-COMMANDS = {"value-data": _value_data, "value-train": _value_train, "resolve": _resolve}
-"""Each command's handler: ``handler(args, write_output) -> record``, ``write_output(path, flag,
-write)`` the command line's writer of output files (one line and a fallback file on failure);
-the command line writes the record as ``--json``."""
-OUTPUTS = {"value-data": ("out", "json"), "value-train": ("out", "json"), "resolve": ("strategy_out", "json")}
-"""Each command's output flags (by attribute), checked before any work."""
+  resolve = Command(
+    "resolve",
+    "the continual re-solving agent's exact exploitability (both seats)",
+    {
+      "": (
+        common_flags.game(DEFAULT_GAME),
+        Flag(
+          Param(
+            "leaf",
+            str,
+            "exact",
+            "the leaves' values: 'exact' (solved afresh at every call), 'warm' (solved on, warm-started across the "
+            "lookahead's iterations: docs/resolving.md), a network file, or several, comma-separated (their mean)",
+          )
+        ),
+        Flag(
+          Param("iterations", int, 1000, "CFR iterations of every re-solve", low=1), flag="--iters", metavar="ITERS"
+        ),
+        _algo("every re-solve"),
+        Flag(
+          Param(
+            "leaf_iters", int, None, "CFR+ iterations of each exact leaf solve (default 200) or warm call (1)", low=1
+          )
+        ),
+        Flag(
+          Param(
+            "gadget",
+            str,
+            GADGETS[0],
+            "the gadget's follow regrets: regret matching+ as DeepStack-Leduc, or regret matching (docs/resolving.md)",
+            choices=GADGETS,
+          )
+        ),
+        common_flags.DTYPE,
+        Flag(Param("strategy_out", str, None, "write the agent's strategy as .npz"), metavar="FILE", output=True),
+        common_flags.JSON,
+        *common_flags.JOB,
+      )
+    },
+    _resolve,
+  )
+  return (data, train, resolve)

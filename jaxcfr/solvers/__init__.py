@@ -28,6 +28,7 @@ from jaxcfr.solvers import (  # noqa: F401  (each registers its solvers)
   mccfr,
   mcrnr,
   mcts,
+  locking,
   mmd,
   rcfr,
   rnr,

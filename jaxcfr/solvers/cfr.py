@@ -13,7 +13,19 @@ iteration ``t`` (from 1) the updating player's cumulative regrets are
 and its average-strategy accumulator gains ``t^gamma * x(parent(I)) * sigma^t(I, a)`` (own
 reach times the current strategy; no weight during the first ``averaging_delay``
 iterations). The next strategy is regret matching on ``R`` (``R + r^t`` for the predictive
-PCFR+, whose prediction is the last instantaneous regret). DCFR is Brown & Sandholm's
+PCFR+, whose prediction is the last instantaneous regret).
+
+**Ties.** Regret matching is discontinuous at zero (jaxcfr.base.regret): where exact
+arithmetic ties actions (equal values, so ``r^t = 0``, or regrets that cancel to 0), rounding
+leaves +-1e-17 whose sign depends on the summation order, and a positive one takes all the
+mass where the exact iterate plays uniformly. Two exact kits sum in different orders, so their
+iterates part at such ties (no-limit Leduc from the uniform start parts at t = 1-5 by up to
+the whole strategy). The option ``regret_tolerance`` (off by default: OpenSpiel's iterates,
+bit for bit) makes the ties exact: an instantaneous regret within ``regret_tolerance`` times
+its row's largest action value ``max_a |q|`` of zero is 0, and so is a regret sum ``R + r^t``
+(and PCFR+'s ``R + r^t``) within ``regret_tolerance`` times ``|R| + |r^t|``; with 1e-9 in
+float64 the sequence form and the public tree of ``no_limit_leduc_poker(stack=4)`` agree to
+1e-9 after 100 iterations of RM+, CFR+ and DCFR (tests/test_public_tree.py). DCFR is Brown & Sandholm's
 "Solving Imperfect-Information Games via Discounted Regret Minimization" (2019); CFR, CFR+
 and LCFR are defined in Chelarescu 2019 sections 1.6-1.7; counterfactual regret is Lanctot et al. 2009
 eq. 4-5.
@@ -27,6 +39,15 @@ player 1 then sees player 0's new strategy):
     dcfr   alpha=1.5 beta=0    gamma=2   (discounted_cfr.DCFRSolver)
     pcfr+  alpha=inf beta=-inf gamma=2, predictive (Farina, Kroer & Sandholm 2021)
     rm, rm+: cfr and cfr+ with simultaneous updates (regret matching, Chelarescu 2019 chapter 3)
+
+and two presets run DCFR as the poker solvers do (jaxcfr.solvers.cfr_schedule, which also
+holds the schedule's further hyperparameters: a lag of the regrets' discount, restarts and a
+decay of the average, its weights' saturation, and what it sums):
+
+    dcfr-pfs  alpha=1.5 beta=0 gamma=3, the average restarted at t - 1 = 4^k, unweighted by reach
+              (b-inary/postflop-solver)
+    dcfr-ts   alpha=1.5 beta=0, the average decayed by 0.9 with weights (t / (t + 1))^2, of the
+              next strategy, unweighted by reach (bupticybee/TexasSolver)
 
 The average accumulator is kept normalised (a convex combination, ``W_t / w_t`` carried
 as ``weight_ratio``), so large ``t^gamma`` cannot overflow; ratios of its entries, and so
@@ -46,19 +67,33 @@ the kit has one (the public tree's ranges: the CFR-D gadget's opponent range).
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from typing import Any, NamedTuple
 from collections.abc import Callable
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 
 from jaxcfr import kits
 from jaxcfr.base import regret
 from jaxcfr.kits.registry import CFROperations
 from jaxcfr.solvers import registry
+from jaxcfr.solvers.cfr_schedule import (
+  ALGORITHMS,
+  INF,
+  PRESETS,
+  SUMMARIES,
+  Preset,
+  average_term,
+  broadcast_hyperparameters,
+  check_hyperparameters,
+  declared_hyperparameters,
+  discount,
+  next_weight_ratio,
+  preset_hyperparameters,
+  regret_update,
+  running_average,
+)
 
 __all__ = [
   "SUMMARIES",
@@ -88,31 +123,9 @@ __all__ = [
   "preset_hyperparameters",
   "declared_hyperparameters",
   "UPDATES",
+  "REGRET_TOLERANCE",
   "solver",
 ]
-
-ALGORITHMS = ("cfr", "cfr+", "lcfr", "dcfr", "pcfr+", "rm", "rm+")
-INF = float("inf")
-
-
-@dataclasses.dataclass(frozen=True)
-class Preset:
-  alpha: float
-  beta: float
-  gamma: float
-  updates: str = "alternating"
-  predictive: bool = False
-
-
-PRESETS = {
-  "cfr": Preset(INF, INF, 0.0),
-  "cfr+": Preset(INF, -INF, 1.0),
-  "lcfr": Preset(1.0, 1.0, 1.0),
-  "dcfr": Preset(1.5, 0.0, 2.0),
-  "pcfr+": Preset(INF, -INF, 2.0, predictive=True),
-  "rm": Preset(INF, INF, 0.0, updates="simultaneous"),
-  "rm+": Preset(INF, -INF, 1.0, updates="simultaneous"),
-}
 
 
 class CFRState(NamedTuple):
@@ -133,6 +146,9 @@ class CFRState(NamedTuple):
       its last update saw (the public tree with ``keep_values``: [2, K, H, *B] at every node,
       ``K = N``, or at the root, ``K = 1``), else ().
     leaf_state: a depth-limited public tree's ``LeafSolver`` state, else ().
+    discount_lag, average_restart, average_terms: [] int32; average_decay,
+      weight_saturation: [] float: the schedule (jaxcfr.solvers.cfr_schedule; ``init`` sets
+      them, None reads as the neutral value).
   """
 
   regrets: tuple
@@ -147,36 +163,16 @@ class CFRState(NamedTuple):
   averaging_delay: jax.Array
   values: jax.Array | tuple = ()
   leaf_state: tuple = ()
+  discount_lag: jax.Array | None = None
+  average_restart: jax.Array | None = None
+  average_decay: jax.Array | None = None
+  weight_saturation: jax.Array | None = None
+  average_terms: jax.Array | None = None
 
 
 def operations_of(tensors, operations: CFROperations | None = None) -> CFROperations:
   """``operations``, or the default operations of the kit whose solvers take ``tensors``."""
   return operations if operations is not None else kits.of_tensors(tensors).operations()
-
-
-def discount(t: jax.Array, exponent: jax.Array) -> jax.Array:
-  """The discount factor of iteration ``t >= 1`` ([*B]): ``t^e / (t^e + 1)``, with e = inf
-  giving 1 (no discount) and e = -inf giving 0 (a reset).
-
-  Computed as ``1 / (1 + t^-e)`` for ``e >= 0`` and ``t^e / (t^e + 1)`` for ``e < 0``: the
-  power is ``t^-|e|``, in (0, 1], so that no exponent and no ``t`` overflow it (``t^e`` itself
-  is inf for e = 100 at t = 1,203 in float64 and at t = 3 in float32, and inf / inf is NaN);
-  the factor is finite and in [0, 1] for every exponent, and smooth in it."""
-  finite = jnp.where(jnp.isinf(exponent), 0.0, exponent)
-  positive = finite >= 0
-  small = t ** jnp.where(positive, -finite, finite)  # t^-|e|, the gradient of |e| kept at e = 0
-  factor = jnp.where(positive, 1 / (1 + small), small / (small + 1))
-  return jnp.where(exponent == INF, 1.0, jnp.where(exponent == -INF, 0.0, factor))
-
-
-def next_weight_ratio(state: CFRState, t: jax.Array) -> jax.Array:
-  """[*B] ``W_t / w_t`` of iteration ``t`` with ``w_t = t^gamma`` after the delay:
-  ``1 + W_{t-1}/w_{t-1} * ((t-1)/t)^gamma`` (0 during the delay). ``state``: anything with
-  CFRState's ``weight_ratio``, ``gamma`` and ``averaging_delay``."""
-  averaging = t > state.averaging_delay
-  growth = ((t - 1) / t) ** state.gamma
-  ratio = 1.0 + state.weight_ratio * growth
-  return jnp.where(averaging, ratio, 0.0)
 
 
 class PlayerUpdate(NamedTuple):
@@ -228,14 +224,6 @@ class Hooks(NamedTuple):
   next_strategy: NextStrategy | None = None
 
 
-def running_average(weight_ratio: jax.Array, average: jax.Array, current: jax.Array) -> jax.Array:
-  """``average`` [..., *B] updated with this iteration's ``current`` with the average
-  strategy's weights (``weight_ratio`` [*B], the state's after the step: the weights so far
-  over this iteration's), so that values kept beside a run average like its strategies."""
-  mix = jnp.where(weight_ratio > 0, 1.0 / jnp.where(weight_ratio > 0, weight_ratio, 1.0), 0.0).astype(average.dtype)
-  return average * (1 - mix) + current * mix
-
-
 def _update_player(
   ops,
   tensors,
@@ -249,12 +237,14 @@ def _update_player(
   predictive,
   behaviour,
   context,
+  tolerance=0.0,
 ) -> tuple:
   """One player's regret, average and strategy update against ``opponent_reach``: returns
   (PlayerUpdate, the values the kit keeps).
 
   ``behaviour``, if given, is the strategy the player actually follows below each row;
-  regrets are then those of ``strategies[player]`` at each row with ``behaviour`` downstream."""
+  regrets are then those of ``strategies[player]`` at each row with ``behaviour`` downstream.
+  ``tolerance``: the ``regret_tolerance`` of the module doc's ties (0: none)."""
   strategy = strategies[player]
   if behaviour is None:
     q, v, kept = ops.values(tensors, player, strategy, opponent_reach, context)
@@ -263,13 +253,17 @@ def _update_player(
     v = regret.unrolled_reduce(q * strategy, 1, jnp.add, jnp.sum)
   legal = ops.legal(tensors, player, q.ndim)
   instant = jnp.where(legal, q - jnp.expand_dims(v, 1), 0)
-  regrets = state.regrets[player] + instant
-  factor = jnp.where(regrets >= 0, discount(t, state.alpha), discount(t, state.beta))
-  regrets = regrets * factor.astype(regrets.dtype)
+  if tolerance:
+    row_scale = regret.unrolled_reduce(jnp.where(legal, jnp.abs(q), 0), 1, jnp.maximum, jnp.max, keepdims=True)
+    instant = regret.snap_to_zero(instant, row_scale, tolerance)
+  regrets = regret_update(state, state.regrets[player], instant, t, tolerance)
+  matched = regrets
+  if predictive:
+    matched = regret.snap_to_zero(regrets + instant, jnp.abs(regrets) + jnp.abs(instant), tolerance)
+  following = regret.regret_matching(matched, legal)
   reach = jnp.expand_dims(ops.decision_reach(tensors, player, own_reach), 1)
-  average = running_average(weight_ratio, state.average[player], reach * strategy)
-  matched = regrets + instant if predictive else regrets
-  return PlayerUpdate(regrets, average, instant, regret.regret_matching(matched, legal)), kept
+  average = running_average(weight_ratio, state.average[player], average_term(state, reach, strategy, following))
+  return PlayerUpdate(regrets, average, instant, following), kept
 
 
 def step_with_carry(
@@ -282,6 +276,7 @@ def step_with_carry(
   hooks: Hooks | None = None,
   operations: CFROperations | None = None,
   root=None,
+  regret_tolerance: float = 0.0,
 ) -> tuple[CFRState, Any]:
   """One CFR iteration with ``hooks`` (see Hooks), threading ``carry`` through
   ``hooks.next_strategy`` (player 0's update, then player 1's): returns (state, carry).
@@ -293,7 +288,8 @@ def step_with_carry(
   ``predictive``: PCFR+'s prediction (the last instantaneous regrets) is kept and added
   before regret matching. ``operations``: the kit's (default: ``operations_of(tensors)``).
   ``root``: both players' reach at the root for this step ([2, ...], the public tree's
-  ranges [2, H, *B]), where the kit has one."""
+  ranges [2, H, *B]), where the kit has one. ``regret_tolerance``: regrets within it
+  (relative) of zero are 0 (the module doc's ties; 0, the default: none)."""
   ops = operations_of(tensors, operations)
   hooks = Hooks() if hooks is None else hooks
   t = (state.iteration + 1).astype(state.alpha.dtype)
@@ -310,7 +306,19 @@ def step_with_carry(
       opponent = hooks.opponent_plan(1 - player, current[1 - player], opponent)
     own = None if hooks.behaviour is None else hooks.behaviour(player, current[player])
     update, kept[player] = _update_player(
-      ops, tensors, state, player, current, opponent, reach[player], t, weight_ratio, predictive, own, context
+      ops,
+      tensors,
+      state,
+      player,
+      current,
+      opponent,
+      reach[player],
+      t,
+      weight_ratio,
+      predictive,
+      own,
+      context,
+      regret_tolerance,
     )
     if hooks.next_strategy is not None:
       update, carry = hooks.next_strategy(player, update, carry)
@@ -346,6 +354,7 @@ def step(
   hooks: Hooks | None = None,
   operations: CFROperations | None = None,
   root=None,
+  regret_tolerance: float = 0.0,
 ) -> CFRState:
   """One CFR iteration (``step_with_carry`` without a carry): ``hooks`` replace parts of it
   (jaxcfr.solvers.rnr's RNR and DBR build on ``opponent_plan`` and ``behaviour``)."""
@@ -358,6 +367,7 @@ def step(
     hooks=hooks,
     operations=operations,
     root=root,
+    regret_tolerance=regret_tolerance,
   )[0]
 
 
@@ -368,6 +378,11 @@ def init(
   beta=INF,
   gamma=0.0,
   averaging_delay=0,
+  discount_lag=0,
+  average_restart=0,
+  average_decay=1.0,
+  weight_saturation=0.0,
+  average_terms=0,
   predictive: bool = False,
   keep_values: bool = False,
   operations: CFROperations | None = None,
@@ -381,12 +396,20 @@ def init(
   solver and empty (``[0, A, *E, *B]``) otherwise: on large games every table of the state
   is a sizeable share of memory. ``keep_values``: the state keeps the kit's values at every
   node, not only at the root (re-solving averages them: jaxcfr.solvers.resolving).
-  ``operations``: the kit's (its ``leaf_fn``'s state starts here).
+  ``operations``: the kit's (its ``leaf_fn``'s state starts here). The schedule's
+  hyperparameters (``discount_lag`` to ``average_terms``) are jaxcfr.solvers.cfr_schedule's.
   """
   ops = operations_of(tensors, operations)
-  check_hyperparameters(alpha=alpha, beta=beta, gamma=gamma, averaging_delay=averaging_delay)
+  schedule = dict(
+    discount_lag=discount_lag,
+    average_restart=average_restart,
+    average_decay=average_decay,
+    weight_saturation=weight_saturation,
+    average_terms=average_terms,
+  )
+  check_hyperparameters(alpha=alpha, beta=beta, gamma=gamma, averaging_delay=averaging_delay, **schedule)
   dtype = tensors.dtype
-  hyper, batch = broadcast_hyperparameters(dtype, alpha, beta, gamma, averaging_delay)
+  hyper, batch = broadcast_hyperparameters(dtype, alpha, beta, gamma, averaging_delay, **schedule)
   batch = jnp.broadcast_shapes(batch, ops.batch_shape(tensors))
   hyper = {k: jnp.broadcast_to(v, batch) for k, v in hyper.items()}
   uniform = [ops.uniform(tensors, p) for p in (0, 1)]
@@ -406,32 +429,6 @@ def init(
   )
 
 
-def broadcast_hyperparameters(dtype, alpha, beta, gamma, averaging_delay) -> tuple[dict, tuple]:
-  """``({alpha, beta, gamma, averaging_delay}: arrays [*B], B)``: the hyperparameters as
-  arrays (floats in ``dtype``, the delay int32) broadcast to their common batch shape ``B``."""
-  hyper = dict(
-    alpha=jnp.asarray(alpha, dtype),
-    beta=jnp.asarray(beta, dtype),
-    gamma=jnp.asarray(gamma, dtype),
-    averaging_delay=jnp.asarray(averaging_delay, jnp.int32),
-  )
-  batch = jnp.broadcast_shapes(*(h.shape for h in hyper.values()))
-  return {k: jnp.broadcast_to(h, batch) for k, h in hyper.items()}, batch
-
-
-def check_hyperparameters(**values) -> None:
-  """Raises ValueError naming a concrete hyperparameter out of its range: alpha and beta
-  NaN, gamma NaN or negative, averaging_delay negative (traced values are not checked)."""
-  for name, value in values.items():
-    value = registry.concrete(value)
-    if value is None:
-      continue
-    if np.any(np.isnan(value.astype(float))):
-      raise ValueError(f"{name} must be a number, got {value}")
-    if name in ("gamma", "averaging_delay") and np.any(value < 0):
-      raise ValueError(f"{name} must be >= 0, got {value}")
-
-
 def average_strategy(tensors, state: CFRState, operations: CFROperations | None = None):
   """The average profile ([N, A, *E, *B] each); uniform at rows the player never reached."""
   ops = operations_of(tensors, operations)
@@ -445,19 +442,30 @@ def current_strategy(tensors, state: CFRState):
 
 
 @functools.cache
-def preset_step(algorithm: str, updates: str | None = None, *, operations: CFROperations | None = None) -> Callable:
+def preset_step(
+  algorithm: str,
+  updates: str | None = None,
+  *,
+  operations: CFROperations | None = None,
+  regret_tolerance: float = 0.0,
+) -> Callable:
   """``step(tensors, state, *, hooks=None, root=None)`` of a preset with its update order
-  (default: the preset's) and the kit's ``operations`` (default: the tensors' kit's): ``step``
-  with the preset's ``alternating`` and ``predictive``. Cached, so that ``run`` compiles once
-  per preset."""
+  (default: the preset's), the kit's ``operations`` (default: the tensors' kit's) and the
+  ``regret_tolerance`` of ties (module doc; 0: none): ``step`` with the preset's
+  ``alternating`` and ``predictive``. Cached, so that ``run`` compiles once per preset."""
   if algorithm not in PRESETS:
     raise ValueError(f"unknown CFR algorithm {algorithm!r}; choose one of {list(ALGORITHMS)}")
   preset = PRESETS[algorithm]
   updates = updates or preset.updates
   if updates not in ("alternating", "simultaneous"):
     raise ValueError(f"updates must be 'alternating' or 'simultaneous', got {updates!r}")
+  regret_tolerance = REGRET_TOLERANCE.check(regret_tolerance, algorithm)
   return functools.partial(
-    step, alternating=updates == "alternating", predictive=preset.predictive, operations=operations
+    step,
+    alternating=updates == "alternating",
+    predictive=preset.predictive,
+    operations=operations,
+    regret_tolerance=regret_tolerance,
   )
 
 
@@ -472,21 +480,6 @@ def run(tensors, state: CFRState, num_iterations, step_fn: Callable) -> CFRState
   return _run(tensors, state, num_iterations, step_fn)
 
 
-def preset_hyperparameters(algorithm: str) -> dict:
-  """The preset's defaults of the batchable hyperparameters."""
-  return {p.name: p.default for p in declared_hyperparameters(algorithm)}
-
-
-SUMMARIES = {  # one line per preset, shared by the public tree's registrations
-  "cfr": "counterfactual regret minimisation (regret matching, uniform average)",
-  "cfr+": "CFR+ (regret matching+, linear average)",
-  "lcfr": "linear CFR (regrets and average weighted by t)",
-  "dcfr": "discounted CFR (Brown and Sandholm 2019)",
-  "pcfr+": "predictive CFR+ (Farina, Kroer and Sandholm 2021)",
-  "rm": "regret matching with simultaneous updates",
-  "rm+": "regret matching+ with simultaneous updates",
-}
-
 UPDATES = registry.Param(
   "updates",
   str,
@@ -496,60 +489,34 @@ UPDATES = registry.Param(
   choices=("alternating", "simultaneous"),
 )
 
-
-def declared_hyperparameters(algorithm: str | None) -> tuple:
-  """The CFR family's batchable hyperparameters with the defaults of preset ``algorithm``
-  (None: "the preset's", for solvers built on a preset chosen by an option)."""
-  preset = PRESETS[algorithm] if algorithm is not None else None
-  pick = (lambda v: v) if preset is not None else (lambda v: None)
-  return (
-    registry.Param(
-      "alpha",
-      float,
-      pick(preset and preset.alpha),
-      "CFR family: positive regrets scaled by t^alpha / (t^alpha + 1) each iteration (inf: no discount)",
-      batchable=True,
-    ),
-    registry.Param(
-      "beta",
-      float,
-      pick(preset and preset.beta),
-      "CFR family: negative regrets scaled by t^beta / (t^beta + 1) (inf: none; -inf: reset to 0)",
-      batchable=True,
-    ),
-    registry.Param(
-      "gamma",
-      float,
-      pick(preset and preset.gamma),
-      "CFR family: iteration t weighs t^gamma in the average strategy",
-      batchable=True,
-      low=0.0,
-    ),
-    registry.Param(
-      "averaging_delay",
-      int,
-      0,
-      "iterations left out of the average strategy",
-      batchable=True,
-      low=0,
-      below_iterations=True,
-    ),
-  )
+REGRET_TOLERANCE = registry.Param(
+  "regret_tolerance",
+  float,
+  0.0,
+  "CFR family: regrets within this relative tolerance of zero count as zero, so that ties exact arithmetic "
+  "makes stay ties after rounding (e.g. 1e-9 in float64; 0: off, OpenSpiel's iterates)",
+  low=0.0,
+  high=0.5,
+)
 
 
-def solver(name: str, *, kit: str, updates: str | None = None, **options) -> registry.Solver:
+def solver(
+  name: str, *, kit: str, updates: str | None = None, regret_tolerance: float = 0.0, **options
+) -> registry.Solver:
   """The registered solver of a preset on the exact kit ``kit``
   (``jaxcfr.solvers.get(name, kit, updates=..., **options)``).
 
   Options:
     updates: "alternating" or "simultaneous" (default: the preset's).
+    regret_tolerance: regrets within it (relative) of zero count as zero (the module doc's
+      ties; 0, the default: off).
     the kit's own (``Kit.operation_options``; the public tree's ``terminals``).
 
   Hyperparameters of ``init`` (batchable): alpha, beta, gamma (discount exponents, default
   the preset's; see the module doc) and averaging_delay (iterations left out of the average).
   """
   operations = kits.get(kit).operations(**options)
-  preset = preset_step(name, updates, operations=operations)
+  preset = preset_step(name, updates, operations=operations, regret_tolerance=regret_tolerance)
   defaults = preset_hyperparameters(name)
   predictive = PRESETS[name].predictive
 
@@ -563,7 +530,7 @@ def solver(name: str, *, kit: str, updates: str | None = None, **options) -> reg
     average_strategy=functools.partial(average_strategy, operations=operations),
     current_strategy=current_strategy,
     hyperparameters=defaults,
-    options={"updates": updates or PRESETS[name].updates, **options},
+    options={"updates": updates or PRESETS[name].updates, "regret_tolerance": regret_tolerance, **options},
   )
 
 
@@ -576,6 +543,6 @@ for _kit in kits.names():
       functools.partial(solver, _name, kit=_kit),
       summary=SUMMARIES[_name],
       representation=_kit,
-      options=(UPDATES, *kits.get(_kit).operation_options),
+      options=(UPDATES, REGRET_TOLERANCE, *kits.get(_kit).operation_options),
       hyperparameters=declared_hyperparameters(_name),
     )

@@ -43,6 +43,7 @@ import numpy as np
 
 from jaxcfr.kits.public_tree import values as ops
 from jaxcfr.base import regret
+from jaxcfr.base.params import concrete
 from jaxcfr.kits import public_tree as public_tree
 from jaxcfr.kits.public_tree import PublicTree, PublicTreeTensors
 from jaxcfr.solvers import cfr, lookahead
@@ -57,6 +58,8 @@ __all__ = [
   "resolve_step",
   "resolve",
   "agent_strategy",
+  "whole_tree",
+  "resolves",
 ]
 
 
@@ -174,7 +177,6 @@ against 0.065 at 30,000; ``benchmarks/results/resolving_warm_leaves.json``), so 
 choice stays the default of the default 1,000 iterations."""
 
 
-@functools.partial(jax.jit, static_argnames=("player", "iterations", "algorithm", "leaf_fn", "carry", "gadget"))
 def resolve(
   tree: PublicTreeTensors,
   own_range: jax.Array,
@@ -200,6 +202,9 @@ def resolve(
       average follow probabilities), and the opponent's values there are carried (the same
       as "averaged" on a tree without leaves).
     gadget: how the gadget's follow probabilities learn (GADGETS; ``resolve_step``).
+
+  The settings and inputs are checked first (one-line ValueErrors), then the re-solve runs
+  as one compiled program per tree shape and settings.
   """
   if carry not in CARRIES:
     raise ValueError(f"carry must be one of {', '.join(CARRIES)}, got {carry!r}")
@@ -207,6 +212,23 @@ def resolve(
     raise ValueError(f"gadget must be one of {', '.join(GADGETS)}, got {gadget!r}")
   if carry == "best_response" and leaf_fn is not None:
     raise ValueError("carry='best_response' needs a tree without leaves (its values below the leaves are unknown)")
+  _check_inputs(tree, own_range, opponent_values, player, iterations)
+  return _resolve(
+    tree,
+    own_range,
+    opponent_values,
+    player=player,
+    iterations=iterations,
+    algorithm=algorithm,
+    leaf_fn=leaf_fn,
+    carry=carry,
+    gadget=gadget,
+  )
+
+
+@functools.partial(jax.jit, static_argnames=("player", "iterations", "algorithm", "leaf_fn", "carry", "gadget"))
+def _resolve(tree, own_range, opponent_values, *, player, iterations, algorithm, leaf_fn, carry, gadget) -> Resolved:
+  """``resolve``'s compiled program (its inputs checked)."""
   batch = jnp.broadcast_shapes(own_range.shape[1:], opponent_values.shape[1:])
   step_fn = cfr.preset_step(algorithm, operations=public_tree.operations(leaf_fn=leaf_fn))
   step = functools.partial(resolve_step, player=player, step_fn=step_fn, gadget=gadget)
@@ -226,6 +248,37 @@ def resolve(
   return Resolved(strategy, values, state.follow)
 
 
+def whole_tree(game) -> PublicTree:
+  """``game`` if it is a host PublicTree, else the public tree of the rules ``game``."""
+  return game if isinstance(game, PublicTree) else public_tree.build(game)
+
+
+def resolves(tree: PublicTree, player: int) -> int:
+  """How many re-solves ``agent_strategy`` runs as ``player`` on the whole game ``tree``: one per
+  decision node of the player (the walk reaches every node once)."""
+  return len(tree.decision_nodes(player))
+
+
+def _check_inputs(tree: PublicTreeTensors, own_range, opponent_values, player, iterations) -> None:
+  """One-line ValueErrors for ``resolve``'s inputs: the player 0 or 1, at least one iteration,
+  the range and the values ``[H, *B]`` of the tree's hands, finite, the range non-negative (an
+  empty range is allowed: the agent re-solves at nodes it never reaches). Traced values pass."""
+  if player not in (0, 1):
+    raise ValueError(f"player must be 0 or 1, got {player!r}")
+  if isinstance(iterations, (int, np.integer)) and iterations < 1:
+    raise ValueError(f"iterations must be >= 1, got {iterations}")
+  for name, x in (("own_range", own_range), ("opponent_values", opponent_values)):
+    shape = jnp.shape(x)
+    if not shape or shape[0] != tree.num_hands:
+      raise ValueError(f"{name} must be [H, *B] with the tree's H = {tree.num_hands} hands, got shape {shape}")
+    value = concrete(x)
+    if value is not None and not np.all(np.isfinite(value)):
+      raise ValueError(f"{name} holds values that are not finite (NaN or inf)")
+  value = concrete(own_range)
+  if value is not None and np.any(value < 0):
+    raise ValueError("own_range holds negative weights")
+
+
 LeafValuesOf = Callable[[PublicTree], LeafValueFn | public_tree.LeafSolver]
 """``leaf_values_of(lookahead)``: the value function of a depth-limited lookahead's leaves
 (``functools.partial(lookahead.exact_leaf_values, iterations=...)``, the warm-started
@@ -235,7 +288,7 @@ re-solves of lookaheads of one shape share one compiled program)."""
 
 
 def agent_strategy(
-  rules,
+  game,
   player: int,
   *,
   iterations: int,
@@ -248,17 +301,19 @@ def agent_strategy(
   progress: Callable[[int], None] | None = None,
 ) -> np.ndarray:
   """[N_p, A, H] the continual re-solving agent's strategy as ``player`` of the whole game
-  ``rules`` (its public tree's decision nodes of ``player``, ``public_tree.build(rules)``):
-  a first solve of the root's lookahead with both players' ranges, then a re-solve of a
-  ``rounds``-round lookahead at each of the agent's decision nodes, ``iterations`` of
-  ``algorithm`` each (module doc).
+  (its public tree's decision nodes of ``player``): a first solve of the root's lookahead with
+  both players' ranges, then a re-solve of a ``rounds``-round lookahead at each of the agent's
+  decision nodes, ``iterations`` of ``algorithm`` each (module doc).
 
   Args:
+    game: the whole game's public tree (a host ``PublicTree``, e.g. the ``tree`` of a game
+      loaded on the public tree: built once, shared by both seats), or its rules (built here).
     leaf_values_of: the leaf value function of each lookahead (``LeafValuesOf``).
     carry, gadget: ``resolve``'s, for every re-solve.
     progress: called with the number of re-solves done.
   """
-  whole = public_tree.build(rules)
+  whole = whole_tree(game)
+  rules = whole.rules
   slots = whole.action_ids.shape[1]
   strategy = np.zeros((len(whole.decision_nodes(player)), slots, whole.num_hands))
   row_of = {int(n): i for i, n in enumerate(whole.decision_nodes(player))}

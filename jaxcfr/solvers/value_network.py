@@ -1,4 +1,4 @@
-"""Counterfactual value networks (DeepStack's) and the batched generation of their data.
+"""Counterfactual value networks (DeepStack's), their training and their leaf function.
 
 Moravcik et al., "DeepStack: Expert-Level Artificial Intelligence in Heads-Up No-Limit
 Poker" (2017) replace the game below a lookahead's leaves by a network: inputs the pot
@@ -7,11 +7,8 @@ normalised to sum to one), outputs both players' counterfactual values of every 
 chip of the pot, against the opponent's normalised range. A *zero-sum correction* makes the
 outputs consistent: with ``s = p0 . v0 + p1 . v1`` (zero in a zero-sum game), ``s / 2`` is
 subtracted from every value of both players. DeepStack trains on random situations at the
-start of a round, each solved to the end of the game, with a Huber loss; here they are
-solved by ``jaxcfr.solvers.lookahead.solve_ranges`` (CFR+ on the public tree), thousands at a
-time in one ``vmap``, and the ranges are drawn as DeepStack's range generator draws them:
-the possible hands sorted by strength on the board, the probability mass split at a uniform
-random point between the two halves, recursively (DeepStack-Leduc's ``RangeGenerator``).
+start of a round, each solved to the end of the game, with a Huber loss; the situations and
+their files are jaxcfr.solvers.value_data's (its names are re-exported here).
 
     data = value_network.generate(rules, 10_000, iterations=500, seed=0)
     net = value_network.init(rules, seed=0)
@@ -21,31 +18,47 @@ random point between the two halves, recursively (DeepStack-Leduc's ``RangeGener
     asked = value_network.solve(rules, *value_network.agent_queries(rules, net), iterations=500)
     data = value_network.with_suit_permutations(rules, value_network.concatenate(data, asked))
 
+Training comes in chunks of ``CHUNK`` steps (``Trainer``), so that a driver can checkpoint
+between them (jaxcfr.run.resolving_jobs); ``train`` runs them all.
+
 Shapes: ``H`` hands, ``C`` cards, ``S`` situations (trailing, like every batch axis here).
 Networks and data files are ``.npz`` with a checksum (``save``, ``load``, ``save_data``,
-``load_data``), read without pickles.
+``load_data``), read without pickles and checked in full, and against a game (``check_game``,
+``load(path, rules)``): jaxcfr.solvers.value_network_files, re-exported here.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import itertools
-import json
 import math
-from pathlib import Path
-from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 import optax
 
-from jaxcfr.base import integrity
-from jaxcfr.kits import public_tree as public_tree
 from jaxcfr.kits.public_tree import PublicTreeTensors
 from jaxcfr.games import poker_rules
-from jaxcfr.solvers import lookahead, resolving
+from jaxcfr.solvers import resolving
+from jaxcfr.solvers.value_data import (
+  concatenate,
+  generate,
+  random_ranges,
+  round_starts,
+  solve,
+  with_suit_permutations,
+)
 from jaxcfr.kits.public_tree import LeafValueFn
+from jaxcfr.solvers.value_network_files import (
+  Situations,
+  ValueNetwork,
+  check_game,
+  load,
+  load_data,
+  save,
+  save_data,
+  stack_of,
+)
 
 __all__ = [
   "Situations",
@@ -62,7 +75,10 @@ __all__ = [
   "possible",
   "stack_of",
   "train",
+  "Trainer",
+  "CHUNK",
   "leaf_fn",
+  "check_game",
   "save",
   "load",
   "save_data",
@@ -70,167 +86,15 @@ __all__ = [
 ]
 
 
-class Situations(NamedTuple):
-  """Solved random situations.
-
-  Attributes:
-    pot: [S] chips in the pot (both contributions).
-    board: [C, S] bool, the public cards.
-    ranges: [2, H, S] each player's range, summing to one (zero on blocked hands).
-    values: [2, H, S] each player's counterfactual values per chip of the pot against the
-      opponent's range.
-  """
-
-  pot: np.ndarray
-  board: np.ndarray
-  ranges: np.ndarray
-  values: np.ndarray
-
-
-@dataclasses.dataclass(frozen=True)
-class ValueNetwork:
-  """A counterfactual value network of one game.
-
-  Attributes:
-    weights: list of ([F_in, F_out], [F_out]) layers, ``F = 1 + C + 2 H`` inputs, PReLU
-      hidden layers, ``2 H`` outputs.
-    slopes: per hidden layer, [F_out] the PReLU slopes.
-    num_cards, num_hands, stack: the game's deck, hands and stack (the pot's scale).
-  """
-
-  weights: tuple
-  slopes: tuple
-  num_cards: int
-  num_hands: int
-  stack: int
-
-
-jax.tree_util.register_dataclass(
-  ValueNetwork, data_fields=["weights", "slopes"], meta_fields=["num_cards", "num_hands", "stack"]
-)
-
-
-def random_ranges(order: np.ndarray, valid: np.ndarray, count: int, rng: np.random.Generator) -> np.ndarray:
-  """[H, count] random ranges summing to one, zero where ``valid`` [H] is False: the valid
-  hands in ``order`` (weakest first, [H]), the mass split at a uniform point between the two
-  halves recursively, an odd middle hand going to either half at random (DeepStack-Leduc)."""
-  hands = [int(h) for h in order if valid[h]]
-  out = np.zeros((len(valid), count))
-
-  def split(lo: int, hi: int, mass: np.ndarray):
-    if hi - lo == 1:
-      out[hands[lo]] += mass
-      return
-    cut = rng.random(count)
-    half = (hi - lo) // 2
-    if (hi - lo) % 2:  # each sample sends the middle hand one way at random: two cases
-      odd = rng.random(count) < 0.5
-      for middle, which in ((lo + half, odd), (lo + half + 1, ~odd)):
-        split(lo, middle, np.where(which, mass * cut, 0))
-        split(middle, hi, np.where(which, mass * (1 - cut), 0))
-      return
-    split(lo, lo + half, mass * cut)
-    split(lo + half, hi, mass * (1 - cut))
-
-  split(0, len(hands), np.ones(count))
-  return out
-
-
-def round_starts(rules, round_: int = 1) -> list:
-  """The distinct public states at the first decision of round ``round_`` (one per pot and
-  board) that the whole game ``rules`` can reach: the states a value network of that round
-  is asked about."""
-  tree = lookahead.build(rules, rounds=round_)
-  states = {}
-  for node in np.flatnonzero(tree.kind == poker_rules.LEAF):
-    state = tree.states[node]
-    states.setdefault((tuple(state.chips), tuple(state.board)), state)
-  return [states[key] for key in sorted(states)]
-
-
-_solve = jax.jit(lookahead.solve_ranges, static_argnames=("iterations", "algorithm"))
-
-
-def generate(
-  rules, count: int, *, iterations: int = 500, seed: int = 0, batch: int = 1024, dtype=None, progress=None
-) -> Situations:
-  """``count`` random situations at the start of the second round of ``rules`` (a pot and a
-  board that the game reaches, uniformly; ranges from ``random_ranges``), each solved to
-  the end of the game by ``iterations`` of CFR+ (``solve``). ``progress`` is called with the
-  number solved."""
-  if count < 1:
-    raise ValueError(f"count must be >= 1, got {count}")
-  rng = np.random.default_rng(seed)
-  starts = round_starts(rules)
-  which = rng.integers(len(starts), size=count)
-  ranges = np.zeros((2, len(poker_rules.hands(rules.num_cards, rules.hand_size)), count))
-  for index, start in enumerate(starts):
-    picked = np.flatnonzero(which == index)
-    tree = public_tree.build(poker_rules.Subgame(rules, start))
-    valid = tree.valid[tree.board[0]]
-    on_board = np.flatnonzero(tree.showdown_boards == tree.board[0])
-    order = np.argsort(tree.strength[on_board[0]], kind="stable") if len(on_board) else np.arange(len(valid))
-    for p in (0, 1):
-      ranges[p][:, picked] = random_ranges(order, valid, len(picked), rng)
-  return solve(rules, which, ranges, iterations=iterations, batch=batch, dtype=dtype, progress=progress)
-
-
-def solve(
-  rules, which: np.ndarray, ranges: np.ndarray, *, iterations: int = 500, batch: int = 1024, dtype=None, progress=None
-) -> Situations:
-  """Situations at the second round's starts ``round_starts(rules)[which]`` (``which`` [S])
-  with the players' ranges ``ranges`` [2, H, S] (each player's weight of each hand, any
-  positive scale: normalised to sum to one on the hands the board leaves possible, zero
-  where a player has no weight there), each solved to the end of the game by
-  ``iterations`` of CFR+ (``lookahead.solve_ranges``), ``batch`` at a time in one program
-  (the situations of one pot and board are a batch of ranges on one public tree).
-  ``progress`` is called with the number solved."""
-  starts = round_starts(rules)
-  hands = len(poker_rules.hands(rules.num_cards, rules.hand_size))
-  which, ranges = np.asarray(which), np.asarray(ranges, float)
-  count = which.shape[0] if which.ndim == 1 else -1
-  if count < 1 or ranges.shape != (2, hands, count):
-    raise ValueError(f"which must be [S] and ranges [2, {hands}, S] with S >= 1, got {which.shape} and {ranges.shape}")
-  if which.min() < 0 or which.max() >= len(starts):
-    raise ValueError(f"which must index the {len(starts)} round starts, got values in [{which.min()}, {which.max()}]")
-  if not np.all(np.isfinite(ranges)) or np.any(ranges < 0):
-    raise ValueError("ranges must be finite and >= 0")
-  if batch < 1 or iterations < 1:
-    raise ValueError(f"batch and iterations must be >= 1, got {batch} and {iterations}")
-  pot, board = np.zeros(count), np.zeros((rules.num_cards, count), bool)
-  normalised, values = np.zeros((2, hands, count)), np.zeros((2, hands, count))
-  # every chunk padded to one size, so that each shape of tree compiles once
-  width = min(batch, 1 << int(np.ceil(np.log2(np.bincount(which, minlength=len(starts)).max()))))
-  done = 0
-  for index, start in enumerate(starts):
-    picked = np.flatnonzero(which == index)
-    if not len(picked):
-      continue
-    tree = public_tree.build(poker_rules.Subgame(rules, start))
-    tensors = public_tree.to_device(tree, dtype)
-    pot[picked] = sum(start.chips)
-    board[list(start.board), picked[:, None]] = True
-    weights = ranges[:, :, picked] * tree.valid[tree.board[0]][:, None]
-    total = weights.sum(1, keepdims=True)
-    normalised[:, :, picked] = np.where(total > 0, weights / np.where(total > 0, total, 1), 0)
-    for lo in range(0, len(picked), width):
-      chunk = picked[lo : lo + width]
-      padded = np.pad(normalised[:, :, chunk], ((0, 0), (0, 0), (0, width - len(chunk))), constant_values=1.0)
-      solved = _solve(tensors, jnp.asarray(padded, tensors.dtype), iterations=iterations)
-      values[:, :, chunk] = np.asarray(solved)[:, :, : len(chunk)] / pot[chunk]
-      done += len(chunk)
-      if progress is not None:
-        progress(done)
-  return Situations(pot, board, normalised, values)
-
-
 def agent_queries(
-  rules, network: ValueNetwork, *, iterations: int = 1000, every: int = 20, gadget: str = "rm+"
+  game, network: ValueNetwork, *, iterations: int = 1000, every: int = 20, gadget: str = "rm+"
 ) -> tuple:
   """``(which [S], ranges [2, H, S])``, the situations that the continual re-solving agent
   (``resolving.agent_strategy``, both seats, ``iterations`` per solve, ``gadget``) asks
   ``network`` about: both players' ranges at the leaves of its lookaheads, at every
   ``every``-th call of the leaf function, and which of ``round_starts(rules)`` each leaf is.
+  ``game``: the whole game's public tree (built once, e.g. a loaded game's ``tree``), or its
+  rules.
 
   These ranges are unlike the range generator's (hands at zero weight, the mass on few
   hands); a network trained on them as well errs several times less on what its agent asks
@@ -240,6 +104,8 @@ def agent_queries(
   labelled by the expert, here the exact solve."""
   if every < 1 or iterations < 1:
     raise ValueError(f"every and iterations must be >= 1, got {every} and {iterations}")
+  whole = resolving.whole_tree(game)  # built once for both seats
+  rules = whole.rules
   index_of = {(tuple(s.chips), tuple(s.board)): i for i, s in enumerate(round_starts(rules))}
   values_of = leaf_fn(network)
   calls, kept = [0], []
@@ -258,7 +124,7 @@ def agent_queries(
 
   for player in (0, 1):
     resolving.agent_strategy(
-      rules,
+      whole,
       player,
       iterations=iterations,
       leaf_values_of=lambda tree: recording,
@@ -268,29 +134,6 @@ def agent_queries(
   if not kept:
     raise ValueError(f"the agent called its leaves {calls[0]} times, fewer than every={every}")
   return np.concatenate([w for w, _ in kept]), np.concatenate([r for _, r in kept], -1)
-
-
-def with_suit_permutations(rules, data: Situations) -> Situations:
-  """``data`` followed by its images under every other permutation of the suits, ``S x
-  suits!`` situations: relabelling the suits of every card is a symmetry of the game (the
-  deal is uniform and the showdown treats the suits alike), so each image is a solved
-  situation too, which a network then need not learn separately."""
-  suits, cards = rules.suits, rules.num_cards
-  hands = poker_rules.hands(cards, rules.hand_size)
-  index = {tuple(hand): h for h, hand in enumerate(hands.tolist())}
-  images = []
-  for perm in itertools.permutations(range(suits)):
-    card = np.array([c - c % suits + perm[c % suits] for c in range(cards)])  # [C] each card's image
-    hand = np.array([index[tuple(sorted(card[held]))] for held in hands])  # [H] each hand's image
-    # the image holds at card[c] what data holds at c: gather with the inverse maps
-    from_card, from_hand = np.argsort(card), np.argsort(hand)
-    images.append(Situations(data.pot, data.board[from_card], data.ranges[:, from_hand], data.values[:, from_hand]))
-  return concatenate(*images)
-
-
-def concatenate(*parts: Situations) -> Situations:
-  """The situations of ``parts`` (of one game) in one ``Situations``."""
-  return Situations(*(np.concatenate(arrays, -1) for arrays in zip(*parts)))
 
 
 def _features(network: ValueNetwork, pot: jax.Array, board: jax.Array, ranges: jax.Array) -> jax.Array:
@@ -317,15 +160,6 @@ def init(rules, *, hidden: tuple = (50, 50, 50, 50, 50), seed: int = 0, dtype=No
   return ValueNetwork(tuple(weights), slopes, rules.num_cards, hands, int(stack_of(rules)))
 
 
-def stack_of(rules) -> int:
-  """The stack of a rules object (a Subgame's whole game's), the pot's scale."""
-  rules = getattr(rules, "whole", rules)
-  stack = getattr(rules, "stack", None) or getattr(getattr(rules, "game", None), "stack", None)
-  if stack is None:
-    raise ValueError("the rules declare no stack (the value network scales the pot by it)")
-  return stack
-
-
 def predict(network: ValueNetwork, pot: jax.Array, board: jax.Array, ranges: jax.Array) -> jax.Array:
   """[2, H, S] both players' values per chip of the pot against the opponent's range, with
   the zero-sum correction, from pot [S], board [C, S] and ranges [2, H, S] (each summing to
@@ -338,6 +172,75 @@ def predict(network: ValueNetwork, pot: jax.Array, board: jax.Array, ranges: jax
   values = (x @ w + b).T.reshape(ranges.shape)
   error = (ranges * values).sum((0, 1))  # [S]
   return (values - error / 2) * possible(network, board)[None].astype(values.dtype)
+
+
+CHUNK = 100
+"""Adam steps per chunk of training (one compiled scan; the validation loss after each)."""
+
+
+class Trainer:
+  """Training of ``network`` on ``data`` in chunks of ``CHUNK`` steps (``train``'s arguments):
+  ``start()`` the carry before the first step, ``chunk(carry, k)`` the steps of chunk ``k``
+  (``(carry, losses [<= CHUNK], validation loss or None)``), ``network_of(carry)`` the trained
+  network. Chunk ``k`` is a function of the carry alone, so chunks resumed from a saved carry
+  give the same network."""
+
+  def __init__(
+    self,
+    network: ValueNetwork,
+    data: Situations,
+    *,
+    steps: int = 2000,
+    batch_size: int = 256,
+    learning_rate: float | optax.Schedule = 1e-3,
+    seed: int = 0,
+    validation: Situations | None = None,
+  ):
+    if steps < 1 or batch_size < 1:
+      raise ValueError(f"steps and batch_size must be >= 1, got {steps} and {batch_size}")
+    dtype = network.weights[0][0].dtype
+    on_device = lambda situations: [jnp.asarray(x, bool if x.dtype == bool else dtype) for x in situations]  # noqa: E731
+    arrays = on_device(data)
+    count = arrays[0].shape[0]
+    self.network, self.steps = network, steps
+    self.chunks = -(-steps // CHUNK)
+    self.optimizer = optimizer = optax.adam(learning_rate)
+
+    def loss_of(params, pot, board, ranges, values):
+      net = dataclasses.replace(network, weights=params[0], slopes=params[1])
+      mask = possible(network, board)[None]
+      error = predict(net, pot, board, ranges) - values
+      return (optax.huber_loss(error) * mask).sum() / jnp.maximum(mask.sum(), 1)
+
+    def one(carry, key):
+      params, state = carry
+      pick = jax.random.randint(key, (batch_size,), 0, count)
+      batch = [x[..., pick] for x in arrays]
+      loss, grads = jax.value_and_grad(loss_of)(params, *batch)
+      updates, state = optimizer.update(grads, state, params)
+      return (optax.apply_updates(params, updates), state), loss
+
+    self._chunk = jax.jit(lambda carry, keys: jax.lax.scan(one, carry, keys))  # compiled once per chunk length
+    self._keys = jax.random.split(jax.random.PRNGKey(seed), steps)
+    self._check = None
+    if validation is not None:
+      held = on_device(validation)
+      self._check = jax.jit(lambda params: loss_of(params, *held))
+
+  def start(self) -> tuple:
+    """The carry before the first step: ``(params, optimizer state)``, params ``(weights, slopes)``."""
+    params = (self.network.weights, self.network.slopes)
+    return params, self.optimizer.init(params)
+
+  def chunk(self, carry, k: int) -> tuple:
+    """The steps of chunk ``k`` from ``carry``: ``(carry, losses, validation loss or None)``."""
+    carry, losses = self._chunk(carry, self._keys[k * CHUNK : (k + 1) * CHUNK])
+    check = None if self._check is None else float(self._check(carry[0]))
+    return carry, np.asarray(losses), check
+
+  def network_of(self, carry) -> ValueNetwork:
+    """The network of a carry."""
+    return dataclasses.replace(self.network, weights=carry[0][0], slopes=carry[0][1])
 
 
 def train(
@@ -354,47 +257,18 @@ def train(
   DeepStack's Huber loss on the values of the hands the board leaves possible (``learning_rate``
   a number or an optax schedule of the step, e.g. ``optax.cosine_decay_schedule``); ``losses``
   [steps] the minibatch losses (and the validation loss every 100 steps if given:
-  ``(train [steps], validation [steps // 100])``)."""
-  if steps < 1 or batch_size < 1:
-    raise ValueError(f"steps and batch_size must be >= 1, got {steps} and {batch_size}")
-  dtype = network.weights[0][0].dtype
-  on_device = lambda situations: [jnp.asarray(x, bool if x.dtype == bool else dtype) for x in situations]  # noqa: E731
-  arrays = on_device(data)
-  count = arrays[0].shape[0]
-  optimizer = optax.adam(learning_rate)
-  params = (network.weights, network.slopes)
-
-  def loss_of(params, pot, board, ranges, values):
-    net = dataclasses.replace(network, weights=params[0], slopes=params[1])
-    mask = possible(network, board)[None]
-    error = predict(net, pot, board, ranges) - values
-    return (optax.huber_loss(error) * mask).sum() / jnp.maximum(mask.sum(), 1)
-
-  def one(carry, key):
-    params, state = carry
-    pick = jax.random.randint(key, (batch_size,), 0, count)
-    batch = [x[..., pick] for x in arrays]
-    loss, grads = jax.value_and_grad(loss_of)(params, *batch)
-    updates, state = optimizer.update(grads, state, params)
-    return (optax.apply_updates(params, updates), state), loss
-
-  chunk_of = jax.jit(lambda carry, keys: jax.lax.scan(one, carry, keys))  # compiled once per chunk length
-
-  keys = jax.random.split(jax.random.PRNGKey(seed), steps)
-  carry = (params, optimizer.init(params))
-  losses, checks = [], []
-  check = None
-  if validation is not None:
-    held = on_device(validation)
-    check = jax.jit(lambda params: loss_of(params, *held))
-  for lo in range(0, steps, 100):
-    carry, chunk = chunk_of(carry, keys[lo : lo + 100])
-    losses.append(np.asarray(chunk))
+  ``(train [steps], validation [steps // 100])``). ``Trainer``'s chunks, all of them."""
+  trainer = Trainer(
+    network, data, steps=steps, batch_size=batch_size, learning_rate=learning_rate, seed=seed, validation=validation
+  )
+  carry, losses, checks = trainer.start(), [], []
+  for k in range(trainer.chunks):
+    carry, chunk, check = trainer.chunk(carry, k)
+    losses.append(chunk)
     if check is not None:
-      checks.append(float(check(carry[0])))
-  trained = dataclasses.replace(network, weights=carry[0][0], slopes=carry[0][1])
+      checks.append(check)
   losses = np.concatenate(losses)
-  return trained, (losses if validation is None else (losses, np.array(checks)))
+  return trainer.network_of(carry), (losses if validation is None else (losses, np.array(checks)))
 
 
 def possible(network: ValueNetwork, board: jax.Array) -> jax.Array:
@@ -432,58 +306,3 @@ def leaf_fn(network: ValueNetwork | tuple) -> LeafValueFn:
     return jnp.moveaxis(out, 2, 1)
 
   return values
-
-
-def save(path, network: ValueNetwork) -> None:
-  """Writes ``network`` to ``path`` (.npz with a checksum)."""
-  arrays = {f"w{i}": np.asarray(w) for i, (w, _) in enumerate(network.weights)}
-  arrays |= {f"b{i}": np.asarray(b) for i, (_, b) in enumerate(network.weights)}
-  arrays |= {f"slope{i}": np.asarray(s) for i, s in enumerate(network.slopes)}
-  meta = dict(num_cards=network.num_cards, num_hands=network.num_hands, stack=network.stack)
-  arrays["meta"] = np.array(json.dumps(meta))
-  _write(path, arrays)
-
-
-def load(path) -> ValueNetwork:
-  """The network saved at ``path``. Raises DamagedFileError if it is not one, or damaged."""
-  arrays = integrity.read_arrays(path, "value network")
-  try:
-    meta = json.loads(str(arrays["meta"]))
-    layers = sum(1 for name in arrays if name.startswith("w"))
-    weights = tuple((jnp.asarray(arrays[f"w{i}"]), jnp.asarray(arrays[f"b{i}"])) for i in range(layers))
-    slopes = tuple(jnp.asarray(arrays[f"slope{i}"]) for i in range(layers - 1))
-    network = ValueNetwork(weights, slopes, int(meta["num_cards"]), int(meta["num_hands"]), int(meta["stack"]))
-  except (KeyError, ValueError, TypeError) as error:
-    raise integrity.DamagedFileError(f"{path} is not a value network: {error}") from None
-  widths = [w.shape for w, _ in weights]
-  if widths[0][0] != 1 + network.num_cards + 2 * network.num_hands or widths[-1][1] != 2 * network.num_hands:
-    raise integrity.DamagedFileError(f"{path}: the layers' widths {widths} do not fit its game")
-  return network
-
-
-def save_data(path, data: Situations) -> None:
-  """Writes solved situations to ``path`` (.npz with a checksum)."""
-  _write(path, data._asdict())
-
-
-def load_data(path) -> Situations:
-  """The situations saved at ``path``, checked. Raises DamagedFileError if damaged."""
-  arrays = integrity.read_arrays(path, "value network data")
-  try:
-    data = Situations(*(np.asarray(arrays[name]) for name in Situations._fields))
-  except KeyError as error:
-    raise integrity.DamagedFileError(f"{path} lacks {error}: not value network data") from None
-  count = data.pot.shape[0]
-  if data.board.shape[1:] != (count,) or data.ranges.shape != data.values.shape or data.ranges.shape[2:] != (count,):
-    raise integrity.DamagedFileError(f"{path}: its arrays' shapes do not agree")
-  if not all(np.all(np.isfinite(x)) for x in (data.pot, data.ranges, data.values)):
-    raise integrity.DamagedFileError(f"{path}: non-finite values")
-  return data
-
-
-def _write(path, arrays: dict) -> None:
-  path = Path(path)
-  tmp = path.with_name(path.name + ".tmp")
-  with open(tmp, "wb") as handle:
-    np.savez(handle, **integrity.with_checksum(arrays))
-  tmp.replace(path)

@@ -37,4 +37,5 @@ KIT = Kit(
   check_profile=strategy_file.check_profile,
   uniform_profile=match.uniform,
   example="limit_holdem(buckets=3,rollouts=4)",
+  default_model=match.rule_bot,
 )

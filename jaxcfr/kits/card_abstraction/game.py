@@ -21,7 +21,7 @@ into equal-width intervals (``bucketing="width"``, the default); percentiles
 - ``rollouts=0`` (the default): E[HS] exact, by enumeration (jaxcfr.kits.card_abstraction.hand_strength):
   on the river every opponent hand is ranked for each sampled deal (1,326 evaluations);
   the turn, flop and preflop values are read from tables built once over the boards up to
-  suit symmetry (a few minutes on a CPU core, then cached: a checksummed ``.npz`` of about
+  suit symmetry (about a minute on a CPU core, its progress shown, then cached: a checksummed ``.npz`` of about
   98 MB in the game cache, jaxcfr.base.cache.cache_dir).
 - ``rollouts=R > 0``: E[HS] estimated from ``R`` Monte Carlo completions (opponent hand and
   remaining board, drawn among the cards the player cannot see), the faster build for
@@ -38,21 +38,18 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import os
-import sys
 from typing import Any, NamedTuple
 from collections.abc import Callable
 
 import jax
 import jax.numpy as jnp
 import numpy as np
-import tqdm
 
 from jaxcfr.games import GameInfo, limit_holdem as rules
 
 from jaxcfr.kits.card_abstraction import hand_eval, hand_strength
 from jaxcfr.base import cache as cache_lib
-from jaxcfr.base import memory
+from jaxcfr.base import memory, progress
 from jaxcfr.kits.card_abstraction.hand_eval import hand_rank
 
 NAME = "card_abstraction"
@@ -307,10 +304,10 @@ def showdown_sign(deals: jax.Array) -> jax.Array:
 
 
 def building_bars() -> bool:
-  """Whether the table builds draw progress bars: ``JAXCFR_PROGRESS=1`` or ``0`` (the command
-  line's ``--progress``/``--no-progress`` set it), else only on a terminal."""
-  setting = os.environ.get("JAXCFR_PROGRESS")
-  return setting == "1" if setting in ("0", "1") else sys.stderr.isatty()
+  """Whether the table builds draw progress bars: as ``jaxcfr.base.progress.bars`` sets it around
+  the load (the command line's ``--progress``/``--no-progress``), else only on a terminal;
+  elsewhere (a log) they print a line every few seconds (jaxcfr.base.progress.mode)."""
+  return progress.mode() == "bar"
 
 
 def _preflop_table(rollouts: int) -> np.ndarray:
@@ -323,7 +320,7 @@ def _preflop_table(rollouts: int) -> np.ndarray:
   board = jnp.zeros((169, 5), jnp.int32)
   out = []
   step = max(1, rollouts // 8)
-  for start in tqdm.trange(0, rollouts, step, desc="preflop E[HS]", leave=False, disable=not building_bars()):
+  for start in progress.steps(range(0, rollouts, step), desc="preflop E[HS]"):
     key = jax.random.PRNGKey(start)
     out.append(np.asarray(expected_strength(hole, board, 0, key, min(step, rollouts - start))))
   return np.mean(out, 0)
@@ -334,7 +331,7 @@ def _cuts(buckets: int, rollouts: int, preflop_strength: np.ndarray, tables, num
   strengths = []
   chunk = min(512, num_deals)
   run = jax.jit(lambda d, t: _strengths(d, rollouts, jnp.asarray(preflop_strength), t))
-  for start in tqdm.trange(0, num_deals, chunk, desc="E[HS] percentiles", leave=False, disable=not building_bars()):
+  for start in progress.steps(range(0, num_deals, chunk), desc="E[HS] percentiles"):
     deals = sample_deals(jax.random.PRNGKey(1000 + start), chunk)
     strengths.append(np.asarray(run(deals, tables)).reshape(-1, 4))  # [2 chunk, 4]
   values = np.concatenate(strengths)
@@ -354,7 +351,8 @@ def _cached(name: str, make: Callable[[], dict], folder: str | None, sources: tu
 
 def strength_tables(cache: str | None = None) -> hand_strength.StrengthTables:
   """The exact E[HS] tables (jaxcfr.kits.card_abstraction.hand_strength.build_tables), from the folder
-  ``cache`` when intact, else built (a few minutes, with a progress bar) and written there.
+  ``cache`` when intact, else built (about a minute of one core, its progress on a bar or in
+  log lines, jaxcfr.base.progress) and written there.
   Raises GameTooLargeError first if three copies of them (host, device, the build's
   temporaries) exceed the memory limit (jaxcfr.base.memory)."""
   memory.check(
@@ -364,8 +362,7 @@ def strength_tables(cache: str | None = None) -> hand_strength.StrengthTables:
   )
 
   def build():
-    bars = lambda iterable, **kw: tqdm.tqdm(iterable, leave=False, disable=not building_bars(), **kw)
-    return {k: np.asarray(v) for k, v in hand_strength.build_tables(progress=bars)._asdict().items()}
+    return {k: np.asarray(v) for k, v in hand_strength.build_tables(progress=progress.steps)._asdict().items()}
 
   data = _cached("limit_holdem_strength", build, cache, (hand_eval, hand_strength), check=hand_strength.check_tables)
   return hand_strength.StrengthTables(**{k: jnp.asarray(data[k]) for k in hand_strength.StrengthTables._fields})

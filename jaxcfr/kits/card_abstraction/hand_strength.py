@@ -14,7 +14,10 @@ Ponsen, de Jong and Lanctot 2011 (section 4.3.2) bucket, computed without sampli
   hands holding it), the hand itself counted back among the ties. For the two hands of one
   deal, ``round_strengths`` compares them with the opponent hands their cards leave;
 - **turn**: ``E[HS]`` averages the river strengths of the 46 rivers; tabulated once per turn
-  board up to a permutation of the suits (16,432 canonical boards of 270,725);
+  board up to a permutation of the suits (16,432 canonical boards of 270,725). The table is
+  built from the river boards' own suit classes (``turn_table``): each of the 134,459 classes
+  of the 788,736 river boards of the canonical turns is ranked once, and its exact counts
+  are added into the turns it completes;
 - **flop**: the mean of the turn table over the 47 turn cards (tower property); 1,755
   canonical flops of 22,100;
 - **preflop**: the mean of the flop table over the flops; one value per hand.
@@ -48,6 +51,7 @@ __all__ = [
   "HANDS",
   "NUM_HANDS",
   "hand_index",
+  "river_counts",
   "river_strength",
   "canonical_boards",
   "board_index",
@@ -59,6 +63,8 @@ __all__ = [
   "TABLE_SHAPES",
   "TABLE_BYTES",
   "check_tables",
+  "river_classes",
+  "turn_table",
   "build_tables",
   "round_strengths",
 ]
@@ -137,9 +143,10 @@ def _count_below(ordered: jax.Array, values: jax.Array, side: str) -> jax.Array:
 
 
 @jax.jit
-def river_strength(boards: jax.Array) -> jax.Array:
-  """[B, 1326] float32 HS of every hand on each five-card board of ``boards`` [B, 5]; 0 for
-  the hands that hold a board card.
+def river_counts(boards: jax.Array) -> jax.Array:
+  """[B, 1326] int32 ``2 wins + ties`` of every hand against the 990 opponent hands on each
+  five-card board of ``boards`` [B, 5] (``river_strength`` times 1,980, exact); 0 for the
+  hands that hold a board card.
 
   A hand's wins are the hands ranked below it less those that share one of its cards; the
   hands sharing card ``c`` are the 51 of ``c``'s group, and within its own group a hand's
@@ -161,7 +168,14 @@ def river_strength(boards: jax.Array) -> jax.Array:
   at_most_sharing = _count_below(group_ordered, group, "right")[:, cards_of, slot].sum(-1)
   wins = below - below_sharing
   ties = (at_most - below) - (at_most_sharing - below_sharing) + 1  # the hand itself: counted once, removed twice
-  return jnp.where(valid, (wins + 0.5 * ties) / _OPPONENTS, 0.0).astype(jnp.float32)
+  return jnp.where(valid, 2 * wins + ties, 0).astype(jnp.int32)
+
+
+@jax.jit
+def river_strength(boards: jax.Array) -> jax.Array:
+  """[B, 1326] float32 HS of every hand on each five-card board of ``boards`` [B, 5]; 0 for
+  the hands that hold a board card (``river_counts / 1980``)."""
+  return (river_counts(boards) / (2 * _OPPONENTS)).astype(jnp.float32)
 
 
 class StrengthTables(NamedTuple):
@@ -272,13 +286,64 @@ def preflop_strength(flop: jax.Array, flop_map: jax.Array) -> jax.Array:
   return sum(total(flops[i : i + 1100]) for i in range(0, flops.shape[0], 1100)) / comb(NUM_CARDS - 2, 3)
 
 
-def build_tables(progress: Callable = lambda iterable, **_: iterable, chunk: int = 8) -> StrengthTables:
-  """The exact tables (a few minutes on one CPU core); ``progress`` wraps the loops (tqdm)."""
-  turns = canonical_boards(4)
-  padded = np.concatenate([turns, np.repeat(turns[-1:], -len(turns) % chunk, 0)])
-  steps = progress(range(0, len(padded), chunk), desc="turn E[HS]")
-  turn = jnp.asarray(np.concatenate([np.asarray(turn_strength(jnp.asarray(padded[i : i + chunk]))) for i in steps]))
-  turn, turn_map = turn[: len(turns)], jnp.asarray(board_map(4))
+_PAIRS_CHUNK = 1 << 16  # (turn, river) boards put in canonical form at a time: [65536, 24, 5] int32, 31 MB
+
+
+def river_classes(turns: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+  """The river boards that complete ``turns`` [T, 4], grouped by suit class.
+
+  Returns:
+    (turn_row [P], river_class [P], perm [P], canonical [R, 5]): for each pair of a turn and
+    a river card not on it (``P = 48 T``), the turn's row, the river board's suit class (a
+    row of ``canonical``, the classes' canonical boards in colex order) and the suit
+    permutation (index into the 24) that maps the board onto its canonical board. On the
+    16,432 canonical turns: 788,736 pairs in 134,459 classes.
+  """
+  turns = np.asarray(turns, np.int32)
+  turn_row, river = np.nonzero(~(turns[:, :, None] == np.arange(NUM_CARDS)).any(1))
+  keys, perm = np.empty(len(turn_row), np.int64), np.empty(len(turn_row), np.int64)
+  for start in range(0, len(turn_row), _PAIRS_CHUNK):
+    part = slice(start, start + _PAIRS_CHUNK)
+    moved = board_index(_permute(np.concatenate([turns[turn_row[part]], river[part, None].astype(np.int32)], 1), np))
+    keys[part], perm[part] = moved.min(-1), moved.argmin(-1)
+  _, first, river_class = np.unique(keys, return_index=True, return_inverse=True)
+  boards = np.concatenate([turns[turn_row[first]], river[first, None].astype(np.int32)], 1)
+  canonical = np.sort(_permute(boards, np)[np.arange(len(first)), perm[first]], -1)
+  return turn_row, river_class.ravel(), perm, canonical
+
+
+def turn_table(
+  progress: Callable = lambda iterable, **_: iterable, chunk: int = 1024, turns: np.ndarray | None = None
+) -> np.ndarray:
+  """[T, 1326] float32 ``StrengthTables.turn`` ([16432, 1326] on the canonical turns, the
+  default ``turns`` [T, 4]), equal to ``turn_strength(turns)`` up to float32 rounding,
+  computed from each suit class of river boards once: the
+  ``river_counts`` of the 134,459 classes' canonical boards (not of the 16,432 x 46 river
+  boards of the turns), ``chunk`` classes at a time, each added into the turns it completes
+  through its suit permutation (exact int32 sums of at most 46 x 1,980) and divided once.
+  ``progress(iterable, desc=...)`` wraps the loop over the chunks."""
+  turns = canonical_boards(4) if turns is None else np.asarray(turns, np.int32)
+  turn_row, river_class, perm, canonical = river_classes(turns)
+  order = np.argsort(river_class, kind="stable")  # the pairs grouped by class
+  edges = np.searchsorted(river_class[order], np.minimum(np.arange(0, len(canonical) + chunk, chunk), len(canonical)))
+  padded = np.concatenate([canonical, np.repeat(canonical[-1:], -len(canonical) % chunk, 0)])
+  totals = np.zeros((len(turns), NUM_HANDS), np.int32)  # per turn and hand: the sum of 2 wins + ties over its rivers
+  for i in progress(range(len(edges) - 1), desc="turn E[HS]"):
+    counts = np.asarray(river_counts(jnp.asarray(padded[i * chunk : (i + 1) * chunk])))  # [chunk, 1326]
+    pairs = order[edges[i] : edges[i + 1]]
+    pairs = pairs[np.argsort(turn_row[pairs], kind="stable")]
+    rows = counts[(river_class[pairs] - i * chunk)[:, None], _HAND_PERM[perm[pairs]]]  # in each turn's own numbering
+    target = turn_row[pairs]
+    starts = np.flatnonzero(np.concatenate([[True], target[1:] != target[:-1]]))
+    totals[target[starts]] += np.add.reduceat(rows, starts, axis=0)
+  return np.divide(totals, np.float32(2 * _OPPONENTS * (NUM_CARDS - 6)), dtype=np.float32)
+
+
+def build_tables(progress: Callable = lambda iterable, **_: iterable, chunk: int = 1024) -> StrengthTables:
+  """The exact tables: about a minute on one CPU core (docs/limit_holdem.md has the measured
+  figure), nearly all of it the river classes of ``turn_table`` (``chunk`` at a time);
+  ``progress(iterable, desc=...)`` wraps the loops (jaxcfr.base.progress.steps)."""
+  turn, turn_map = jnp.asarray(turn_table(progress, chunk)), jnp.asarray(board_map(4))
   flops = canonical_boards(3)
   steps = progress(range(0, len(flops), 64), desc="flop E[HS]")
   flop = jnp.concatenate([flop_strength(turn, turn_map, jnp.asarray(flops[i : i + 64])) for i in steps])

@@ -60,5 +60,5 @@ def load(source: GameSource, *, dtype=None, use_cache: bool = True) -> PublicTre
   and moved to the device in ``dtype``. Not cached: the build is priced as it grows
   (jaxcfr.base.memory) and takes seconds at most."""
   del use_cache
-  tree = public_tree.public_tree_of(source.rules)
+  tree = public_tree.public_tree_of(source.rules, source.name)
   return PublicTreeGame(name=source.name, info=source.info, tree=tree, tensors=to_device(tree, dtype))

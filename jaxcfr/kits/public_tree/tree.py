@@ -204,9 +204,11 @@ class PublicTree:
 BYTES_PER_NODE_HAND = 64
 
 
-def build(rules) -> PublicTree:
+def build(rules, name: str | None = None) -> PublicTree:
   """The checked public tree of ``rules`` (breadth-first, see PublicTree): a PokerRules, a
-  NoLimitRules, or any rules of the public-game protocol (jaxcfr.games.poker_rules)."""
+  NoLimitRules, or any rules of the public-game protocol (jaxcfr.games.poker_rules). Priced as
+  it grows (every 4,096 nodes: nodes times hands, ``BYTES_PER_NODE_HAND``), a tree beyond the
+  memory limit is refused in a second or so; ``name``, the game's, for that message."""
   root = rules.root()
   records = [(*rules.kind_of(root), -1, -1, 1.0, root)]  # (kind, player, parent, action, prob, state)
   depth, first_child, num_children = [0], [], []
@@ -217,7 +219,7 @@ def build(rules) -> PublicTree:
     if not index % 4096:  # the solver's arrays over nodes and hands, priced as the tree grows
       memory.check(
         len(records) * num_hands * BYTES_PER_NODE_HAND,
-        "the public tree",
+        "the public tree" if name is None else f"the public tree of {name}",
         f"{len(records):,} public nodes so far, {num_hands:,} hands each",
         room,
       )
@@ -292,12 +294,12 @@ def embedding(whole: PublicTree, sub: PublicTree, start: int = 0) -> np.ndarray:
   return out
 
 
-def public_tree_of(game) -> PublicTree:
-  """The public tree of a game's rules object (jaxcfr.games): ``build(game.public_tree_rules())``.
-  Raises ValueError if the game declares no public tree."""
+def public_tree_of(game, name: str | None = None) -> PublicTree:
+  """The public tree of a game's rules object (jaxcfr.games): ``build(game.public_tree_rules(),
+  name)``. Raises ValueError if the game declares no public tree."""
   if not hasattr(game, "public_tree_rules"):
     raise ValueError(f"{getattr(game, 'name', game)!r} declares no public tree (it has no public_tree_rules())")
-  return build(game.public_tree_rules())
+  return build(game.public_tree_rules(), name)
 
 
 def _card_removal(num_cards: int, hands: np.ndarray) -> tuple:

@@ -86,11 +86,27 @@ def uniform_profile(tree: PublicTreeTensors) -> tuple:
   return uniform_strategy(tree, 0), uniform_strategy(tree, 1)
 
 
-def _rows(strategy: jax.Array, constants: jax.Array) -> jax.Array:
-  """[N_p A + K, H, *B] the strategy's (node, slot) rows followed by ``constants`` [K] rows."""
+def _rows(strategy: jax.Array, constants: tuple, index: jax.Array) -> jax.Array:
+  """[*index.shape, H, *B] row ``index`` of the strategy's (node, slot) rows followed by
+  rows of ``constants`` (``index`` ``N_p A + k``: ``constants[k]`` everywhere), gathered and
+  selected in one pass: the table of both is never built (a copy of the strategy per pass)."""
   rows = strategy.reshape((-1,) + strategy.shape[2:])
-  constant = jnp.broadcast_to(_expand(constants, rows.ndim), constants.shape + rows.shape[1:])
-  return jnp.concatenate([rows, constant.astype(rows.dtype)])
+  count, ndim = rows.shape[0], index.ndim + rows.ndim - 1
+  constant = jnp.asarray(constants[0], rows.dtype)
+  for k, value in enumerate(constants[1:], 1):
+    constant = jnp.where(index == count + k, jnp.asarray(value, rows.dtype), constant)
+  constant = _expand(constant, ndim)
+  if count == 0:
+    return jnp.broadcast_to(constant, index.shape + rows.shape[1:])
+  return jnp.where(_expand(index < count, ndim), rows[jnp.minimum(index, count - 1)], constant)
+
+
+def _select_rows(table: jax.Array, index: jax.Array, ndim: int) -> jax.Array:
+  """[n, ...] rows ``index`` [n] of ``table`` [R, ...], zero where ``index`` is not in ``[0, R)``."""
+  inside = (index >= 0) & (index < table.shape[0])
+  if table.shape[0] == 0:
+    return jnp.zeros(index.shape + table.shape[1:], table.dtype)
+  return jnp.where(_expand(inside, ndim), table[jnp.clip(index, 0, table.shape[0] - 1)], 0)
 
 
 def ranges(tree: PublicTreeTensors, player: int, strategy: jax.Array, initial: jax.Array | None = None) -> jax.Array:
@@ -107,9 +123,8 @@ def ranges(tree: PublicTreeTensors, player: int, strategy: jax.Array, initial: j
   initial = tree.initial_range[player] if initial is None else initial
   root = _expand(initial, ndim - 1) * _expand(tree.valid[tree.board[0]], ndim - 1)
   levels = [jnp.broadcast_to(root, (tree.num_hands,) + batch)[None].astype(strategy.dtype)]
-  factors = _rows(strategy, jnp.ones(1, strategy.dtype))
   for d, (lo, hi) in enumerate(tree.level_slices[1:], 1):
-    reach = levels[-1][tree.level_parent[d - 1]] * factors[tree.reach_index[player][d - 1]]
+    reach = levels[-1][tree.level_parent[d - 1]] * _rows(strategy, (1,), tree.reach_index[player][d - 1])
     if tree.level_dealt[d]:
       reach = reach * _expand(tree.valid[tree.board[lo:hi]], ndim)
     levels.append(reach)
@@ -246,16 +261,25 @@ def _scan(x: jax.Array, suffix: bool) -> jax.Array:
   dot = lambda a, b, axis: jnp.tensordot(a, b, axes=(0, axis), precision=EXACT)
   if n <= _SHORT_SCAN:
     return dot(_triangle(n, suffix, x.dtype), x, 0)
-  blocks = -(-n // _SCAN_BLOCK)
-  y = jnp.pad(x, [(0, blocks * _SCAN_BLOCK - n)] + [(0, 0)] * (x.ndim - 1))
-  y = y.reshape((blocks, _SCAN_BLOCK) + x.shape[1:])
-  within = jnp.moveaxis(dot(_triangle(_SCAN_BLOCK, suffix, x.dtype, inclusive=True), y, 1), 0, 1)  # [K, b, ...]
+  size = _block_size(n)
+  blocks = -(-n // size)
+  y = x if blocks * size == n else jnp.pad(x, [(0, blocks * size - n)] + [(0, 0)] * (x.ndim - 1))
+  y = y.reshape((blocks, size) + x.shape[1:])
+  within = jnp.moveaxis(dot(_triangle(size, suffix, x.dtype, inclusive=True), y, 1), 0, 1)  # [K, b, ...]
   # the sums of the blocks strictly before (after) each block: exclusive scans of the totals
   outer = _triangle(blocks, suffix, x.dtype)  # [K, K + 1]
   between = dot(outer[:, 1:] if suffix else outer[:, :-1], y.sum(1), 0)  # [K, ...]
-  sums = (within + between[:, None]).reshape((blocks * _SCAN_BLOCK,) + x.shape[1:])[:n]
+  sums = (within + between[:, None]).reshape((blocks * size,) + x.shape[1:])[:n]
   zero = jnp.zeros_like(sums[:1])
   return jnp.concatenate([sums, zero] if suffix else [zero, sums])
+
+
+def _block_size(n: int) -> int:
+  """``_scan``'s block: the divisor of ``n`` nearest ``_SCAN_BLOCK`` within 3/4 to 3/2 of it
+  (34 for hold'em's 1,326 hands), so that no padded copy of the array is made (a tenth of a
+  turn iteration on one core), else ``_SCAN_BLOCK`` with padding."""
+  near = [b for b in range(3 * _SCAN_BLOCK // 4, 3 * _SCAN_BLOCK // 2 + 1) if n % b == 0]
+  return min(near, key=lambda b: (abs(b - _SCAN_BLOCK), b)) if near else _SCAN_BLOCK
 
 
 def _rest(prefix: jax.Array) -> jax.Array:
@@ -312,7 +336,8 @@ def _by_board(tree: PublicTreeTensors, reach: jax.Array) -> tuple:
   takes ``_boards_per_step`` boards side by side (a ``vmap``; the boards padded to a
   multiple of it with empty ones). The boards' reach is laid out hands first ([Bs, H, G, *B],
   ``_weaker_stronger``)."""
-  padded = jnp.concatenate([reach, jnp.zeros_like(reach[:1])])[tree.showdown_groups]  # [Bs, G, H, *B]
+  groups = tree.showdown_groups  # its padding, row S, reads zeros
+  padded = _select_rows(reach, groups, groups.ndim + reach.ndim - 1)  # [Bs, G, H, *B]
   padded = jnp.swapaxes(padded, 1, 2)  # [Bs, H, G, *B]
   count, width = padded.shape[0], _boards_per_step(tree, padded)
   if width == 1:
@@ -439,13 +464,12 @@ def counterfactual_values(
     opponent_ranges: [N, H, *B] the opponent's ranges (``ranges``).
   """
   terminal = terminal_values(tree, player, opponent_ranges, dense=dense, leaf_values=leaf_values)
-  terminal = jnp.concatenate([terminal, jnp.zeros_like(terminal[:1])])  # row T + L: not a terminal
   ndim = terminal.ndim
-  weights = None if strategy is None else _rows(strategy, jnp.arange(2, dtype=strategy.dtype))
+  rows = lambda table, index: _select_rows(table, index, ndim)  # row T + L, no terminal, reads 0
   below, levels = None, []
   for d in reversed(range(len(tree.level_slices))):
     lo, hi = tree.level_slices[d]
-    values = terminal[tree.terminal_row[lo:hi]]
+    values = rows(terminal, tree.terminal_row[lo:hi])
     if below is not None:
       kids = below[tree.decision_children[d]]  # [nD, A, H, *B]
       if strategy is None:
@@ -454,7 +478,7 @@ def counterfactual_values(
         summed = regret.unrolled_reduce(jnp.where(legal, kids, 0), 1, jnp.add, jnp.sum)
         decided = jnp.where(_expand(tree.decision_own[player][d], ndim), best, summed)
       else:
-        weight = weights[tree.decision_weight[player][d]]  # [nD, A, H, *B]
+        weight = _rows(strategy, (0, 1), tree.decision_weight[player][d])  # [nD, A, H, *B]
         decided = regret.unrolled_reduce(weight * kids, 1, jnp.add, jnp.sum)
       dealt = below[tree.chance_children[d]]  # [nC, C, H, *B]
       dealt = regret.unrolled_reduce(_expand(tree.chance_weight[d], ndim + 1) * dealt, 1, jnp.add, jnp.sum)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import time
 
 import numpy as np
 
@@ -18,10 +19,75 @@ from jaxcfr.base import memory
 from jaxcfr.games import GameBuildError
 from jaxcfr.kits.sequence_form.arrays import CHANCE_NODE, NUM_PLAYERS, TERMINAL_NODE, GameArrays, PlayerArrays
 
-__all__ = ["GameBuildError", "build_from_protocol", "TemporaryTreeplex", "number_treeplex", "assemble_game_arrays"]
+__all__ = [
+  "GameBuildError",
+  "WALK_BYTES_PER_HISTORY",
+  "estimate_histories",
+  "build_from_protocol",
+  "TemporaryTreeplex",
+  "number_treeplex",
+  "assemble_game_arrays",
+]
 
 _CHANCE, _TERMINAL = -1, -4  # the protocol's (OpenSpiel's) player ids
 _METER_EVERY = 1 << 12  # histories between two readings of the walk's memory (memory.Meter)
+# The tree walk's peak per history, at least: its lists and the states waiting at the next depth
+# (measured 681 B on OpenSpiel's liar's dice, 1.7 KB on its imperfect-information Goofspiel(5)).
+WALK_BYTES_PER_HISTORY = 512
+
+
+def _num_children(state) -> int:
+  player = state.current_player()
+  if player == _TERMINAL:
+    return 0
+  return len(state.chance_outcomes()) if player == _CHANCE else len(state.legal_actions())
+
+
+def _children(state, ks) -> list:
+  """The children of ``state`` at positions ``ks`` of the walk's order (chance outcomes, or legal actions)."""
+  if state.current_player() == _CHANCE:
+    outcomes = state.chance_outcomes()
+    return [state.child(outcomes[k][0]) for k in ks]
+  actions = state.legal_actions()
+  return [state.child(actions[k]) for k in ks]
+
+
+def estimate_histories(root, name: str, room: memory.Limit | None = None, *, seconds=memory.ESTIMATE_SECONDS):
+  """The number of histories of the game below ``root``, counted level by level without
+  holding them: each depth keeps at most ``memory.FRONTIER`` of its states (a uniform sample
+  of the previous sample's children, each standing for equally many), so the count is exact
+  while no level is wider and an unbiased estimate after. Refuses (GameTooLargeError, through
+  ``memory.check_estimate`` at ``WALK_BYTES_PER_HISTORY``) as soon as the histories so far are
+  beyond the limit ``room``.
+
+  Returns:
+    (histories, exact), or None when ``seconds`` passed first (the walk's own meter decides).
+  """
+  room = room or memory.limit()
+  rng = np.random.default_rng(0)
+  level, weight, total, exact, depth = [root], 1.0, 0.0, True, 0
+  deadline = time.monotonic() + seconds
+  while level:
+    total += weight * len(level)
+    memory.check_estimate(total, depth, exact, name, room, WALK_BYTES_PER_HISTORY)
+    if time.monotonic() > deadline:
+      return None
+    counts = np.array([_num_children(state) for state in level], np.int64)
+    children = int(counts.sum())
+    picks = np.arange(children)
+    if children > memory.FRONTIER:
+      picks = np.sort(rng.choice(children, memory.FRONTIER, replace=False))
+      weight, exact = weight * children / memory.FRONTIER, False
+    owner = np.searchsorted(np.cumsum(counts), picks, side="right")
+    position = picks - (np.cumsum(counts) - counts)[owner]
+    starts = np.flatnonzero(np.diff(owner, prepend=-1))  # picks grouped by their state, in order
+    level = [
+      child
+      for a, b in zip(starts.tolist(), [*starts[1:].tolist(), len(picks)])
+      for child in _children(level[owner[a]], position[a:b].tolist())
+    ]
+    depth += 1
+  return total, exact
 
 
 class _InfosetTable:
@@ -91,11 +157,13 @@ def build_from_protocol(root, name: str, *, tolerance: float = 1e-9, max_histori
     tolerance: for chance probabilities summing to one and returns summing to zero.
     max_histories: stop with an error beyond this many histories.
   Raises:
-    memory.GameTooLargeError: the walk's memory grew past the limit (memory.Meter, read every
-      4,096 histories: the walk holds about 0.7-1.7 KB per history, most of it the
-      protocol's states waiting at the next depth).
+    memory.GameTooLargeError: before the walk, the game's estimated histories need more than
+      the limit (``estimate_histories``); during it, the walk's memory grew past the limit
+      (memory.Meter, read every 4,096 histories: the walk holds about 0.7-1.7 KB per
+      history, most of it the protocol's states waiting at the next depth).
   """
   meter = memory.Meter(name)
+  estimate_histories(root, name, meter.room)
   tables = [_InfosetTable(p) for p in range(NUM_PLAYERS)]
   parent, kind, infoset, action_index, action_id = [], [], [], [], []
   chance_prob, utility, num_children, seq0, seq1 = [], [], [], [], []

@@ -23,6 +23,7 @@ recall (every history of an infoset has the same parent sequence).
 from __future__ import annotations
 
 import functools
+import time
 from typing import Protocol
 
 import numpy as np
@@ -31,7 +32,7 @@ from jaxcfr.base import memory
 from jaxcfr.kits.sequence_form.arrays import CHANCE_NODE, NUM_PLAYERS, PLAYER_0, PLAYER_1, TERMINAL_NODE, GameArrays
 from jaxcfr.kits.sequence_form.build import GameBuildError, TemporaryTreeplex, assemble_game_arrays
 
-__all__ = ["VectorizedRules", "take", "ragged_arange", "key_decoder", "build_vectorized"]
+__all__ = ["VectorizedRules", "take", "ragged_arange", "key_decoder", "estimate_histories", "build_vectorized"]
 
 States = dict  # str -> np.ndarray with a leading axis [N]
 
@@ -202,6 +203,54 @@ def _check_level(kind, utility, chance_parent, chance_prob, is_chance_parent, na
 
 
 _PROBE = 256  # states of a level expanded first, to price the whole level
+_CHILDREN_AT_ONCE = 1 << 18  # children an estimate makes in one expansion
+
+
+def _size(states: States) -> int:
+  return len(next(iter(states.values()))) if states else 0
+
+
+def estimate_histories(rules: VectorizedRules, name: str, room: memory.Limit | None = None, *, seconds=None):
+  """The number of histories of the game, counted level by level without holding them (the
+  vectorised twin of jaxcfr.kits.sequence_form.build.estimate_histories): each depth keeps at
+  most ``memory.FRONTIER`` states, children drawn with one probability from the previous
+  sample's (expanded ``_CHILDREN_AT_ONCE`` children at a time, the rate from a first few), each
+  standing for equally many; exact while no level is wider. Refuses (GameTooLargeError,
+  ``memory.check_estimate`` at ``memory.BYTES_PER_HISTORY``) as soon as the histories so far,
+  or the next level extrapolated from its first states, are beyond the limit ``room``.
+
+  Returns:
+    (histories, exact), or None when ``seconds`` (default ``memory.ESTIMATE_SECONDS``) passed
+    first (the build's own probes decide).
+  """
+  room = room or memory.limit()
+  rng = np.random.default_rng(0)
+  deadline = time.monotonic() + (memory.ESTIMATE_SECONDS if seconds is None else seconds)
+  states, weight, total, exact, depth = rules.initial_states(), 1.0, 0.0, True, 0
+  while _size(states):
+    total += weight * _size(states)
+    memory.check_estimate(total, depth, exact, name, room)
+    expanding = np.flatnonzero(np.asarray(rules.node_kind(states)) != TERMINAL_NODE)
+    if not len(expanding) or time.monotonic() > deadline:
+      return (total, exact) if not len(expanding) else None
+    first = expanding[: min(len(expanding), 8)]
+    per_state = len(rules.expand(take(states, first))[0]) / len(first)  # the rate of the first few
+    whole = exact and len(first) == len(expanding)
+    memory.check_estimate(total + weight * per_state * len(expanding), depth + 1, whole, name, room)
+    keep = min(1.0, memory.FRONTIER / max(per_state * len(expanding), 1.0))
+    step = max(1, int(_CHILDREN_AT_ONCE // max(per_state, 1.0)))
+    kept, count = [], 0
+    for start in range(0, len(expanding), step):
+      parent, _, _, children = rules.expand(take(states, expanding[start : start + step]))
+      count += len(parent)
+      kept.append(take(children, rng.random(len(parent)) < keep) if keep < 1 else children)
+    states = {k: np.concatenate([c[k] for c in kept]) for k in kept[0]}
+    depth += 1
+    if keep < 1:  # the kept children stand for the whole level: weight * count histories
+      if not _size(states):  # none drawn (the first few misled the rate): the level is counted, not walked
+        return total + weight * count, False
+      weight, exact = weight * count / _size(states), False
+  return total, exact
 
 
 def _check_growth(rules, states, expanding, histories: int, name: str, depth: int, room: memory.Limit) -> None:
@@ -236,6 +285,7 @@ def build_vectorized(rules: VectorizedRules, name: str, *, tolerance: float = 1e
     tolerance: for chance probabilities summing to one.
   """
   room = memory.limit()
+  estimate_histories(rules, name, room)
   tables = [_InfosetTable(p) for p in range(NUM_PLAYERS)]
   chunks = {
     field: []

@@ -1,0 +1,151 @@
+"""Solved poker spots, saved with their spot and read back without solving again.
+
+A ``Solution`` is a spot (jaxcfr.games.spots.Spot: board, pot, stacks, ranges, bet tree), its
+public tree and both players' average strategies. ``save`` writes it as one checksummed ``.npz``
+(the spot as JSON, the strategies in float32 or, with ``compact``, 16 bits per probability, and a
+fingerprint of the tree); ``load`` verifies the file, rebuilds the tree from the spot (seconds)
+and checks that it is the tree the strategies were solved on.
+
+    >>> from jaxcfr.games.spots import Spot
+    >>> from jaxcfr.poker import solutions
+    >>> spot = Spot.from_endgame(4)
+    >>> solved = solutions.solve(spot, "dcfr", 100)
+    >>> round(solved.exploitability_pot_percent, 1) < 1.0
+    True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+
+import jax
+import numpy as np
+
+from jaxcfr import solvers
+from jaxcfr.base import integrity, units
+from jaxcfr.games import GameInfo
+from jaxcfr.games.spots import Spot
+from jaxcfr.kits import public_tree
+from jaxcfr.kits.public_tree import values as ops
+
+__all__ = ["FORMAT", "Solution", "game_of", "exploitability_of", "solve", "save", "load"]
+
+FORMAT = "jaxcfr-solution"
+_VERSION = 1
+_SCALE = 65535  # 16-bit probabilities: round(p * 65535), renormalised when read
+
+
+@dataclasses.dataclass(frozen=True)
+class Solution:
+  """A solved spot.
+
+  Attributes:
+    spot: the Spot.
+    game: the PublicTreeGame (its tree and device tensors).
+    profile: both players' average strategies, ``[N_p, A, H]`` NumPy arrays.
+    algorithm, iterations: how it was solved.
+    exploitability: NashConv / 2 of the profile, in chips.
+  """
+
+  spot: Spot
+  game: public_tree.PublicTreeGame
+  profile: tuple
+  algorithm: str
+  iterations: int
+  exploitability: float
+
+  @property
+  def exploitability_pot_percent(self) -> float:
+    return float(units.pot_percent(self.exploitability, self.game.info))
+
+
+def game_of(spot: Spot, dtype=None) -> public_tree.PublicTreeGame:
+  """The spot's game on the public tree (named by a digest of the spot, which identifies it)."""
+  text = json.dumps(spot.to_dict(), sort_keys=True)
+  name = f"spot:{hashlib.sha256(text.encode()).hexdigest()[:16]}"
+  info = GameInfo(
+    payoff_unit="chips",
+    is_poker=True,
+    big_blind=float(spot.big_blind),
+    pot=float(spot.pot),
+    representations=("public_tree",),
+  )
+  tree = public_tree.build(spot.rules())
+  return public_tree.PublicTreeGame(name=name, info=info, tree=tree, tensors=public_tree.to_device(tree, dtype))
+
+
+def exploitability_of(game, profile) -> float:
+  """NashConv / 2 of ``profile`` on ``game``'s public tree, in chips."""
+  return float(jax.jit(ops.exploitability)(game.tensors, tuple(np.asarray(s, game.tensors.dtype) for s in profile)))
+
+
+def solve(spot: Spot, algorithm: str = "dcfr", iterations: int = 1000, *, dtype=None, settings=None) -> Solution:
+  """Solves ``spot`` with ``algorithm`` (a registered solver of the public tree: the CFR family,
+  or ``locked`` with ``settings={"lock": ...}``) for ``iterations`` iterations."""
+  game = game_of(spot, dtype)
+  settings = dict(settings or {})
+  options, hyperparameters = solvers.split_settings(algorithm, "public_tree", settings)
+  solver = solvers.get(algorithm, "public_tree", **options)
+  state = solver.run(game.tensors, solver.init(game.tensors, **hyperparameters), iterations)
+  profile = tuple(np.asarray(s) for s in solver.average_strategy(game.tensors, state))
+  return Solution(spot, game, profile, algorithm, iterations, exploitability_of(game, profile))
+
+
+def _fingerprint(tree) -> str:
+  """A digest of the tree's shape and actions: what the stored strategies' rows mean."""
+  digest = hashlib.sha256()
+  for array in (tree.kind, tree.player, tree.parent, tree.action, tree.action_ids, tree.contribution):
+    digest.update(np.ascontiguousarray(array).tobytes())
+  return digest.hexdigest()[:32]
+
+
+def save(path, solution: Solution, *, compact: bool = False) -> None:
+  """Writes ``solution`` to ``path`` (checksummed ``.npz``); ``compact``: 16 bits a probability."""
+  arrays = {
+    "format": np.array(FORMAT),
+    "version": np.array(_VERSION),
+    "spot": np.array(json.dumps(solution.spot.to_dict(), sort_keys=True)),
+    "tree": np.array(_fingerprint(solution.game.tree)),
+    "algorithm": np.array(solution.algorithm),
+    "iterations": np.array(solution.iterations),
+    "exploitability": np.array(solution.exploitability),
+    "compact": np.array(compact),
+  }
+  for p, strategy in enumerate(solution.profile):
+    strategy = np.asarray(strategy, np.float64)
+    arrays[f"player{p}"] = np.round(strategy * _SCALE).astype(np.uint16) if compact else strategy.astype(np.float32)
+  with open(path, "wb") as file:
+    np.savez(file, **integrity.with_checksum(arrays))
+
+
+def load(path, *, dtype=None) -> Solution:
+  """The Solution saved at ``path``: checksum, format, the spot, and the tree it rebuilds all
+  verified (ValueError naming the file and the problem)."""
+  data = integrity.read_arrays(path, "solution file")
+  if str(data.get("format")) != FORMAT:
+    raise ValueError(f"{path} is not a solution file (format {data.get('format')!r})")
+  if int(data["version"]) != _VERSION:
+    raise ValueError(f"{path} is a solution file of version {int(data['version'])}; this jaxcfr reads {_VERSION}")
+  try:
+    spot = Spot.from_dict(json.loads(str(data["spot"])), str(path))
+  except (ValueError, json.JSONDecodeError) as error:
+    raise ValueError(f"{path}: its spot does not read back: {error}") from None
+  game = game_of(spot, dtype)
+  if str(data["tree"]) != _fingerprint(game.tree):
+    raise ValueError(f"{path} was solved on another tree than its spot builds (another jaxcfr version's betting?)")
+  profile = []
+  for p in (0, 1):
+    stored = np.asarray(data[f"player{p}"])
+    if stored.shape != game.tree.action_ids[game.tree.decision_nodes(p)].shape + (game.tree.num_hands,):
+      raise ValueError(f"{path}: player {p}'s strategy has shape {stored.shape}, not the tree's")
+    if bool(data["compact"]):
+      stored = stored.astype(np.float64) / _SCALE
+      total = stored.sum(1, keepdims=True)
+      stored = np.where(total > 0, stored / np.where(total > 0, total, 1), stored)
+    profile.append(stored.astype(np.float32 if dtype in (None, "float32", np.float32) else np.float64))
+  public_tree.check_profile(game.tensors, profile, tolerance=1e-3)
+  return Solution(
+    spot, game, tuple(profile), str(data["algorithm"]), int(data["iterations"]), float(data["exploitability"])
+  )

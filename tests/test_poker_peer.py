@@ -1,0 +1,72 @@
+"""benchmarks/poker_peer.py's own pieces, without the peer: our betting lines in the peer's
+words (chips by hand on a small river spot; on a Libratus endgame, the counts the peer's tree
+dump gives), and the peer's SPOT.json written from a Spot."""
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import poker_peer  # noqa: E402  pylint: disable=wrong-import-position
+from jaxcfr.games.bet_trees import BetTree  # noqa: E402
+from jaxcfr.games.spots import Spot  # noqa: E402
+from jaxcfr.kits.public_tree import tree as pt  # noqa: E402
+
+
+def test_our_lines_name_every_line_with_its_chips():
+  """Pot 100 (50 each), 150 behind: a pot bet puts OOP's total at 150, the all-in at 200."""
+  spot = Spot(
+    board="AsKd7c2h3s", pot=100, effective_stack=150, oop_range="QQ", ip_range="JJ", bet_tree=BetTree("100%", "a")
+  )
+  lines = poker_peer.our_lines(pt.build(spot.rules()))
+  assert sorted(lines) == sorted(
+    [
+      "Check/Check",
+      "Check/Bet 150/Fold",
+      "Check/Bet 150/Call",
+      "Check/Bet 150/AllIn 200/Fold",
+      "Check/Bet 150/AllIn 200/Call",
+      "Bet 150/Fold",
+      "Bet 150/Call",
+      "Bet 150/AllIn 200/Fold",
+      "Bet 150/AllIn 200/Call",
+    ]
+  )
+
+
+def test_a_turn_endgame_has_the_peer_tree_dumps_counts():
+  """Endgame 2 (a turn): postflop-solver's dump of the same bet tree has 136 lines and 7
+  chance nodes (benchmarks/results/poker_peer.json, the peer's tree); our tree deals the river
+  also after an all-in is called, where the peer's line ends at a terminal."""
+  lines = poker_peer.our_lines(pt.build(Spot.from_endgame(2).rules()))
+  assert len(lines) == 136
+  assert sum(1 for line in lines if any(other.startswith(line + "/Deal/") for other in lines)) == 7
+  assert all(line.count("Deal") <= 1 for line in lines)
+
+
+def test_the_peer_spot_carries_the_spot():
+  spot = Spot.from_endgame(4)
+  peer = poker_peer.peer_spot(spot, "libratus_subgame4", max_iterations=100, max_seconds=None)
+  assert peer["board"] == spot.board and peer["starting_pot"] == 3750 and peer["effective_stack"] == 20_000 - 1875
+  assert peer["bet_sizes"]["river"] == ["50%,100%,a", "100%,a", "50%,100%,a", "100%,a"]
+  np.testing.assert_array_equal(peer["ranges"], spot.ranges)
+  assert "max_seconds" not in peer and peer["targets_pot_percent"] == [0.5, 0.3, 0.1]
+  readme = poker_peer.peer_spot(
+    poker_peer.load_spot("postflop_solver_readme_example"), "r", max_iterations=1, max_seconds=9
+  )
+  assert readme["range_strings"][0].startswith("66+") and readme["donk_sizes"] == {"turn": None, "river": "50%"}
+  assert readme["add_allin_threshold"] == 1.5 and readme["max_seconds"] == 9
+  capped = Spot(
+    board="AsKd7c",
+    pot=100,
+    effective_stack=150,
+    oop_range="QQ",
+    ip_range="JJ",
+    bet_tree=BetTree("100%", "a", max_raises=2),
+  )
+  with pytest.raises(ValueError, match="raise cap"):
+    poker_peer.peer_spot(capped, "capped", max_iterations=1, max_seconds=None)
