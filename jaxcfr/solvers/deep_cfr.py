@@ -55,7 +55,18 @@ from jaxcfr.kits.sequence_form.tensors import GameTensors
 from jaxcfr.solvers import networks, neural_inputs, neural_memory, registry, traversal
 from jaxcfr.solvers.mccfr_state import add_count, nodes_touched
 
-__all__ = ["DeepCFRState", "solver", "counters", "NEURAL_OPTIONS", "NEURAL_HYPERPARAMETERS", "network", "split"]
+__all__ = [
+  "DeepCFRState",
+  "solver",
+  "counters",
+  "NEURAL_OPTIONS",
+  "NEURAL_HYPERPARAMETERS",
+  "network",
+  "split",
+  "external_walks",
+  "fit_advantages",
+  "policy_network",
+]
 
 
 class DeepCFRState(NamedTuple):
@@ -134,6 +145,8 @@ def solver(
   hidden = tuple(int(h) for h in hidden)
   hyperparameters = {"seed": 0, "learning_rate": DEFAULT_LEARNING_RATE}
 
+  fitting = dict(steps=steps, batch_size=batch_size, clip=clip, warm_start=warm_start)
+
   def nets(tensors):
     return [network(tensors, p, hidden, layer_norm) for p in (0, 1)]
 
@@ -171,13 +184,7 @@ def solver(
     losses, count = [], state.nodes_touched
     for p, net in enumerate(nets(tensors)):
       treeplex = tensors.players[p]
-      needed = traversal.uniforms_needed(tensors, player=p, sample_opponent=True)
-      uniforms = jax.random.uniform(keys[1 + 3 * p], (traversals, needed), tensors.dtype)
-      walks = jax.vmap(
-        lambda u, p=p: traversal.traverse(
-          tensors, tuple(strategy), None, player=p, sample_opponent=True, matched=False, uniforms=u
-        )
-      )(uniforms)
+      walks = external_walks(tensors, tuple(strategy), keys[1 + 3 * p], p, traversals)
       rows = walks.index.reshape(-1)
       memory_key, fit_key = jax.random.split(keys[2 + 3 * p])
       memories[p] = neural_memory.remember(
@@ -190,18 +197,10 @@ def solver(
         valid = seen < tensors.players[q].num_infosets
         policy_memories[q] = neural_memory.remember(policy_memories[q], seen, sigma, valid, t, keys[3 + 3 * p])
       count = add_count(count, walks.nodes_touched.sum())
-      targets, weights = neural_memory.statistics(memories[p], treeplex.num_infosets)
-      opt = networks.optimizer(state.learning_rate, clip=clip)
-      start = (params[p], opt_states[p])
-      if not warm_start:
-        fresh = net.init(jax.random.fold_in(jax.random.key(state.seed), p), tensors.dtype)
-        start = (fresh, opt.init(fresh))
-      x = jnp.asarray(neural_inputs.infostate_features(tensors, p), tensors.dtype)
-      params[p], opt_states[p], loss = neural_memory.fit_values(
-        net, *start, opt, x, treeplex.legal, targets, weights, steps=steps, batch_size=batch_size, key=fit_key
+      params[p], opt_states[p], loss, strategy[p] = fit_advantages(
+        tensors, p, net, memories[p], params[p], opt_states[p], state, fit_key, **fitting
       )
       losses.append(loss)
-      strategy[p] = networks.regret_matching_argmax(net.apply(params[p], x), treeplex.legal)
       if single:  # sigma^t_p = RM(V^t_p) joins the mixture with weight t
         plan = evaluation.realization_plan(treeplex, strategy[p])
         average[p] = average[p] + t.astype(tensors.dtype) * plan[treeplex.parent_seq][:, None] * strategy[p]
@@ -221,7 +220,9 @@ def solver(
   def average_strategy(tensors: GameTensors, state: DeepCFRState):
     if single:
       return tuple(evaluation.normalise_rows(tp, a) for tp, a in zip(tensors.players, state.average))
-    return tuple(_policy(tensors, p, state, hidden, layer_norm, clip, policy_steps, batch_size) for p in range(2))
+    return tuple(
+      policy_network(tensors, p, state, hidden, layer_norm, clip, policy_steps, batch_size) for p in range(2)
+    )
 
   def current_strategy(tensors: GameTensors, state: DeepCFRState):
     del tensors
@@ -254,7 +255,39 @@ def solver(
   )
 
 
-def _policy(tensors, player: int, state: DeepCFRState, hidden, layer_norm, clip, steps, batch_size) -> jax.Array:
+def external_walks(tensors: GameTensors, strategy: tuple, key: jax.Array, player: int, count: int):
+  """``count`` external-sampling traversals for ``player`` under ``strategy`` (([I0, A0],
+  [I1, A1])) as one vmapped program: a ``traversal.Traversal`` whose leaves have a leading
+  axis [count] (rows ``index`` [count, R], ``regret`` [count, R, A], ...)."""
+  needed = traversal.uniforms_needed(tensors, player=player, sample_opponent=True)
+  uniforms = jax.random.uniform(key, (count, needed), tensors.dtype)
+  return jax.vmap(
+    lambda u: traversal.traverse(
+      tensors, strategy, None, player=player, sample_opponent=True, matched=False, uniforms=u
+    )
+  )(uniforms)
+
+
+def fit_advantages(
+  tensors, player: int, net, memory, params, opt_state, state, key, *, steps, batch_size, clip, warm_start
+):
+  """Fits ``player``'s advantage network to its memory (from the run's fresh weights, or from
+  ``params`` and ``opt_state`` when ``warm_start``) and returns (params, optimiser state, []
+  last objective, [I, A] regret matching on its outputs: the next strategy)."""
+  treeplex = tensors.players[player]
+  targets, weights = neural_memory.statistics(memory, treeplex.num_infosets)
+  opt = networks.optimizer(state.learning_rate, clip=clip)
+  if not warm_start:
+    params = net.init(jax.random.fold_in(jax.random.key(state.seed), player), tensors.dtype)
+    opt_state = opt.init(params)
+  x = jnp.asarray(neural_inputs.infostate_features(tensors, player), tensors.dtype)
+  params, opt_state, loss = neural_memory.fit_values(
+    net, params, opt_state, opt, x, treeplex.legal, targets, weights, steps=steps, batch_size=batch_size, key=key
+  )
+  return params, opt_state, loss, networks.regret_matching_argmax(net.apply(params, x), treeplex.legal)
+
+
+def policy_network(tensors, player: int, state: DeepCFRState, hidden, layer_norm, clip, steps, batch_size) -> jax.Array:
   """[I, A] the average-strategy network of ``player``, fitted from fresh weights to its
   strategy memory (deterministic in the state: the keys come from the run's seed)."""
   treeplex = tensors.players[player]

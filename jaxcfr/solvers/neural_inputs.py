@@ -18,11 +18,12 @@ from __future__ import annotations
 import functools
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 
 from jaxcfr.kits.sequence_form.tensors import GameTensors, InfosetLabels, tree_statics
 
-__all__ = ["infostate_features", "generic_features", "path_features", "path_width"]
+__all__ = ["infostate_features", "generic_features", "path_features", "path_width", "history_paths", "history_features"]
 
 
 def generic_features(keys_by_player, player: int) -> np.ndarray:
@@ -69,3 +70,20 @@ def path_features(tensors: GameTensors, slots: jax.Array) -> jax.Array:
   depth, width = path_width(tensors)
   onehot = jax.nn.one_hot(slots, width, dtype=tensors.dtype)  # -1 gives a zero row
   return onehot.reshape(slots.shape[:-1] + (depth * width,))
+
+
+def history_paths(tensors: GameTensors) -> jax.Array:
+  """[H, D] int32 the child slot taken at each depth on the way to every history (-1 below
+  its depth), one depth level at a time from the tree arrays (traceable)."""
+  tree = tensors.tree
+  depth, _ = path_width(tensors)
+  paths = jnp.full((tree.parent.shape[0], depth), -1, jnp.int32)
+  for level, (lo, hi) in enumerate(tree.depth_slices[1:]):
+    inherited = paths[tree.parent[lo:hi]].at[:, level].set(tree.action_index[lo:hi].astype(jnp.int32))
+    paths = paths.at[lo:hi].set(inherited)
+  return paths
+
+
+def history_features(tensors: GameTensors) -> jax.Array:
+  """[H, D W] ``path_features`` of every history (traceable)."""
+  return path_features(tensors, history_paths(tensors))
