@@ -23,6 +23,7 @@ on the card abstraction (limit hold'em): mccfr-os, cfr-cs, mcts and mcrnr.
 from jaxcfr.solvers import (  # noqa: F401  (each registers its solvers)
   cfr,
   deep_cfr,
+  escher,
   holdem_cfr,
   holdem_search,
   mccfr,

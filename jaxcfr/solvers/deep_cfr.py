@@ -111,7 +111,7 @@ def split(key: jax.Array, count: int) -> list:
   return list(jax.random.split(jax.random.wrap_key_data(key), count))
 
 
-def _check_options(name: str, **options) -> None:
+def check_options(name: str, **options) -> None:
   for option in ("traversals", "steps"):
     if not isinstance(options[option], (int, np.integer)) or isinstance(options[option], bool) or options[option] < 1:
       raise ValueError(f"{name}: {option} must be an integer >= 1, got {options[option]!r}")
@@ -140,7 +140,7 @@ def solver(
 ) -> registry.Solver:
   """``deep-cfr`` or ``sd-cfr`` with the declared options (see the module doc and
   ``NEURAL_OPTIONS``); hyperparameters seed and learning_rate."""
-  _check_options(name, traversals=traversals, steps=steps, batch_size=batch_size, memory=memory, hidden=hidden)
+  check_options(name, traversals=traversals, steps=steps, batch_size=batch_size, memory=memory, hidden=hidden)
   single = name == "sd-cfr"
   hidden = tuple(int(h) for h in hidden)
   hyperparameters = {"seed": 0, "learning_rate": DEFAULT_LEARNING_RATE}
