@@ -74,10 +74,21 @@ def test_every_algorithm_is_registered():
     "mcts",
     "rcfr",
     "mmd",
+    "deep-cfr",
+    "sd-cfr",
+    "escher",
   }
   assert expected <= set(solvers.names())
   assert all(isinstance(solvers.get(n), solvers.Solver) for n in solvers.names())
   assert solvers.get("mccfr-os", trajectories=4) is solvers.get("mccfr-os", trajectories=4)  # cached: one compile
+
+
+# Deep CFR, SD-CFR and ESCHER train networks in every iteration. In float32 a batch's matrix products
+# round otherwise than a run's, and where a predicted advantage is near zero its sign (regret
+# matching, or its argmax fallback) or a sampled action near a cumulative probability's cut
+# follows the rounding: the runs of a batch part from the runs alone within one or two
+# iterations on Kuhn (measured with the default options). Their batch is checked in float64.
+NEURAL = ("deep-cfr", "sd-cfr", "escher")
 
 
 @pytest.mark.parametrize("name,representation", [(r.name, r.representation) for r in solvers.registrations()])
@@ -90,6 +101,8 @@ def test_every_registration_passes_the_conformance_kit(name, representation):
   # orders, and a rounding can move a hand's estimated strength across a bucket's cut, after
   # which chance-sampled CFR's regrets part by up to 0.14 in 20 iterations (as before the kits).
   tolerance = dict(rtol=5e-2, atol=0.25) if representation == "card_abstraction" else {}
+  if name in NEURAL:  # memories sum thousands of sampled regrets: a batch's order parts them by ~1e-9
+    tolerance = dict(rtol=1e-6, atol=1e-6)
   jaxcfr.testing.check_solver(name, representation, dtype="float64", **tolerance)
 
 
@@ -101,6 +114,8 @@ def test_every_registration_passes_the_conformance_kit_in_float32(name, represen
   """The same in float32, the users' default (the card abstraction computes in float32 always:
   its float64 run above is the float32 one). RCFR trains a network on the regrets each
   iteration: a batch's rounding moves its runs further apart than a table's."""
+  if name in NEURAL:
+    pytest.skip(f"{name}: a float32 batch parts from its runs by rounding (see NEURAL); checked in float64")
   tolerance = dict(rtol=1e-2, atol=1e-3) if name == "rcfr" else dict(rtol=1e-4, atol=1e-5)
   jaxcfr.testing.check_solver(name, representation, dtype="float32", **tolerance)
 
