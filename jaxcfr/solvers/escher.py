@@ -4,18 +4,21 @@ McAleer, Farina, Lanctot and Sandholm, "ESCHER: Eschewing Importance Sampling in
 Computing a History Value Function to Estimate Regret", ICLR 2023. One iteration ``t``
 (alternating, player 0 first, as Deep CFR):
 
-    V = the history value network of sigma^t, fitted (warm-started from the last iteration's
-      weights) to the returns of ``value_traversals`` trajectories of the profile
-      ``value_exploration * uniform + (1 - value_exploration) * sigma^t``: at each history on a
-      trajectory, player 0's utility at its end times the importance ratios of the actions
-      taken from there on (``value_samples``; histories sigma^t does not reach need values too)
     for p in (0, 1):
+      V = the history value network of the profile p's walks follow (sigma^t_p and the
+        opponent's strategy, updated already when p = 1), fitted (warm-started from the last
+        fit's weights, ``value_steps`` steps on ``value_batch_size`` histories drawn by visits)
+        to the returns of ``value_traversals`` trajectories of the profile
+        ``value_exploration * uniform + (1 - value_exploration) * sigma``: at each history on a
+        trajectory, player 0's utility at its end times the importance ratios of the actions
+        taken from there on (``value_samples``; histories sigma does not reach need values too);
+        ``value_function="exact"`` takes the exact values instead (an oracle, for ablations)
       K trajectories (one batched walk, jaxcfr.solvers.outcome_walk) under the fixed sampling
-        profile: p uniform over its legal actions, the opponent by sigma^t_-p, chance by its
+        profile: p uniform over its legal actions, the opponent by its strategy, chance by its
         probabilities;
         every visited history h of p adds (I(h), q(h, .) - sum_b sigma^t_p(I, b) q(h, b), t)
           to p's advantage memory, with q(h, a) = V(ha) (the utility itself at terminals);
-        every visited history of the opponent adds (I, sigma^t_-p(I), t) to its strategy memory
+        every visited history of the opponent adds (I, sigma_-p(I), t) to its strategy memory
       the advantage network of p is fitted to its memory as Deep CFR's (jaxcfr.solvers.deep_cfr)
 
 With exact history values the sum of a trajectory's regret rows at an infoset ``I`` of ``p``
@@ -29,7 +32,7 @@ memory row's t-weighted mean is the linear average strategy).
 
 The value network's inputs are the histories' paths (``neural_inputs.history_features``: one
 one-hot block of the child slot per depth, complete on every game); it is evaluated on every
-history once per iteration (an [H, D W] batch) and the walks read the table, as Deep CFR reads
+history once per fit (an [H, D W] batch) and the walks read the table, as Deep CFR reads
 its advantage tables. ``counters`` report the nodes touched (histories on the trajectories,
 of both kinds of walks, and the children whose values a regret row reads) and the fits'
 objectives.
@@ -59,6 +62,9 @@ __all__ = [
   "value_samples",
   "RegretSamples",
 ]
+
+
+VALUE_FUNCTIONS = ("network", "exact")
 
 
 class EscherState(NamedTuple):
@@ -200,11 +206,17 @@ def solver(
   value_traversals: int = 1000,
   value_steps: int = 300,
   value_exploration: float = 0.1,
+  value_batch_size: int = 256,
+  value_function: str = "network",
 ) -> registry.Solver:
   """``escher`` with the declared options (Deep CFR's, and the history value network's
   ``value_traversals`` and ``value_steps``); hyperparameters seed and learning_rate."""
   deep_cfr.check_options(name, traversals=traversals, steps=steps, batch_size=batch_size, memory=memory, hidden=hidden)
   _check(name, value_traversals, value_steps)
+  if value_function not in VALUE_FUNCTIONS:
+    raise ValueError(f"{name}: value_function must be one of {VALUE_FUNCTIONS}, got {value_function!r}")
+  if not isinstance(value_batch_size, (int, np.integer)) or isinstance(value_batch_size, bool) or value_batch_size < 0:
+    raise ValueError(f"{name}: value_batch_size must be an integer >= 0, got {value_batch_size!r}")
   if not 0.0 < value_exploration <= 1.0:
     raise ValueError(f"{name}: value_exploration must be in (0, 1], got {value_exploration!r}")
   hidden = tuple(int(h) for h in hidden)
@@ -238,40 +250,56 @@ def solver(
       iteration=jnp.zeros((), jnp.int32),
     )
 
-  def step(tensors: GameTensors, state: EscherState) -> EscherState:
-    t = state.iteration + 1
+  def fit_history_values(tensors, state, strategy, value_params, value_opt_state, keys, t):
+    """[H] player 0's history values under ``strategy`` (the network's, or exact), the
+    network's new parameters and optimiser state, its loss and the histories touched."""
     dtype = tensors.dtype
-    keys = deep_cfr.split(state.key, 9)
-    params, opt_states, strategy = list(state.params), list(state.opt_state), list(state.strategy)
-    memories, policy_memories, losses = list(state.memory), list(state.policy_memory), []
-    count = state.nodes_touched
-    # the history value function of sigma^t, fitted to this iteration's off-policy returns
+    terminal = tensors.tree.kind == TERMINAL_NODE
+    if value_function == "exact":
+      return (
+        history_values(tensors, strategy),
+        value_params,
+        value_opt_state,
+        jnp.zeros((), dtype),
+        jnp.zeros((), jnp.int32),
+      )
     num_histories = tensors.tree.parent.shape[0]
     rows, returns, valid, touched = value_samples(
-      tensors, tuple(strategy), jax.random.key_data(keys[1]), value_traversals, value_exploration
+      tensors, strategy, jax.random.key_data(keys[0]), value_traversals, value_exploration
     )
-    count = add_count(count, touched)
-    tally = neural_memory.remember(neural_memory.empty(num_histories, 1, 0, dtype), rows, returns, valid, t, keys[2])
+    tally = neural_memory.remember(neural_memory.empty(num_histories, 1, 0, dtype), rows, returns, valid, t, keys[1])
     targets, weights = neural_memory.statistics(tally, num_histories)
     vnet = value_network(tensors, hidden, layer_norm)
     features = neural_inputs.history_features(tensors)
-    opt = networks.optimizer(state.learning_rate, clip=clip)
-    value_params, value_opt_state, value_loss = neural_memory.fit_values(
+    value_params, value_opt_state, loss = neural_memory.fit_values(
       vnet,
-      state.value_params,
-      state.value_opt_state,
-      opt,
+      value_params,
+      value_opt_state,
+      networks.optimizer(state.learning_rate, clip=clip),
       features,
       jnp.ones((num_histories, 1), bool),
       targets,
       weights,
       steps=value_steps,
-      batch_size=batch_size,
-      key=keys[3],
+      batch_size=value_batch_size,
+      key=keys[2],
     )
-    terminal = tensors.tree.kind == TERMINAL_NODE
     values = jnp.where(terminal, tensors.tree.utility.astype(dtype), vnet.apply(value_params, features)[:, 0])
+    return values, value_params, value_opt_state, loss, touched
+
+  def step(tensors: GameTensors, state: EscherState) -> EscherState:
+    t = state.iteration + 1
+    keys = deep_cfr.split(state.key, 9)
+    params, opt_states, strategy = list(state.params), list(state.opt_state), list(state.strategy)
+    memories, policy_memories, losses = list(state.memory), list(state.policy_memory), []
+    count = state.nodes_touched
+    value_params, value_opt_state = state.value_params, state.value_opt_state
     for p in (0, 1):
+      # the history values of the profile p's walks follow (the opponent updated already)
+      values, value_params, value_opt_state, value_loss, touched = fit_history_values(
+        tensors, state, tuple(strategy), value_params, value_opt_state, jax.random.split(keys[1 + p], 3), t
+      )
+      count = add_count(count, touched)
       net = deep_cfr.network(tensors, p, hidden, layer_norm)
       samples = regret_samples(tensors, tuple(strategy), values, jax.random.key_data(keys[4 + 2 * p]), p, traversals)
       memory_key, policy_key, fit_key = jax.random.split(keys[5 + 2 * p], 3)
@@ -334,6 +362,8 @@ def solver(
     value_traversals=value_traversals,
     value_steps=value_steps,
     value_exploration=value_exploration,
+    value_batch_size=value_batch_size,
+    value_function=value_function,
   )
   return registry.Solver(
     name=name,
@@ -369,6 +399,20 @@ registry.register(
     registry.Param("value_steps", int, 300, "optimiser steps of the history value fit per iteration", low=1),
     registry.Param(
       "value_exploration", float, 0.1, "uniform share of the value trajectories' sampling profile", low=0.0, high=1.0
+    ),
+    registry.Param(
+      "value_batch_size",
+      int,
+      256,
+      "histories per step of the value fit, drawn by visits (0: every visited history, weighted)",
+      low=0,
+    ),
+    registry.Param(
+      "value_function",
+      str,
+      "network",
+      "the history values: the network (the paper's) or exact on the tree (an oracle, for ablations)",
+      choices=VALUE_FUNCTIONS,
     ),
   ),
   hyperparameters=deep_cfr.NEURAL_HYPERPARAMETERS,
