@@ -86,7 +86,7 @@ def curve(game: str, label: str, seconds: float, chunk: int, learning_rate: floa
     nodes = int(solver.counters(state)["nodes_touched"])
     points.append(dict(iteration=int(state.iteration), seconds=trained, nodes_touched=nodes, mbb=mbb, average_s=fit))
     print(
-      f"  {name:>8} {game}: it {points[-1]['iteration']:5d} {trained:7.1f} s {nodes:>12,d} nodes {mbb:8.1f} mbb/g",
+      f"  {label:>8} {game}: it {points[-1]['iteration']:5d} {trained:7.1f} s {nodes:>12,d} nodes {mbb:8.1f} mbb/g",
       flush=True,
     )
     if stop_at is not None and mbb <= stop_at:

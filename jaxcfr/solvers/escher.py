@@ -395,7 +395,13 @@ registry.register(
   options=deep_cfr.NEURAL_OPTIONS
   + (
     deep_cfr.POLICY_STEPS,
-    registry.Param("value_traversals", int, 1000, "on-policy trajectories per iteration for the value network", low=1),
+    registry.Param(
+      "value_traversals",
+      int,
+      1000,
+      "trajectories of the exploring profile per value fit (one fit per player and iteration)",
+      low=1,
+    ),
     registry.Param("value_steps", int, 300, "optimiser steps of the history value fit per iteration", low=1),
     registry.Param(
       "value_exploration", float, 0.1, "uniform share of the value trajectories' sampling profile", low=0.0, high=1.0
