@@ -21,6 +21,7 @@ declares the defaults).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 import numpy as np
 
@@ -36,6 +37,7 @@ __all__ = [
   "GameBuildError",
   "OpenSpielVariant",
   "GameInfo",
+  "InfostateEncoding",
   "check_int",
   "strings_from_chars",
 ]
@@ -76,6 +78,33 @@ class OpenSpielVariant(GameError):
 
 
 @dataclasses.dataclass(frozen=True)
+class InfostateEncoding:
+  """A game's information-state encoding: the input of the neural solvers' networks
+  (jaxcfr.solvers.deep_cfr, escher), computed on the host from the infoset keys alone.
+
+  ``encode(keys, player)`` -> [I, F] float32, one row per key of ``player``. Compares and
+  hashes by value (``function`` is a module-level function, ``params`` a tuple), so loading
+  a game twice gives equal GameInfos.
+
+  Attributes:
+    function: ``function(keys: list[str], player: int, **params) -> [I, F]``.
+    params: ((name, value), ...) the game's parameters the layout depends on.
+    openspiel: True when the rows equal OpenSpiel's ``information_state_tensor`` of the twin
+      (GameInfo.openspiel_name; tests/test_encodings.py checks every infoset), else the layout
+      is the one ``function`` documents.
+  """
+
+  function: Callable
+  params: tuple = ()
+  openspiel: bool = False
+
+  def encode(self, keys, player: int) -> np.ndarray:
+    """[I, F] float32 rows of the keys of ``player``."""
+    rows = np.asarray(self.function([str(k) for k in keys], int(player), **dict(self.params)), np.float32)
+    return rows.reshape(len(keys), -1)
+
+
+@dataclasses.dataclass(frozen=True)
 class GameInfo:
   """What a game declares about itself for the layers above the rules, so that none of them
   looks a game up by its name. The defaults describe a game with nothing special; a game
@@ -102,6 +131,8 @@ class GameInfo:
       of one batch that the public tree solves faster on a CPU (measured by
       ``benchmarks/public_tree.py``), so that loading for such a batch picks it by default;
       None where the sequence form is the faster for every batch measured.
+    encoding: the information-state encoding of the neural solvers (InfostateEncoding), or
+      None for the generic encoding of the infoset keys (jaxcfr.solvers.neural_inputs).
   """
 
   payoff_unit: str = "value"
@@ -113,6 +144,7 @@ class GameInfo:
   pot: float | None = None
   public_tree_runs: int | None = None
   representations: tuple = ("sequence_form",)
+  encoding: InfostateEncoding | None = None
 
   def __post_init__(self):
     if not isinstance(self.payoff_unit, str) or not self.payoff_unit.strip():
@@ -133,6 +165,8 @@ class GameInfo:
     runs = self.public_tree_runs
     if runs is not None and (isinstance(runs, bool) or not isinstance(runs, int) or runs < 1):
       raise GameError(f"public_tree_runs must be a positive int or None, got {runs!r}")
+    if self.encoding is not None and not isinstance(self.encoding, InfostateEncoding):
+      raise GameError(f"encoding must be an InfostateEncoding or None, got {self.encoding!r}")
 
 
 def check_int(name: str, value, *, low: int, high: int | None = None) -> int:

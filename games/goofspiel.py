@@ -38,13 +38,14 @@ from ._base import (
   TERMINAL_NODE,
   GameError,
   GameInfo,
+  InfostateEncoding,
   OpenSpielVariant,
   State,
   check_int,
   strings_from_chars,
 )
 
-__all__ = ["MAX_CARDS", "GoofspielState", "Goofspiel", "VectorizedGoofspiel"]
+__all__ = ["MAX_CARDS", "GoofspielState", "Goofspiel", "VectorizedGoofspiel", "information_state_tensor"]
 
 _SYMBOLS = "0123456789abcdefghijklmnopqrstuvwxyz"
 _RESULTS = "01="  # player 0 won the point card, player 1 won it, tie
@@ -53,6 +54,41 @@ MAX_CARDS = 11  # infoset codes are exact in int64 up to here
 
 def _result(bid0: int, bid1: int) -> int:
   return 0 if bid0 > bid1 else 1 if bid1 > bid0 else 2
+
+
+def information_state_tensor(keys: list, player: int, *, num_cards: int) -> np.ndarray:
+  """[I, 4 + 2 (M + 1) + N + 2 N + 2 N^2] rows of the keys (own bid and result per past round),
+  M = N (N + 1) / 2 the most points: OpenSpiel's layout of turn-based ``goofspiel(imp_info=True,
+  points_order=descending)`` (``pyspiel.convert_to_turn_based``), for both ways of playing the
+  last round: the acting player one-hot (2, the turn-based transform's), the observing player
+  one-hot (2), the points one-hot (M + 1 each) of the observer, then of the opponent, the cards left in the own hand (N),
+  per round the winner one-hot (2 each, zeros for a tie or a round not yet played), per round
+  the point card one-hot (N each; the cards dealt so far, the current round's included), and
+  per round the own bid one-hot (N each)."""
+  most = num_cards * (num_cards + 1) // 2
+  points_at, hand_at = 4, 4 + 2 * (most + 1)
+  wins_at = hand_at + num_cards
+  cards_at = wins_at + 2 * num_cards
+  bids_at = cards_at + num_cards * num_cards
+  rows = np.zeros((len(keys), bids_at + num_cards * num_cards), np.float32)
+  rows[:, player] = 1
+  rows[:, 2 + player] = 1
+  for i, key in enumerate(keys):
+    points, hand = [0, 0], set(range(num_cards))
+    played = len(key) // 2
+    for r in range(played):
+      bid, result = _SYMBOLS.index(key[2 * r]) - 1, _RESULTS.index(key[2 * r + 1])
+      hand.discard(bid)
+      rows[i, bids_at + num_cards * r + bid] = 1
+      if result < 2:
+        points[result] += num_cards - r
+        rows[i, wins_at + 2 * r + result] = 1
+    for r in range(min(played + 1, num_cards)):
+      rows[i, cards_at + num_cards * r + num_cards - r - 1] = 1
+    for k in (0, 1):  # the observer's points first
+      rows[i, points_at + (most + 1) * k + points[(player + k) % 2]] = 1
+    rows[i, [hand_at + c for c in hand]] = 1
+  return rows
 
 
 class GoofspielState(State):
@@ -145,7 +181,10 @@ class Goofspiel:
 
   @property
   def info(self) -> GameInfo:
-    return GameInfo(openspiel_name=self.openspiel_name)
+    encoding = InfostateEncoding(
+      information_state_tensor, (("num_cards", self.num_cards),), openspiel=self.openspiel_name is not None
+    )
+    return GameInfo(openspiel_name=self.openspiel_name, encoding=encoding)
 
   def new_initial_state(self) -> GoofspielState:
     return GoofspielState(self.num_cards, self.num_rounds)

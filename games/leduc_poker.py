@@ -11,10 +11,12 @@ card wins, else the higher rank; equal ranks split the pot.
 
 from __future__ import annotations
 
-from ._base import CHANCE, TERMINAL, GameInfo, State
+import numpy as np
+
+from ._base import CHANCE, TERMINAL, GameInfo, InfostateEncoding, State
 from .poker_rules import PokerRules, leduc_rules
 
-__all__ = ["LeducState", "LeducPoker"]
+__all__ = ["LeducState", "LeducPoker", "information_state_tensor"]
 
 FOLD, CALL, RAISE = 0, 1, 2
 _RAISE_SIZE = (2, 4)
@@ -100,6 +102,24 @@ class LeducState(State):
     return f"{self.cards[player]}:{public}:{history}"
 
 
+def information_state_tensor(keys: list, player: int) -> np.ndarray:
+  """[I, 30] rows of the keys ``"card:public:history"``: OpenSpiel's ``leduc_poker`` layout, the
+  player one-hot (2), the private card one-hot (6), the public card one-hot (6, zeros before it
+  is dealt), then per round four action slots of two bits, call = (1, 0) and raise = (0, 1)
+  (8 per round; a fold ends the game, so no key holds one)."""
+  rows = np.zeros((len(keys), 2 + 2 * _NUM_CARDS + 16), np.float32)
+  rows[:, player] = 1
+  for i, key in enumerate(keys):
+    card, public, history = key.split(":")
+    rows[i, 2 + int(card)] = 1
+    if public:
+      rows[i, 2 + _NUM_CARDS + int(public)] = 1
+    for round_index, actions in enumerate(history.split("/")):
+      for turn, action in enumerate(actions):
+        rows[i, 2 + 2 * _NUM_CARDS + 8 * round_index + 2 * turn + "cr".index(action)] = 1
+  return rows
+
+
 class LeducPoker:
   def __init__(self):
     self.name, self.params = "leduc_poker", {}
@@ -109,6 +129,7 @@ class LeducPoker:
       openspiel_name="leduc_poker",
       features="leduc",
       representations=("sequence_form", "public_tree"),
+      encoding=InfostateEncoding(information_state_tensor, openspiel=True),
     )
 
   def new_initial_state(self) -> LeducState:

@@ -69,7 +69,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import poker_rules
-from ._base import CHANCE, TERMINAL, GameError, GameInfo, State, check_int
+from ._base import CHANCE, TERMINAL, GameError, GameInfo, InfostateEncoding, State, check_int
 
 __all__ = [
   "BETTINGS",
@@ -79,6 +79,7 @@ __all__ = [
   "NoLimitLeducState",
   "NoLimitLeducPoker",
   "PublicNoLimitLeduc",
+  "information_state_tensor",
 ]
 
 FOLD, CALL, POT, ALL_IN = 0, 1, 2, 3
@@ -225,6 +226,61 @@ class NoLimitLeducState(State):
     return f"{self.cards[player]}:{public}:{self.history}"
 
 
+def information_state_tensor(keys: list, player: int, *, num_cards: int, length: int, all_in: int = 0) -> np.ndarray:
+  """[I, 2 + 2 C + 3 L] rows of the keys ``"card:public:history"`` (C cards, L action slots):
+  OpenSpiel's ``universal_poker`` layout, the player one-hot (2), the private card one-hot (C),
+  the public card one-hot (C), then the action sequence as L slots of two bits, each deal
+  (the two private cards first, the public card after round one) an empty slot, call = (1, 0)
+  and raise = (0, 1) (with ``betting="fcpa"`` the all-in, a raise to ``all_in`` chips, is (1, 1)),
+  and last the L slots' raise-to amounts in chips (0 at other slots). ``length`` is OpenSpiel's
+  ``MaxGameLength`` where the game has a twin (``_action_slots``)."""
+  rows = np.zeros((len(keys), 2 + 2 * num_cards + 3 * length), np.float32)
+  rows[:, player] = 1
+  bits_at = 2 + 2 * num_cards
+  sizes_at = bits_at + 2 * length
+  for i, key in enumerate(keys):
+    card, public, history = key.split(":")
+    rows[i, 2 + int(card)] = 1
+    if public:
+      rows[i, 2 + num_cards + int(public)] = 1
+    slot, j = 2, 0  # the two private deals
+    while j < len(history):
+      token = history[j]
+      j += 1
+      if token == "r":
+        end = j
+        while end < len(history) and history[end].isdigit():
+          end += 1
+        amount = int(history[j:end])
+        rows[i, bits_at + 2 * slot + 1] = 1
+        rows[i, bits_at + 2 * slot] = amount == all_in
+        rows[i, sizes_at + slot] = amount
+        j = end
+      elif token == "c":
+        rows[i, bits_at + 2 * slot] = 1
+      elif token != "/" and token != "f":
+        raise GameError(f"no_limit_leduc_poker: unknown action {token!r} in the key {key!r}")
+      slot += 1  # a fold is (0, 0); "/" is the public card's deal
+    if slot > length:
+      raise GameError(f"no_limit_leduc_poker: the key {key!r} has more than {length} action slots")
+  return rows
+
+
+def _action_slots(stack: int, ante: int, betting: str) -> int:
+  """OpenSpiel's ``universal_poker`` MaxGameLength, as measured on its games: a terminal slot,
+  three deals and a check per player and round (8), then ``ceil(stack / ante)`` raises for the
+  full game (every raise adds at least ``ante`` chips: a bound for the double rule and the
+  DeepStack bets too), or for ``fcpa`` one per division of the stack by three (a pot raise
+  triples the pot) down to the ante."""
+  if betting != "fcpa":
+    return 8 + -(-stack // ante)
+  length, chips = 8, float(stack)
+  while chips > ante:
+    chips /= 3
+    length += 1
+  return length
+
+
 class NoLimitLeducPoker:
   """``no_limit_leduc_poker(stack=10, ante=1, betting="full", raise_rule="double",
   num_ranks=3, num_suits=2)``; ``stack`` counts each player's chips before the ante."""
@@ -296,12 +352,22 @@ class NoLimitLeducPoker:
 
   @property
   def info(self) -> GameInfo:
+    twin = self.openspiel_name is not None
     return GameInfo(
       payoff_unit="chips",
       is_poker=True,
       openspiel_name=self.openspiel_name,
       big_blind=float(self.ante),  # DeepStack-Leduc reports in antes, its big blind
       representations=("sequence_form", "public_tree"),
+      encoding=InfostateEncoding(
+        information_state_tensor,
+        (
+          ("num_cards", self.num_cards),
+          ("length", _action_slots(self.stack, self.ante, self.betting)),
+          ("all_in", self.stack if self.betting == "fcpa" else 0),
+        ),
+        openspiel=twin,
+      ),
     )
 
   def new_initial_state(self) -> NoLimitLeducState:

@@ -18,10 +18,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._base import CHANCE, CHANCE_NODE, PLAYER_0, PLAYER_1, TERMINAL, TERMINAL_NODE, GameInfo, State, check_int
+from ._base import (
+  CHANCE,
+  CHANCE_NODE,
+  PLAYER_0,
+  PLAYER_1,
+  TERMINAL,
+  TERMINAL_NODE,
+  GameInfo,
+  InfostateEncoding,
+  State,
+  check_int,
+)
 from .poker_rules import PokerRules, one_card_poker_rules
 
-__all__ = ["OneCardPokerState", "OneCardPoker", "kuhn_poker", "VectorizedOneCardPoker"]
+__all__ = ["OneCardPokerState", "OneCardPoker", "kuhn_poker", "VectorizedOneCardPoker", "information_state_tensor"]
 
 PASS, BET = 0, 1
 _TERMINAL_BETS = {"pp": 1, "pbp": 1, "pbb": 2, "bp": 1, "bb": 2}
@@ -64,6 +75,24 @@ class OneCardPokerState(State):
     return f"{self.cards[player]}:{self.bets}"
 
 
+def information_state_tensor(keys: list, player: int, *, num_cards: int) -> np.ndarray:
+  """[I, 2 + N + 6] rows of the keys ``"card:bets"``: OpenSpiel's ``kuhn_poker`` layout (N = 3:
+  size 11): the player one-hot (2), the own card one-hot (N), then for each of the three turns a
+  pass / bet one-hot (2 each, zeros for turns not yet played)."""
+  rows = np.zeros((len(keys), 2 + num_cards + 6), np.float32)
+  rows[:, player] = 1
+  for i, key in enumerate(keys):
+    card, bets = key.split(":")
+    rows[i, 2 + int(card)] = 1
+    for turn, bet in enumerate(bets):
+      rows[i, 2 + num_cards + 2 * turn + "pb".index(bet)] = 1
+  return rows
+
+
+def _encoding(num_cards: int) -> InfostateEncoding:
+  return InfostateEncoding(information_state_tensor, (("num_cards", num_cards),), openspiel=num_cards == 3)
+
+
 class OneCardPoker:
   def __init__(self, num_cards: int = 3):
     self.num_cards = check_int("num_cards", num_cards, low=2)
@@ -75,6 +104,7 @@ class OneCardPoker:
       is_poker=True,
       openspiel_name="kuhn_poker" if num_cards == 3 else None,
       representations=("sequence_form", "public_tree"),
+      encoding=_encoding(num_cards),
     )
 
   def new_initial_state(self) -> OneCardPokerState:
@@ -98,6 +128,7 @@ def kuhn_poker() -> OneCardPoker:
     openspiel_name="kuhn_poker",
     metrics="kuhn",
     representations=("sequence_form", "public_tree"),
+    encoding=_encoding(3),
   )
   return game
 

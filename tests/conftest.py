@@ -69,6 +69,12 @@ SLOW_TESTS = (
   "conformance_kit[cfr-cs-card_abstraction",
   "conformance_kit[mcrnr-card_abstraction",
   "conformance_kit[mcts-card_abstraction",
+  "conformance_kit[deep-cfr-",  # the neural solvers' default options: 15 s each on Kuhn
+  "conformance_kit[sd-cfr-",
+  "conformance_kit[escher-",
+  "test_leduc_strategies_are_zero_at_illegal_actions",
+  "test_a_batch_of_seeds_equals_the_seeds_run_alone[deep-cfr",  # sd-cfr's stays in the fast tier
+  "test_a_batch_of_seeds_equals_the_seeds_run_alone[escher",
   "test_presets_reproduce_openspiel_trajectories[leduc_poker",
   "test_sampled_estimates_are_unbiased[leduc_poker",
   "test_figure_7_script_runs",

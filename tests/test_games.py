@@ -19,6 +19,8 @@ from jaxcfr.kits.sequence_form import statistics as statistics_lib
 from jaxcfr.kits.sequence_form.arrays import CHANCE_NODE, PLAYER_0, PLAYER_1, TERMINAL_NODE, PlayerArrays
 from jaxcfr.kits.sequence_form.build import build_from_protocol
 from jaxcfr import games
+from jaxcfr.games import goofspiel, leduc_poker, liars_dice, no_limit_leduc_poker, one_card_poker
+from jaxcfr.games._base import InfostateEncoding
 
 from helpers import load
 
@@ -141,14 +143,33 @@ DECLARED = {
 # The games with a public tree declare both exact kits; liar's dice's public tree is the faster for
 # batches of 64 runs (benchmarks/results/public_tree_liars_dice.json); no-limit Leduc counts its
 # ante as the big blind.
+# Each declares its information-state encoding (the neural solvers' inputs; OpenSpiel's layout
+# where a twin exists: tests/test_encodings.py).
 BOTH = {"representations": ("sequence_form", "public_tree")}
+KUHN_ENCODING = InfostateEncoding(one_card_poker.information_state_tensor, (("num_cards", 3),), openspiel=True)
+NO_LIMIT = (("num_cards", 6), ("length", 12), ("all_in", 0))
 DECLARED_ALSO = {
-  "kuhn_poker": BOTH,
-  "one_card_poker(num_cards=3)": BOTH,
-  "one_card_poker(num_cards=5)": BOTH,
-  "leduc_poker": BOTH,
-  "no_limit_leduc_poker(stack=4)": {**BOTH, "big_blind": 1.0},
-  "liars_dice(dice_sides=3)": {"public_tree_runs": 64, **BOTH},
+  "kuhn_poker": {**BOTH, "encoding": KUHN_ENCODING},
+  "one_card_poker(num_cards=3)": {**BOTH, "encoding": KUHN_ENCODING},
+  "one_card_poker(num_cards=5)": {
+    **BOTH,
+    "encoding": InfostateEncoding(one_card_poker.information_state_tensor, (("num_cards", 5),)),
+  },
+  "leduc_poker": {**BOTH, "encoding": InfostateEncoding(leduc_poker.information_state_tensor, openspiel=True)},
+  "no_limit_leduc_poker(stack=4)": {
+    **BOTH,
+    "big_blind": 1.0,
+    "encoding": InfostateEncoding(no_limit_leduc_poker.information_state_tensor, NO_LIMIT, openspiel=True),
+  },
+  "liars_dice(dice_sides=3)": {
+    "public_tree_runs": 64,
+    **BOTH,
+    "encoding": InfostateEncoding(liars_dice.information_state_tensor, (("sides", 3),), openspiel=True),
+  },
+  NATIVE_GOOFSPIEL: {
+    "encoding": InfostateEncoding(goofspiel.information_state_tensor, (("num_cards", 4),), openspiel=True)
+  },
+  "goofspiel(num_cards=3)": {"encoding": InfostateEncoding(goofspiel.information_state_tensor, (("num_cards", 3),))},
 }
 
 

@@ -74,10 +74,21 @@ def test_every_algorithm_is_registered():
     "mcts",
     "rcfr",
     "mmd",
+    "deep-cfr",
+    "sd-cfr",
+    "escher",
   }
   assert expected <= set(solvers.names())
   assert all(isinstance(solvers.get(n), solvers.Solver) for n in solvers.names())
   assert solvers.get("mccfr-os", trajectories=4) is solvers.get("mccfr-os", trajectories=4)  # cached: one compile
+
+
+# Deep CFR, SD-CFR and ESCHER train networks in every iteration. In float32 a batch's matrix products
+# round otherwise than a run's, and where a predicted advantage is near zero its sign (regret
+# matching, or its argmax fallback) or a sampled action near a cumulative probability's cut
+# follows the rounding: the runs of a batch part from the runs alone within one or two
+# iterations on Kuhn (measured with the default options). Their batch is checked in float64.
+NEURAL = ("deep-cfr", "sd-cfr", "escher")
 
 
 @pytest.mark.parametrize("name,representation", [(r.name, r.representation) for r in solvers.registrations()])
@@ -90,12 +101,18 @@ def test_every_registration_passes_the_conformance_kit(name, representation):
   # orders, and a rounding can move a hand's estimated strength across a bucket's cut, after
   # which chance-sampled CFR's regrets part by up to 0.14 in 20 iterations (as before the kits).
   tolerance = dict(rtol=5e-2, atol=0.25) if representation == "card_abstraction" else {}
+  if name in NEURAL:  # memories sum thousands of sampled regrets: a batch's order parts them by ~1e-9
+    tolerance = dict(rtol=1e-6, atol=1e-6)
   jaxcfr.testing.check_solver(name, representation, dtype="float64", **tolerance)
 
 
 @pytest.mark.parametrize(
   "name,representation",
-  [(r.name, r.representation) for r in solvers.registrations() if r.representation != "card_abstraction"],
+  [
+    (r.name, r.representation)
+    for r in solvers.registrations()
+    if r.representation != "card_abstraction" and r.name not in NEURAL  # NEURAL's batch: float64 above
+  ],
 )
 def test_every_registration_passes_the_conformance_kit_in_float32(name, representation):
   """The same in float32, the users' default (the card abstraction computes in float32 always:

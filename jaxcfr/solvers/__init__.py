@@ -16,12 +16,14 @@ See jaxcfr.solvers.registry for the protocol, the batch convention and the decla
 ranges). Importing this package registers, on the sequence form: the CFR family (cfr, cfr+,
 lcfr, dcfr, pcfr+, rm, rm+), sampled CFR (mccfr-os, mccfr-es, cfr-cs), the restricted
 solvers (rnr, dbr, mcrnr), information-set MCTS (mcts, Smooth UCT as its option), regression
-CFR (rcfr) and magnetic mirror descent (mmd); on the public tree: the CFR family, rnr and dbr;
+CFR (rcfr), neural CFR (deep-cfr, sd-cfr, escher) and magnetic mirror descent (mmd); on the public tree: the CFR family, rnr and dbr;
 on the card abstraction (limit hold'em): mccfr-os, cfr-cs, mcts and mcrnr.
 """
 
 from jaxcfr.solvers import (  # noqa: F401  (each registers its solvers)
   cfr,
+  deep_cfr,
+  escher,
   holdem_cfr,
   holdem_search,
   mccfr,

@@ -16,7 +16,7 @@ batchable hyperparameters (``learning_rate``, ``threshold``), traced scalars.
 - ``abstraction``: one parameter per abstract cell, the weighted mean of its rows: CFR on the
   abstract game (Waugh et al. 2015, "Relationship to Abstraction": the abstract regret is the
   sum of the member regrets, and regret matching on the mean equals it on the sum).
-- ``mlp``: a multilayer perceptron (tanh hidden layers, linear output) trained by optax
+- ``mlp``: a multilayer perceptron (``jaxcfr.solvers.networks``: tanh hidden layers, linear output) trained by optax
   (Adam by default) for ``steps`` full-batch steps per iteration on the weighted squared
   (or Huber) error, warm-started from the previous parameters and optimiser state; targets
   are divided by their weighted root mean square (kept in the parameters) when ``normalise``.
@@ -41,6 +41,8 @@ from collections.abc import Callable
 import jax
 import jax.numpy as jnp
 import numpy as np
+
+from jaxcfr.solvers import networks
 
 __all__ = ["Regressor", "table", "abstraction", "mlp", "tree", "TreeParams", "MLPParams"]
 
@@ -131,10 +133,7 @@ class MLPParams(NamedTuple):
 
 
 def _forward(weights, x):
-  for w, b in weights[:-1]:
-    x = jnp.tanh(x @ w + b)
-  w, b = weights[-1]
-  return (x @ w + b)[:, 0]
+  return networks.forward(networks.MLPParams(weights), x, "tanh")[:, 0]
 
 
 def mlp(
@@ -168,11 +167,7 @@ def mlp(
 
   def init(key, rows):
     widths = (rows.features.shape[1],) + tuple(hidden) + (1,)
-    weights = []
-    for n_in, n_out in zip(widths[:-1], widths[1:]):
-      key, sub = jax.random.split(key)
-      bound = np.sqrt(6.0 / (n_in + n_out))  # Glorot uniform
-      weights.append((jax.random.uniform(sub, (n_in, n_out), _dtype(), -bound, bound), jnp.zeros(n_out, _dtype())))
+    weights = networks.glorot(key, widths, _dtype())  # the shared MLP (jaxcfr.solvers.networks)
     return MLPParams(weights, make(1.0).init(weights), jnp.ones((), _dtype()))
 
   def fit(params, rows, targets, weights, hyper):

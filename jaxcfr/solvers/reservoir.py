@@ -31,7 +31,7 @@ __all__ = ["Reservoir", "empty", "add", "statistics"]
 
 
 class Reservoir(NamedTuple):
-  """row: [K] int32 row index of each point; value: [K] float its instantaneous regret;
+  """row: [K] int32 row index of each point; value: [K, ...] float its instantaneous regret(s);
   iteration: [K] int32 the iteration it came from (0: empty slot); seen: [] int32 points
   offered so far (below 2^31)."""
 
@@ -41,35 +41,41 @@ class Reservoir(NamedTuple):
   seen: jax.Array
 
 
-def empty(capacity: int, dtype=None) -> Reservoir:
-  """An empty reservoir of ``capacity`` (>= 1) points."""
+def empty(capacity: int, dtype=None, shape: tuple = ()) -> Reservoir:
+  """An empty reservoir of ``capacity`` (>= 1) points, each value of ``shape`` (a row of
+  regrets for Deep CFR's advantage memory)."""
   if int(capacity) < 1:
     raise ValueError(f"reservoir must be >= 1 (points kept per player), got {capacity}")
   dtype = dtype or jnp.zeros(()).dtype
   return Reservoir(
     row=jnp.zeros(capacity, jnp.int32),
-    value=jnp.zeros(capacity, dtype),
+    value=jnp.zeros((capacity,) + tuple(shape), dtype),
     iteration=jnp.zeros(capacity, jnp.int32),
     seen=jnp.zeros((), jnp.int32),
   )
 
 
-def add(buffer: Reservoir, rows, values, iteration, key) -> Reservoir:
-  """Offer ``M`` points (``rows`` [M] int, ``values`` [M]) from ``iteration`` in order."""
+def add(buffer: Reservoir, rows, values, iteration, key, valid=None) -> Reservoir:
+  """Offer ``M`` points (``rows`` [M] int, ``values`` [M, ...] as the buffer's) from ``iteration``
+  in order; with ``valid`` [M] bool only those points are offered (the others are skipped:
+  neither counted nor kept)."""
   capacity = buffer.row.shape[0]
   m = values.shape[0]
-  index = buffer.seen + jnp.arange(m, dtype=jnp.int32)  # n of each point
+  offered = jnp.ones((m,), bool) if valid is None else jnp.asarray(valid, bool)
+  order = jnp.cumsum(offered.astype(jnp.int32)) - 1  # rank among the offered points
+  index = buffer.seen + order  # n of each point
   draw = jax.random.randint(key, (m,), 0, index + 1, dtype=jnp.int32)  # U{0..n}
   slot = jnp.where(index < capacity, index, draw)
-  slot = jnp.where(slot < capacity, slot, capacity)  # capacity: not kept
+  slot = jnp.where((slot < capacity) & offered, slot, capacity)  # capacity: not kept
   last = jax.ops.segment_max(jnp.arange(m, dtype=jnp.int32), slot, capacity + 1)[:capacity]
   taken = last >= 0
   point = jnp.where(taken, last, 0)
+  wide = taken.reshape(taken.shape + (1,) * (values.ndim - 1))
   return Reservoir(
     row=jnp.where(taken, jnp.asarray(rows, jnp.int32)[point], buffer.row),
-    value=jnp.where(taken, values[point], buffer.value),
+    value=jnp.where(wide, values[point], buffer.value),
     iteration=jnp.where(taken, jnp.asarray(iteration, jnp.int32), buffer.iteration),
-    seen=buffer.seen + m,
+    seen=buffer.seen + offered.sum().astype(jnp.int32),
   )
 
 

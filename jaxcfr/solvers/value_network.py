@@ -39,7 +39,7 @@ import optax
 
 from jaxcfr.kits.public_tree import PublicTreeTensors
 from jaxcfr.games import poker_rules
-from jaxcfr.solvers import resolving
+from jaxcfr.solvers import networks, resolving
 from jaxcfr.solvers.value_data import (
   concatenate,
   generate,
@@ -150,12 +150,7 @@ def init(rules, *, hidden: tuple = (50, 50, 50, 50, 50), seed: int = 0, dtype=No
   dtype = jnp.zeros((), dtype or float).dtype
   hands = len(poker_rules.hands(rules.num_cards, rules.hand_size))
   widths = (1 + rules.num_cards + 2 * hands,) + tuple(hidden) + (2 * hands,)
-  key = jax.random.PRNGKey(seed)
-  weights = []
-  for n_in, n_out in zip(widths[:-1], widths[1:]):
-    key, sub = jax.random.split(key)
-    bound = np.sqrt(6.0 / (n_in + n_out))
-    weights.append((jax.random.uniform(sub, (n_in, n_out), dtype, -bound, bound), jnp.zeros(n_out, dtype)))
+  weights = networks.glorot(jax.random.PRNGKey(seed), widths, dtype)  # the shared MLP's initialisation
   slopes = tuple(jnp.full(n, 0.25, dtype) for n in hidden)
   return ValueNetwork(tuple(weights), slopes, rules.num_cards, hands, int(stack_of(rules)))
 
@@ -165,11 +160,8 @@ def predict(network: ValueNetwork, pot: jax.Array, board: jax.Array, ranges: jax
   the zero-sum correction, from pot [S], board [C, S] and ranges [2, H, S] (each summing to
   one; zero on the hands the board blocks, where the values are zero too)."""
   x = _features(network, pot, board, ranges)
-  for (w, b), slope in zip(network.weights[:-1], network.slopes):
-    x = x @ w + b
-    x = jnp.where(x >= 0, x, slope * x)
-  w, b = network.weights[-1]
-  values = (x @ w + b).T.reshape(ranges.shape)
+  layers = networks.MLPParams(list(network.weights), (), tuple(network.slopes))
+  values = networks.forward(layers, x, "prelu").T.reshape(ranges.shape)
   error = (ranges * values).sum((0, 1))  # [S]
   return (values - error / 2) * possible(network, board)[None].astype(values.dtype)
 
