@@ -58,6 +58,8 @@ SLOW_MODULES = (
   "test_readme.py",
   "test_doc_snippets.py",
   "test_poker_tools.py",
+  "test_hostile.py",
+  "test_cli_matrix.py",
 )
 SLOW_TESTS = (
   "test_ctrl_c_saves_a_checkpoint",
@@ -83,6 +85,40 @@ SLOW_TESTS = (
   "test_a_batch_of_ranges_is_one_program",
   "iterate_by_iterate[no_limit_leduc_poker",
   "iterate_by_iterate[liars_dice",
+  # float32 conformance of every registration (the float64 one stays), and the costliest cases
+  "conformance_kit_in_float32",
+  "conformance_kit[rcfr-",
+  "conformance_kit[cfr-public_tree",
+  "conformance_kit_in_every_representation[liars_dice",
+  "conformance_kit_in_every_representation[kuhn_poker-public_tree",
+  "compiles_into_one_kernel",
+  "convergence_comparable_to_openspiel[mccfr-es-leduc",
+  "frontiers_never_overflow_and_fill_their_capacity[leduc",
+  "simultaneous_outcome_sampling_updates_both_players_from_one_walk",
+  "batch_over_seeds_equals_runs_alone[cfr-cs",
+  "optimistic_averaging_updates_each_visited_infoset_once",
+  "test_cli_solve_sampled_batch",
+  "chance_sampling_and_optimistic_averaging_converge",
+  "test_regret_tolerance_keeps_the_ties",
+  "test_two_card_hands_equal_a_sequence_form",
+  "iterate_by_iterate[leduc_poker",
+  "best_response_profile_attains_each_seats_best_response_value[leduc",
+  "test_batched_cfr_iteration_holds_no_scatter",
+  "update_rules_iterate_by_iterate[dcfr-pfs-leduc_poker-public_tree",
+  "test_the_gradient_of_the_lockers_value",
+  "quadratic_definition[endgame4",
+  "test_the_command_line_reports_the_sizes",
+  "test_cli_writes_rows",
+  "conformance_kit[mccfr-es-",
+  "conformance_kit[cfr-cs-",
+  "conformance_kit[mcrnr-",
+  "test_a_batch_of_one_run_equals_the_run[mcts",
+  "test_abstraction_regressor_is_cfr_on_the_abstract_game",
+  "test_a_checkpoint_policy_keeping_the_sequence_values",
+  # the public tree's registrations but CFR+ (the family's iterates equal the sequence form's:
+  # tests/test_public_tree.py, fast)
+  *(f"conformance_kit[{name}-public_tree]" for name in ("cfr", "lcfr", "dcfr", "pcfr+", "rm", "rm+", "dcfr-pfs")),
+  *(f"conformance_kit[{name}-public_tree]" for name in ("dcfr-ts", "rnr", "dbr", "locked")),
 )
 
 
