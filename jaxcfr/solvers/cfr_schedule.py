@@ -55,6 +55,8 @@ from jaxcfr.solvers import registry
 __all__ = [
   "ALGORITHMS",
   "INF",
+  "is_neutral",
+  "split_neutral",
   "UPDATES",
   "REGRET_TOLERANCE",
   "Preset",
@@ -220,6 +222,21 @@ def running_average(weight_ratio: jax.Array, average: jax.Array, current: jax.Ar
   return average * (1 - mix) + current * mix
 
 
+def is_neutral(name: str, value) -> bool:
+  """Whether ``value`` of hyperparameter ``name`` is a schedule's neutral value given as a
+  Python number (not an array: a batch or a traced value keeps its place in the state)."""
+  if name not in SCHEDULE or isinstance(value, bool) or not isinstance(value, (int, float, np.number)):
+    return False
+  return value == SCHEDULE[name][0]
+
+
+def split_neutral(hyperparameters: dict) -> tuple[dict, dict]:
+  """``(others, neutral)``: ``hyperparameters`` without and with its neutral schedule entries
+  (``is_neutral``), for solvers that broadcast the others with a batch of their own."""
+  neutral = {k: v for k, v in hyperparameters.items() if is_neutral(k, v)}
+  return {k: v for k, v in hyperparameters.items() if k not in neutral}, neutral
+
+
 def broadcast_hyperparameters(dtype, alpha, beta, gamma, averaging_delay, **schedule) -> tuple[dict, tuple]:
   """``({alpha, beta, gamma, averaging_delay, *schedule}: arrays [*B], B)``: the
   hyperparameters as arrays (floats in ``dtype``, the delay and the schedule's integers int32)
@@ -238,8 +255,8 @@ def broadcast_hyperparameters(dtype, alpha, beta, gamma, averaging_delay, **sche
   )
   for name, (neutral, kind) in SCHEDULE.items():
     value = schedule.get(name, neutral)
-    if isinstance(value, (int, float, np.number)) and not isinstance(value, bool) and value == neutral:
-      continue  # a neutral Python number: the state holds None and the step does none of its work
+    if is_neutral(name, value):
+      continue  # the state holds None and the step does none of its work
     hyper[name] = jnp.asarray(value, jnp.int32 if kind == "int" else dtype)
   batch = jnp.broadcast_shapes(*(h.shape for h in hyper.values()))
   return {k: jnp.broadcast_to(h, batch) for k, h in hyper.items()}, batch

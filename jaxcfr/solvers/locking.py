@@ -39,7 +39,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxcfr import kits
-from jaxcfr.solvers import cfr, registry
+from jaxcfr.solvers import cfr, cfr_schedule, registry
 
 __all__ = ["Lock", "LockedState", "apply_lock", "check_lock", "solver", "LOCK"]
 
@@ -113,7 +113,8 @@ def _init(tensors, *, lock: Lock | None = None, base: str, operations, **hyperpa
     raise ValueError("locked needs lock=Lock(player, mask, strategy): the entries to fix and their strategy")
   check_lock(tensors, lock)
   defaults = cfr.preset_hyperparameters(base)
-  hyper = {k: jnp.asarray(v) for k, v in {**defaults, **hyperparameters}.items()}
+  given, neutral = cfr_schedule.split_neutral({**defaults, **hyperparameters})
+  hyper = {k: jnp.asarray(v) for k, v in given.items()}
   uniform = operations.uniform(tensors, lock.player)
   rows = uniform.ndim - 1
   mask, strategy = jnp.asarray(lock.mask, bool), jnp.asarray(lock.strategy, tensors.dtype)
@@ -121,6 +122,7 @@ def _init(tensors, *, lock: Lock | None = None, base: str, operations, **hyperpa
   state = cfr.init(
     tensors,
     **{k: jnp.broadcast_to(h, batch) for k, h in hyper.items()},
+    **neutral,
     predictive=cfr.PRESETS[base].predictive,
     operations=operations,
   )

@@ -36,7 +36,7 @@ import jax
 import jax.numpy as jnp
 
 from jaxcfr import kits
-from jaxcfr.solvers import cfr, registry, restriction
+from jaxcfr.solvers import cfr, cfr_schedule, registry, restriction
 from jaxcfr.solvers.restriction import check_model, check_restriction, counter_of
 
 __all__ = ["RNRState", "DBRState", "mixed_plan", "behaviour", "counter_profile", "count_confidence", "solver", "BASE"]
@@ -90,11 +90,13 @@ def _base_state(tensors, base: str, batch_parts, hyperparameters, operations):
   unknown = sorted(set(hyperparameters) - set(defaults))
   if unknown:
     raise ValueError(f"{base} has no hyperparameter {', '.join(unknown)}; its hyperparameters: {', '.join(defaults)}")
-  hyper = {k: jnp.asarray(v) for k, v in {**defaults, **hyperparameters}.items()}
+  given, neutral = cfr_schedule.split_neutral({**defaults, **hyperparameters})
+  hyper = {k: jnp.asarray(v) for k, v in given.items()}
   batch = jnp.broadcast_shapes(*(h.shape for h in hyper.values()), *batch_parts)
   state = cfr.init(
     tensors,
     **{k: jnp.broadcast_to(h, batch) for k, h in hyper.items()},
+    **neutral,
     predictive=cfr.PRESETS[base].predictive,
     operations=operations,
   )
