@@ -1146,6 +1146,17 @@ QUOTES = [
     ],
   ),
   (
+    "docs/limit_holdem.md",
+    "takes {} s of CPU and {} s of wall time on one idle core (the former build, which ranked every river board of "
+    "every turn, takes about {} s of CPU by its first chunks",
+    "strength_tables.json",
+    [
+      ("results/build_tables/cpu_seconds", "{:.1f}"),
+      ("results/build_tables/wall_seconds", "{:.1f}"),
+      ("results/former_turn_table/cpu_seconds_extrapolated", "{:.0f}"),
+    ],
+  ),
+  (
     "benchmarks/papers/README.md",
     "gains more than MCRNR at every p above 0 on every game but one point ({}), by up to {} ({} against {} on "
     "OCP(500) at p = 1)",
