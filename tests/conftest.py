@@ -119,6 +119,13 @@ SLOW_TESTS = (
   # tests/test_public_tree.py, fast)
   *(f"conformance_kit[{name}-public_tree]" for name in ("cfr", "lcfr", "dcfr", "pcfr+", "rm", "rm+", "dcfr-pfs")),
   *(f"conformance_kit[{name}-public_tree]" for name in ("dcfr-ts", "rnr", "dbr", "locked")),
+  "test_driver_runs_seeds_as_a_batch",
+  "test_values_match_the_sequence_form[no_limit_leduc_poker",
+  "test_gradients_through_cfr_plus_and_rnr",
+  "test_p_zero_is_an_equilibrium",
+  "test_with_initial_ranges_normalises_as_the_builder_does",
+  "conformance_kit_in_every_representation[one_card_poker(num_cards=5)-public_tree",
+  "test_the_doctested_examples_run[jaxcfr.poker.boards",
 )
 
 

@@ -35,10 +35,14 @@ def spot_of(settings):
   from jaxcfr.games.bet_trees import BetTree  # pylint: disable=import-outside-toplevel
   from jaxcfr.games.spots import Spot  # pylint: disable=import-outside-toplevel
 
-  given = [name for name in _SPOT_FIELDS if getattr(settings, name) is not None]
+  given = [
+    flag.spelled
+    for flag in _SPOT_FLAGS
+    if getattr(settings, flag.name) is not None and getattr(settings, flag.name) != flag.param.default
+  ]
   if settings.spot is not None:
     if given:
-      raise ValueError(f"give a spot file or --{', --'.join(_SPOT_FIELDS)}, not both (got --{', --'.join(given)})")
+      raise ValueError(f"give a spot file or the spot's flags, not both (got {', '.join(given)})")
     return Spot.load(settings.spot)
   missing = [name for name in _SPOT_FIELDS if getattr(settings, name) is None]
   if missing:
