@@ -53,8 +53,7 @@ def figure(report: dict, *, title: str | None = None):
   grids_ = strategy_grids(report)
   _, labels = grid(np.zeros(1326))
   fig, axes = plt.subplots(1, len(grids_), figsize=(3.2 * len(grids_), 3.4), squeeze=False)
-  colours = plt.get_cmap("viridis").copy()
-  colours.set_bad("#dddddd")  # classes outside the range
+  colours = plt.get_cmap("viridis").with_extremes(bad="#dddddd")  # gray: classes outside the range
   for ax, (name, values) in zip(axes[0], grids_.items()):
     ax.imshow(np.ma.masked_invalid(values), vmin=0, vmax=1, cmap=colours)
     for i in range(13):
