@@ -106,6 +106,22 @@ def network(tensors: GameTensors, player: int, hidden: tuple, layer_norm: bool) 
   return networks.MLP((features,) + tuple(hidden) + (tensors.players[player].max_actions,), "relu", layer_norm)
 
 
+def advantage_networks(tensors: GameTensors, key: jax.Array, rate, hidden: tuple, layer_norm: bool, clip) -> tuple:
+  """(params, optimiser states): each player's fresh advantage network (from ``fold_in(key,
+  player)``) and its Adam state at learning rate ``rate``; shared with ESCHER."""
+  params = tuple(
+    network(tensors, p, hidden, layer_norm).init(jax.random.fold_in(key, p), tensors.dtype) for p in (0, 1)
+  )
+  opt = networks.optimizer(rate, clip=clip)
+  return params, tuple(opt.init(x) for x in params)
+
+
+def empty_memories(tensors: GameTensors, memory: int) -> tuple:
+  """Both players' empty memories of ``memory`` points (0: sufficient statistics), one row a
+  (infoset, action)."""
+  return tuple(neural_memory.empty(tp.num_infosets, tp.max_actions, memory, tensors.dtype) for tp in tensors.players)
+
+
 def split(key: jax.Array, count: int) -> list:
   """``count`` typed keys from a raw [2] uint32 key."""
   return list(jax.random.split(jax.random.wrap_key_data(key), count))
@@ -155,18 +171,14 @@ def solver(
     seed = jnp.asarray(seed, jnp.int32)
     rate = jnp.asarray(learning_rate, dtype)
     key = jax.random.key(seed)
-    params, states = [], []
-    for p, net in enumerate(nets(tensors)):
-      fresh = net.init(jax.random.fold_in(key, p), dtype)
-      params.append(fresh)
-      states.append(networks.optimizer(rate, clip=clip).init(fresh))
+    params, states = advantage_networks(tensors, key, rate, hidden, layer_norm, clip)
     tables = [(tp.num_infosets, tp.max_actions) for tp in tensors.players]
     return DeepCFRState(
-      params=tuple(params),
-      opt_state=tuple(states),
+      params=params,
+      opt_state=states,
       strategy=tuple(evaluation.uniform_strategy(tp, dtype) for tp in tensors.players),
-      memory=tuple(neural_memory.empty(n, a, memory, dtype) for n, a in tables),
-      policy_memory=() if single else tuple(neural_memory.empty(n, a, memory, dtype) for n, a in tables),
+      memory=empty_memories(tensors, memory),
+      policy_memory=() if single else empty_memories(tensors, memory),
       average=tuple(jnp.zeros(shape, dtype) for shape in tables) if single else (),
       loss=jnp.zeros((2,), dtype),
       nodes_touched=jnp.zeros((2,), jnp.int32),

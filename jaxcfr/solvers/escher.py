@@ -228,20 +228,16 @@ def solver(
     seed = jnp.asarray(seed, jnp.int32)
     rate = jnp.asarray(learning_rate, dtype)
     key = jax.random.key(seed)
-    opt = networks.optimizer(rate, clip=clip)
-    params = tuple(
-      deep_cfr.network(tensors, p, hidden, layer_norm).init(jax.random.fold_in(key, p), dtype) for p in (0, 1)
-    )
+    params, opt_state = deep_cfr.advantage_networks(tensors, key, rate, hidden, layer_norm, clip)
     value_params = value_network(tensors, hidden, layer_norm).init(jax.random.fold_in(key, 3), dtype)
-    tables = [(tp.num_infosets, tp.max_actions) for tp in tensors.players]
     return EscherState(
       params=params,
-      opt_state=tuple(opt.init(x) for x in params),
+      opt_state=opt_state,
       strategy=tuple(evaluation.uniform_strategy(tp, dtype) for tp in tensors.players),
-      memory=tuple(neural_memory.empty(n, a, memory, dtype) for n, a in tables),
-      policy_memory=tuple(neural_memory.empty(n, a, memory, dtype) for n, a in tables),
+      memory=deep_cfr.empty_memories(tensors, memory),
+      policy_memory=deep_cfr.empty_memories(tensors, memory),
       value_params=value_params,
-      value_opt_state=opt.init(value_params),
+      value_opt_state=networks.optimizer(rate, clip=clip).init(value_params),
       loss=jnp.zeros((3,), dtype),
       nodes_touched=jnp.zeros((2,), jnp.int32),
       key=jax.random.key_data(jax.random.fold_in(key, 2)),
