@@ -1413,11 +1413,11 @@ QUOTES = [
   # README, the speed of the sampled solvers (ours[i]: K trajectories per update, B seeds, devices)
   (
     "benchmarks/README.md",
-    "runs {}M trajectories/s, {}x OpenSpiel's C++ OutcomeSamplingMCCFRSolver ({}/s in that run; "
-    "1.27x before its whole run compiled into one kernel, docs/design.md section 6); 64 seeds {}x on one core "
+    "runs {}M trajectories/s, {}x OpenSpiel's C++ OutcomeSamplingMCCFRSolver ({}/s in that run); "
+    "64 seeds {}x on one core "
     "and {}x over two (the goal is 30x); minibatches of K trajectories per update reach {}M/s on one core ({}x, "
     "K = {}) and {}M/s over two ({}x). External sampling on Leduc: {} ms per iteration, {}x OpenSpiel's C++ "
-    "ExternalSamplingMCCFRSolver ({} ms in that run;",
+    "ExternalSamplingMCCFRSolver ({} ms in that run)",
     "mccfr_speed.json",
     [
       ("results/ours/0/trajectories_per_s", lambda x: f"{x / 1e6:.1f}"),
