@@ -75,6 +75,7 @@ def main(argv=None) -> dict:
       "iterations": args.iterations,
       "dtype": "float32",
       "repeats": 3,
+      "seeds": list(range(args.batch)),  # one per run of the batch (solver.init's seed)
     },
     results=rows,
   )

@@ -20,6 +20,9 @@ from jaxcfr.kits.card_abstraction import hand_eval
 from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
 
 
+SEED = 2011  # the random hands' generator (numpy.random.default_rng)
+
+
 def _random_hands(rng, n):
   hands = rng.integers(0, 52, (n, 7))
   while True:
@@ -37,7 +40,7 @@ def main(argv=None) -> dict:
   args = parser.parse_args(argv)
   import phevaluator  # pylint: disable=import-outside-toplevel
 
-  rng = np.random.default_rng(2011)
+  rng = np.random.default_rng(SEED)
   hand_eval.hand_rank(jnp.zeros((args.chunk, 7), jnp.int32) + jnp.arange(7)).block_until_ready()  # compile
   ours_seconds = ref_seconds = 0.0
   mapping = {}  # our rank -> the reference's rank
@@ -73,7 +76,7 @@ def main(argv=None) -> dict:
     benchmark="hand_eval_check",
     description="jaxcfr.kits.card_abstraction.hand_eval.hand_rank against phevaluator.evaluate_cards on uniformly "
     "random 7-card hands; the CPU was shared with other jobs",
-    configuration=vars(args),
+    configuration={**vars(args), "seed": SEED},
     results=results,
   )
   print(results)

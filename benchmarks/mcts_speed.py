@@ -121,6 +121,7 @@ def main(argv=None) -> dict:
       "simulations_per_decision": args.simulations,
       "seconds": args.seconds,
       "dtype": "float32",
+      "seeds": {"one run": 0, "batch": list(range(args.batch))},  # solver.init's seeds
     },
     results={"load_average_1min_at_end": os.getloadavg()[0], "games": rows},
   )

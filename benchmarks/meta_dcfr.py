@@ -176,6 +176,7 @@ def main(argv=None) -> int:
       "lr": args.lr,
       "steps": args.steps,
       "grid": grid_values,
+      "seeds": {"training games": 0, "held-out games": 1},  # the utilities' perturbations
       "figure": Path(args.out).with_suffix(".png").name,
     },
     results={

@@ -62,6 +62,7 @@ FLOP = "board=Td9d6h,pot=200,stack=1000,big_blind=10,first_bets=0.5;allin,raises
 # the pot and all-in (OpenSpiel's fcpa).
 ROUNDING_CHECKPOINTS = (10, 50, 100, 200, 500, 1000)
 SMALL_DECK = {"turn": (5, 2, "2c3d4c5d", 2000), "river": (5, 3, "2c3d4h5c6d", 2000)}
+RANGE_NOISE_SEED = 0  # the log-normal noise of the range batch's ranges (numpy.random.default_rng)
 
 
 def _solver_timing(game, algorithm: str, batch: int | None = None, **options) -> dict:
@@ -220,7 +221,7 @@ def range_batch(batches: list, iterations: int, every: int) -> dict:
 
   game = jaxcfr.load("hunl_subgame(endgame=4)")
   reach = hs.libratus_endgame(4).reach
-  noise = np.random.default_rng(0).lognormal(0.0, 1.0, (2, reach.shape[1], max(batches)))
+  noise = np.random.default_rng(RANGE_NOISE_SEED).lognormal(0.0, 1.0, (2, reach.shape[1], max(batches)))
   weights = reach[:, :, None] * noise
   solver = solvers.get("cfr+", game.representation)
   rows = {}
@@ -376,7 +377,7 @@ def main(argv: list[str] | None = None) -> dict:
       description="CFR on the public tree against the sequence form (Leduc, liar's dice), the Libratus endgames "
       "(hunl_subgame, stacks 20,000, big blind 100, bets 0.5/1 pot and all-in first, 1 pot and all-in raises) "
       "and a flop subgame; float32 on JAX's default device (the hardware record names it).",
-      configuration=vars(args),
+      configuration={**vars(args), "range_noise_seed": RANGE_NOISE_SEED},
       results=results,
     )
 
