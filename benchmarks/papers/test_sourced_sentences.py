@@ -63,7 +63,7 @@ NOT_RESULTS = [
   r"\b95% (?:confidence )?intervals?\b",
   r"\b\d[\d,.]*(?: million)? (?:histories|infosets|information sets|public nodes|sequences|decisions|folds|showdowns|pairs|payoff pairs|rows)\b",  # sizes
   r"\bmore/fewer/equal\b",
-  r"\b(?:small|big) blind \d+|\b\d+ chips? (?:in rounds|per player)\b",  # the rules of a game
+  r"\bstacks? (?:of )?[\d,]+|\b(?:small|big) blind \d+|\b\d+ chips? (?:in rounds|per player)\b",  # the rules of a game
   r"\bevery \d[\d,.]* (?:seconds|s|ms|iterations)\b|\bpConf \d[\d.]*",  # settings
   r"\bv?\d+\.\d+\.\d+\b",  # versions
   r"\b(?:the goal is|goals? of|the [\w-]+ goal)\s?[\d.,]*(?: and [\d.,]+)?\s?(?:x|s|ms|%)?",  # goals set, not measured
@@ -160,22 +160,55 @@ def _numbers(sentence: str) -> list:
 
 
 def _in_file(number: str, values: set) -> bool:
-  """Whether some value of a results file, in one of SCALES, rounds to ``number`` as written
-  (one unit of its last digit either side)."""
+  """Whether some value of a results file rounds to ``number`` as written (half a unit of its last
+  digit either side), in the file's units or, for a fraction or a count of 1,000 or more, in one of
+  SCALES (an integer is never scaled up, and small integers and numbers in names never scaled)."""
   mantissa, _, exponent = number.replace(",", "").partition("e")
   decimals = len(mantissa.partition(".")[2])
   target = float(mantissa) * 10 ** int(exponent or 0)
-  tolerance = 10 ** (int(exponent or 0) - decimals)
-  return any(abs(abs(v) * scale - target) <= tolerance * 0.5001 for v in values for scale in SCALES)
+  tolerance = 0.5001 * 10 ** (int(exponent or 0) - decimals)
+  for value, kind in values:
+    scales = (
+      SCALES if kind == "float" else (1,) if kind == "text" or abs(value) < 1000 else [x for x in SCALES if x <= 1]
+    )
+    if any(abs(abs(value) * scale - target) <= tolerance for scale in scales):
+      return True
+  return False
+
+
+def _seeds(value) -> bool:
+  """Whether a value is a seed, a list of seeds or a dict of them."""
+  if isinstance(value, dict):
+    return all(_seeds(item) for item in value.values())
+  if isinstance(value, list):
+    return all(isinstance(item, int) for item in value)
+  return isinstance(value, int)
+
+
+def _walk(value, found: set) -> None:
+  """(number, kind) of a record: "float" or "int" leaves, "text" for numbers in keys and strings; the
+  seeds are left out (a list of seeds would match any small count)."""
+  if isinstance(value, dict):
+    for key, item in value.items():
+      if "seed" not in key.lower() or not _seeds(item):
+        found.update((float(n), "text") for n in re.findall(r"\d+(?:\.\d+)?", key))
+        _walk(item, found)
+  elif isinstance(value, list):
+    for item in value:
+      _walk(item, found)
+    if len(value) == 2 and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in value):
+      found.add((float(value[0] + value[1]), "float" if any(isinstance(x, float) for x in value) else "int"))
+  elif isinstance(value, str):
+    found.update((float(n), "text") for n in re.findall(r"\d+(?:\.\d+)?", value))
+  elif isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+    found.add((float(value), "float" if isinstance(value, float) else "int"))
 
 
 def _file_values(name: str) -> set:
-  """Every number in a results file's text, and the sum of each pair (a two-player list)."""
-  text = _results(name).read_text(errors="replace")
-  number = r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
-  values = {float(n) for n in re.findall(number, text)}
-  pairs = re.findall(rf"\[\s*({number}),\s*({number})\s*\]", text)
-  return {v for v in values | {float(a) + float(b) for a, b in pairs} if math.isfinite(v)}
+  """Every number of a results file with its kind (``_walk``); a two-player pair's sum too."""
+  found = set()
+  _walk(json.loads(_results(name).read_text()), found)
+  return found
 
 
 def _cpp_over_ours(game: str):
@@ -199,6 +232,17 @@ def _batch_ratio(numerator: str, denominator: str):
   return ratio
 
 
+def _small_deck_ratio(street: str):
+  """public_tree_small_deck_peer.json: the slower representation's time over the faster one's, as 7.0."""
+
+  def ratio(record: dict) -> str:
+    peer = record["results"]["small_deck_openspiel_peer"][street]
+    times = [peer[f"{form}_cfr_plus_float32"]["ms_per_iteration"] for form in ("public_tree", "sequence_form")]
+    return f"{max(times) / min(times):.1f}"
+
+  return ratio
+
+
 # Derived figures that a tagged sentence states, computed from its results file.
 DERIVED = [
   *(("benchmarks/README.md", "cfr_speed_cpu.json", _cpp_over_ours(g)) for g in ("leduc_poker", "liars_dice")),
@@ -206,6 +250,7 @@ DERIVED = [
   ("benchmarks/README.md", "cfr_speed_cpu.json", _batch_ratio("sharded_64", "trailing_64")),
   ("benchmarks/README.md", "cfr_speed_cpu.json", _batch_ratio("library_sharded_64", "library_64")),
   ("docs/design.md", "cfr_speed_cpu.json", _batch_ratio("sharded_64", "trailing_64")),
+  *(("docs/design.md", "public_tree_small_deck_peer.json", _small_deck_ratio(street)) for street in ("turn", "river")),
 ]
 
 
@@ -276,8 +321,9 @@ def test_a_tag_covers_the_sentences_before_it_in_its_block():
 
 
 def test_a_number_is_found_to_its_rounding():
-  values = {0.03412, 2158.4, 0.2191}
+  values = {(0.03412, "float"), (2158.4, "float"), (0.2191, "float"), (144, "int"), (44855079936, "int")}
   assert _in_file("0.034", values) and _in_file("2,158", values) and _in_file("21.9", values)
   assert not _in_file("0.036", values) and not _in_file("2,170", values)
+  assert _in_file("144", values) and not _in_file("1.44", values) and _in_file("44.9", values)  # bytes in GB
   assert _numbers("after 10^5 iterations on OCP(500) (Figure 2, 2009): 4.6e7 nodes") == ["1e5", "4.6e7"]
   assert _numbers("2.5x faster, 21.9% of 2,184 on H100") == ["2.5", "21.9", "2,184"]
