@@ -48,6 +48,9 @@ LEDUC_TEMPERATURE = 0.2
 LEDUC_TRUE = np.array([1.0, 2.0])  # (ante, bet)
 
 
+SEED = 0  # the generator of the sampled games and of the restarts
+
+
 def deal_structure(arrays):
   """For every chance edge: (card dealt, card dealt before or -1); -1 for non-chance edges."""
   card, first = np.full(arrays.num_histories, -1), np.full(arrays.num_histories, -1)
@@ -254,7 +257,7 @@ def main(argv=None) -> int:
   if unknown:
     parser.error(f"--games: unknown game {unknown[0]!r}; choose one_card or leduc")
   sizes = [int(s) for s in args.samples.split(",")]
-  rng = np.random.default_rng(0)
+  rng = np.random.default_rng(SEED)
   rows = [row for name in names for row in run_task(name, sizes, args.restarts, args.steps, rng)]
   figure(rows, Path(args.out).with_suffix(".png"))
   write_record(
@@ -273,6 +276,7 @@ def main(argv=None) -> int:
       "temperatures": {"one_card": TEMPERATURE, "leduc": LEDUC_TEMPERATURE},
       "steps": args.steps,
       "restarts": args.restarts,
+      "seed": SEED,  # the sampled games and the restarts' starting points (numpy.random.default_rng)
       "figure": Path(args.out).with_suffix(".png").name,
     },
     results={"rows": rows},
