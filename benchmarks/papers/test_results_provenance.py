@@ -62,7 +62,6 @@ ALLOWLIST = {
   "accelerator_nvidia_h100_80gb_hbm3.json": GPU,
   "accelerator_nvidia_h200.json": GPU,
   "holdem_speed.json": "three repeats of 200,000 iterations with 64-rollout strengths: more than ten minutes",
-  "learn_game_from_play.json": "about six minutes of restarts, longer than this re-run's budget",
   "neural_cfr.json": "uncommitted code; four 240-second training budgets and OpenSpiel's Deep CFR: about twenty "
   "minutes",
   "public_tree_compile_08ee955.json": "measures the library at 08ee955 with a later benchmark script, so no one commit "
