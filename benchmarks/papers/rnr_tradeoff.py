@@ -159,6 +159,8 @@ def main(argv=None) -> dict:
       "ps": ps,
       "dtype": "float64",
       "summed_over_restricted_players": len(restricted) == 2,
+      # the frequentist models' sampled games (model_of) and mcrnr's walks (exploitation.trade_off's default)
+      "seeds": {"frequentist models": 0, "mcrnr": 0},
     },
     results={"games": results},
   )
