@@ -54,8 +54,6 @@ ALLOWLIST = {
   "minutes each on a machine shared with other jobs",
   "full_size_games_gpu.json": GPU,
   "holdem_learned_model.json": f"10^7 iterations per limit hold'em agent: {OUT_OF_REACH_HOURS}",
-  "johanson_2007_figure1_leduc.json": "written by an earlier interface of rnr_tradeoff.py (its configuration's keys "
-  "differ from the script's now); a re-run is a new experiment, not a few minutes",
   "rcfr_figures.json": f"10^5 iterations for each of about twenty RCFR agents: {OUT_OF_REACH_HOURS}",
   "rnr_convergence.json": f"RNR and MCRNR curves on four games: {OUT_OF_REACH_HOURS}",
   # speed and peers
