@@ -66,7 +66,6 @@ ALLOWLIST = {
   "holds both",
   "public_tree_liars_dice.json": "uncommitted code; its batch of 1,024 liar's dice runs took 12 GB of this shared "
   "23 GB machine and more than fifteen minutes under load before the re-run was stopped",
-  "public_tree_range_batch.json": "uncommitted code; 300 iterations of 1,024 river subgames: more than ten minutes",
   "public_tree_range_batch_nvidia_h200.json": GPU,
   "rcfr_speed.json": "OpenSpiel's RCFR takes 100 s an iteration on Leduc: about fifteen minutes",
   **{
