@@ -25,8 +25,11 @@ stacks, ranges, big blind and bet tree, postflop-solver's betting, and no other 
 ``big_blind`` (100), the bet sizes in pots ``first_bets`` (default ``0.5;1;allin``) for the
 first bet of a round and ``raises`` (``1;allin``) for later raises, separated by ``;`` or ``x`` (the
 game string's parser splits parameters at commas), and ``max_raises`` (bets and raises per
-round; default none, the stacks bound them). Player 0 is out of position and acts first in
-every round; the turn's and the flop's subgames deal the cards below them.
+round; default none, the stacks bound them); with any of them, ``hands=in_play`` builds the
+public tree over only the hands in either range (NoLimitRules' ``hands_in_play``: smaller and
+faster; its arrays over hands then cover ``tree.hands``), ``hands=all`` (the default) over all
+1,326. Player 0 is out of position and acts first in every round; the turn's and the flop's
+subgames deal the cards below them.
 """
 
 from __future__ import annotations
@@ -286,6 +289,7 @@ class HunlSubgame:
     ranges: [2, 1326] float64 each player's reach of each hand (player 0 out of position).
     source: where the board, pot and ranges come from.
     spot: the Spot of ``spot=PATH`` (games/spots.py), else None.
+    hands_in_play: ``hands=in_play`` (the public tree over the hands in either range only).
   """
 
   def __init__(
@@ -301,12 +305,18 @@ class HunlSubgame:
     raises="1;allin",
     max_raises: int | None = None,
     spot: str | None = None,
+    hands: str = "all",
   ):
     self.name = "hunl_subgame"
     given = dict(endgame=endgame, ranges=ranges, board=board, pot=pot, stack=stack, big_blind=big_blind)
     given.update(first_bets=first_bets, raises=raises, max_raises=max_raises, spot=spot)
     defaults = dict(stack=20_000, big_blind=100, first_bets="0.5;1;allin", raises="1;allin")
     self.params = {k: v for k, v in given.items() if v is not None and defaults.get(k, None) != v}
+    if hands not in ("all", "in_play"):
+      raise GameError(f"parameter hands must be all or in_play, got {hands!r}")
+    if hands != "all":
+      self.params["hands"] = hands
+    self.hands_in_play = hands == "in_play"
     self.spot = None
     if spot is not None:
       self._load_spot(spot)
@@ -347,7 +357,7 @@ class HunlSubgame:
     """The game of a spot file (games/spots.py), which gives every other parameter."""
     from .spots import Spot  # spots imports this module (its cards and endgames)
 
-    others = sorted(set(self.params) - {"spot"})
+    others = sorted(set(self.params) - {"spot", "hands"})
     if others:
       raise GameError(f"parameter spot=PATH gives the whole subgame; drop {', '.join(others)}")
     try:
@@ -377,7 +387,7 @@ class HunlSubgame:
   def public_tree_rules(self) -> NoLimitRules:
     """The rules of the public tree (jaxcfr.kits.public_tree.tree.public_tree_of builds it)."""
     if self.spot is not None:
-      return self.spot.rules()
+      return self.spot.rules(self.hands_in_play)
     return NoLimitRules(
       ranks=13,
       suits=4,
@@ -391,6 +401,7 @@ class HunlSubgame:
       max_raises=self.max_raises,
       ranges=tuple(tuple(row) for row in self.ranges.tolist()),
       strength=HOLDEM,
+      hands_in_play=self.hands_in_play,
     )
 
 
