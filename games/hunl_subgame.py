@@ -40,7 +40,8 @@ import numpy as np
 
 from ._base import GameError, GameInfo, check_int
 from .no_limit_rules import NoLimitRules
-from .poker_rules import ALL_IN, HOLDEM, hands
+from .poker_rules import ALL_IN, HOLDEM
+from .poker_rules import hands as deck_hands
 
 __all__ = [
   "RANKS",
@@ -92,7 +93,7 @@ def format_cards(cards) -> str:
 
 def hand_names() -> list:
   """The 1,326 hands' names in the files' order: ``["2s2h", "2s2d", ..., "AdAc"]``."""
-  return [format_cards(hand) for hand in hands(52, 2).tolist()]
+  return [format_cards(hand) for hand in deck_hands(52, 2).tolist()]
 
 
 def hand_grid(values, weights=None):
@@ -109,7 +110,7 @@ def hand_grid(values, weights=None):
   weights = np.ones(NUM_HANDS) if weights is None else np.asarray(weights, np.float64)
   if values.shape != (NUM_HANDS,) or weights.shape != (NUM_HANDS,):
     raise ValueError(f"hand_grid takes [{NUM_HANDS}] values and weights, got {values.shape} and {weights.shape}")
-  table = hands(52, 2)
+  table = deck_hands(52, 2)
   high = 12 - np.maximum(table[:, 0] // 4, table[:, 1] // 4)  # row/column of the higher rank, ace first
   low = 12 - np.minimum(table[:, 0] // 4, table[:, 1] // 4)
   suited = table[:, 0] % 4 == table[:, 1] % 4
@@ -202,7 +203,7 @@ def parse_endgame(text: str, source: str = "<text>") -> Endgame:
     raise ValueError(
       f"{source}: reach {reach[p, h]} of player {p} at hand {hand_names()[h]} is above 1 (a probability)"
     )
-  blocked = np.isin(hands(52, 2), board).any(1)
+  blocked = np.isin(deck_hands(52, 2), board).any(1)
   bad = np.argwhere((reach > 0) & blocked)
   if len(bad):
     p, h = bad[0]
@@ -338,7 +339,7 @@ class HunlSubgame:
         cards = parse_cards(board)
         if len(cards) not in (3, 4, 5):
           raise GameError(f"parameter board needs 3, 4 or 5 cards (flop, turn or river), got {len(cards)}")
-        reach = np.ones((2, NUM_HANDS)) * ~np.isin(hands(52, 2), cards).any(1)
+        reach = np.ones((2, NUM_HANDS)) * ~np.isin(deck_hands(52, 2), cards).any(1)
         found = Endgame(len(cards) - 1, cards, check_int("pot", pot, low=2), reach, "uniform ranges")
     except GameError:
       raise

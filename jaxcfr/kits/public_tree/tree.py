@@ -232,7 +232,11 @@ def build(rules, name: str | None = None) -> PublicTree:
   root = rules.root()
   records = [(*rules.kind_of(root), -1, -1, 1.0, root)]  # (kind, player, parent, action, prob, state)
   depth, first_child, num_children = [0], [], []
-  room, num_hands = memory.limit(), math.comb(rules.num_cards, rules.hand_size)
+  hands = all_hands(rules.num_cards, rules.hand_size)
+  initial_range = np.asarray(rules.initial_range(), np.float64)
+  if getattr(rules, "hands_in_play", False):  # optional in the protocol (poker_rules)
+    hands, initial_range = _hands_in_play(hands, initial_range)
+  room, num_hands = memory.limit(), len(hands)
   for index in itertools.count():
     if index == len(records):
       break
@@ -261,10 +265,6 @@ def build(rules, name: str | None = None) -> PublicTree:
   board_index = {b: i for i, b in enumerate(board_rows)}
   width = max(len(b) for b in board_rows)
   boards = np.array([list(b) + [-1] * (width - len(b)) for b in board_rows], np.int32).reshape(len(board_rows), width)
-  hands = all_hands(rules.num_cards, rules.hand_size)
-  initial_range = np.asarray(rules.initial_range(), np.float64)
-  if getattr(rules, "hands_in_play", False):  # optional in the protocol (poker_rules)
-    hands, initial_range = _hands_in_play(hands, initial_range)
   valid = ~(hands[None, :, :, None] == boards[:, None, None, :]).any((2, 3))
   board = np.array([board_index[s.board] for s in states], np.int32)
   showdown_boards = np.unique(board[kind == SHOWDOWN]).astype(np.int32)
