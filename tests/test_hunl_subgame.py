@@ -53,7 +53,7 @@ def test_the_libratus_endgames_read_as_their_readme_says(number):
   round_, board, pot = ENDGAMES[number]
   assert (found.round, hs.format_cards(found.board), found.pot) == (round_, board, pot)
   assert found.reach.shape == (2, 1326) and np.all(found.reach >= 0) and np.all(found.reach.sum(1) > 0)
-  blocked = np.isin(hs.hands(52, 2), found.board).any(1)
+  blocked = np.isin(hs.deck_hands(52, 2), found.board).any(1)
   assert not found.reach[:, blocked].any()
 
 

@@ -84,7 +84,9 @@ def test_a_batch_of_boards_equals_each_board_alone():
   batched = boards.solve_boards(spot, cards, iterations=20, dtype="float64", with_equity=False)
   assert [r["board"] for r in batched["rows"]] == [spot.board + c for c in cards]
   for card, row, together in zip(cards, batched["rows"], batched["solutions"]):
-    alone = solutions.solve(dataclasses.replace(spot, board=spot.board + card), "dcfr", 20, dtype="float64")
+    board = dataclasses.replace(spot, board=spot.board + card)
+    every_hand = solutions.game_of(board, "float64", hands_in_play=False)  # as the batch's trees
+    alone = solutions.solve(board, "dcfr", 20, dtype="float64", game=every_hand)
     for a, b in zip(alone.profile, together.profile):
       np.testing.assert_allclose(b, a, rtol=1e-9, atol=1e-12)
     np.testing.assert_allclose(row["exploitability_pot_percent"], alone.exploitability_pot_percent, rtol=1e-9)
@@ -151,7 +153,7 @@ def test_the_command_line_locks_nodes_and_reports_boards(tmp_path, capsys):
   lock = "root -> bet 100%: 0.25, check: 0.75; check, bet 100% -> fold @ AK"
   assert cli.main(["spot", *spot_flags, "--lock", lock, "--iters", "20", "--check-every", "20", "--out", str(out)]) == 0
   solved = solutions.load(out)
-  oop = solved.spot.ranges[0] > 0
+  oop = solved.spot.ranges[0][solved.game.tree.deck_rows] > 0  # the tree's hands: those in play
   root = solved.profile[0][0]  # [A, H]
   names = queries.actions(solved, 0)
   assert np.allclose(root[names.index("Check")][oop], 0.75, atol=1e-5)
@@ -159,7 +161,7 @@ def test_the_command_line_locks_nodes_and_reports_boards(tmp_path, capsys):
   facing = queries.node_at(solved, "check, bet 100%")
   row = int(np.flatnonzero(solved.game.tree.decision_nodes(0) == facing)[0])
   ak = np.array([name[0] == "A" and name[2] == "K" or name[0] == "K" and name[2] == "A" for name in hand_names()])
-  ak &= oop
+  ak = ak[solved.game.tree.deck_rows] & oop
   assert np.allclose(solved.profile[0][row][0][ak], 1.0, atol=1e-5)  # fold, the first action
   game = solutions.game_of(solved.spot)
   for bad, words in (

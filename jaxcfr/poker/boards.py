@@ -97,7 +97,7 @@ def solve_boards(
   """
   boards = next_boards(spot) if cards is None else [spot.board + format_cards(parse_cards(c)) for c in cards]
   subs = [subgame(spot, board) for board in boards]
-  games = [solutions.game_of(sub, dtype) for sub in subs]
+  games = [solutions.game_of(sub, dtype, hands_in_play=False) for sub in subs]  # one shape: every hand
   shapes = {tuple(x.shape for x in jax.tree.leaves(g.tensors)) for g in games}
   if len(shapes) != 1:
     raise ValueError("these boards' trees differ in shape (a card that changes the betting?): solve them apart")

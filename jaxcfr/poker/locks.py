@@ -81,7 +81,7 @@ def parse(game, text: str) -> Lock:
     elif acting != player:
       raise ValueError(f"lock {item!r}: player {acting} acts there; one player's strategy is locked at a time")
     row = int(np.flatnonzero(tree.decision_nodes(player) == node)[0])
-    held = np.ones(tree.num_hands, bool) if not hands.strip() else parse_range(hands.strip()) > 0
+    held = np.ones(tree.num_hands, bool) if not hands.strip() else parse_range(hands.strip())[tree.deck_rows] > 0
     mask[row] |= held
     strategy[row][:, held] = parse_mix(game, node, mix_text)[:, None]
   if player is None:

@@ -174,11 +174,12 @@ def _values(tensors, profile, ranges) -> tuple:
 
 def report(solution, node: int, *, with_equity: bool = True) -> dict:
   """What a decision node shows (``node_at`` finds it): ``player`` (who acts), ``line``,
-  ``actions``, ``range`` [H] (the player's reach: its weight of each hand here), ``strategy``
-  [H, A] (NaN where the range is empty), ``frequencies`` [A] (each action's probability here,
-  the hands weighted by their probability given the node), ``ev`` [H] (chips, each hand's
+  ``actions``, ``range`` [D] (the player's reach: its weight of each hand here, over the
+  ``D`` hands of the deck, hold'em's 1,326, even where the tree holds only the hands in
+  play), ``strategy`` [D, A] (NaN where the range is empty), ``frequencies`` [A] (each action's probability here,
+  the hands weighted by their probability given the node), ``ev`` [D] (chips, each hand's
   expected payoff given the node is reached with it, zero-sum from the root: the pot's shares
-  counted as already paid) and ``equity`` [H], with their averages ``range_ev`` and
+  counted as already paid; NaN where the hand cannot be here) and ``equity`` [D], with their averages ``range_ev`` and
   ``range_equity``."""
   tree, tensors = solution.game.tree, solution.game.tensors
   if tree.kind[node] != DECISION:
@@ -200,14 +201,14 @@ def report(solution, node: int, *, with_equity: bool = True) -> dict:
     "player": player,
     "line": line_of(solution, node),
     "actions": actions(solution, node),
-    "range": mine,
-    "strategy": np.where(mine[:, None] > 0, strategy, np.nan),
+    "range": tree.on_deck(mine),
+    "strategy": tree.on_deck(np.where(mine[:, None] > 0, strategy, np.nan), fill=np.nan),
     "frequencies": (weight[:, None] * strategy).sum(0),
-    "ev": ev,
+    "ev": tree.on_deck(ev, fill=np.nan),
     "range_ev": float(np.nansum(weight * np.nan_to_num(ev))),
   }
   if with_equity:
     share = np.where(mine > 0, equity(solution, node, player, reach[1 - player] * tree.valid[tree.board[node]]), np.nan)
-    out["equity"] = share
+    out["equity"] = tree.on_deck(share, fill=np.nan)
     out["range_equity"] = float(np.nansum(weight * np.nan_to_num(share)))
   return out

@@ -61,8 +61,11 @@ class Solution:
     return float(units.pot_percent(self.exploitability, self.game.info))
 
 
-def game_of(spot: Spot, dtype=None) -> public_tree.PublicTreeGame:
-  """The spot's game on the public tree (named by a digest of the spot, which identifies it)."""
+def game_of(spot: Spot, dtype=None, *, hands_in_play: bool = True) -> public_tree.PublicTreeGame:
+  """The spot's game on the public tree (named by a digest of the spot, which identifies it).
+  ``hands_in_play``: the tree holds only the hands in either range (smaller and faster: the
+  solver's arrays cover ``tree.hands``, and ``tree.on_deck`` spreads them over the 1,326);
+  False keeps every hand, so that the trees of several boards stack as one batch."""
   text = json.dumps(spot.to_dict(), sort_keys=True)
   name = f"spot:{hashlib.sha256(text.encode()).hexdigest()[:16]}"
   info = GameInfo(
@@ -72,7 +75,7 @@ def game_of(spot: Spot, dtype=None) -> public_tree.PublicTreeGame:
     pot=float(spot.pot),
     representations=("public_tree",),
   )
-  tree = public_tree.build(spot.rules())
+  tree = public_tree.build(spot.rules(hands_in_play))
   return public_tree.PublicTreeGame(name=name, info=info, tree=tree, tensors=public_tree.to_device(tree, dtype))
 
 
@@ -143,6 +146,7 @@ def save(path, solution: Solution, *, compact: bool = False) -> None:
     "iterations": np.array(solution.iterations),
     "exploitability": np.array(solution.exploitability),
     "compact": np.array(compact),
+    "hands_in_play": np.array(bool(solution.game.tree.rules.hands_in_play)),
   }
   for p, strategy in enumerate(solution.profile):
     strategy = np.asarray(strategy, np.float64)
@@ -163,7 +167,7 @@ def load(path, *, dtype=None) -> Solution:
     spot = Spot.from_dict(json.loads(str(data["spot"])), str(path))
   except (ValueError, json.JSONDecodeError) as error:
     raise ValueError(f"{path}: its spot does not read back: {error}") from None
-  game = game_of(spot, dtype)
+  game = game_of(spot, dtype, hands_in_play=bool(data.get("hands_in_play", False)))  # absent: every hand
   if str(data["tree"]) != _fingerprint(game.tree):
     raise ValueError(f"{path} was solved on another tree than its spot builds (another jaxcfr version's betting?)")
   profile = []

@@ -63,9 +63,15 @@ def check(tree) -> None:
   if np.any((tree.payoff_index >= 0) != payoffs) or tree.payoff_tables.shape[1:] != (tree.num_hands,) * 2:
     raise ValueError("the payoff tables do not match the PAYOFF terminals")
   for s, (members, subsets) in enumerate(zip(tree.members, tree.subsets), 1):
-    if members.shape != (math.comb(n, s), math.comb(n - s, k - s)) or subsets.shape != (
-      tree.num_hands,
-      math.comb(k, s),
+    full = tree.num_hands == math.comb(n, k)  # else only the hands in play (tree.build): holder lists padded
+    if (
+      members.shape[0] != math.comb(n, s)
+      or (full and members.shape[1] != math.comb(n - s, k - s))
+      or subsets.shape
+      != (
+        tree.num_hands,
+        math.comb(k, s),
+      )
     ):
       raise ValueError(f"the {s}-card removal tables have shapes {members.shape}, {subsets.shape}")
     rows = np.repeat(np.arange(tree.num_hands), subsets.shape[1])

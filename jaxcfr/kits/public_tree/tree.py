@@ -164,6 +164,26 @@ class PublicTree:
   def num_hands(self) -> int:
     return int(self.hands.shape[0])
 
+  @property
+  def deck_rows(self) -> np.ndarray:
+    """[H] int64, each hand's row in the list of every hand of the deck (poker_rules.hands'
+    order, e.g. hold'em's 1,326): ``arange(H)`` unless the tree holds only the hands in play
+    (``rules.hands_in_play``)."""
+    deck = all_hands(self.rules.num_cards, self.rules.hand_size)
+    if len(deck) == self.num_hands:
+      return np.arange(self.num_hands)
+    index = {tuple(hand): row for row, hand in enumerate(deck.tolist())}
+    return np.array([index[tuple(hand)] for hand in self.hands.tolist()], np.int64)
+
+  def on_deck(self, x, axis: int = 0, fill: float = 0.0) -> np.ndarray:
+    """``x`` with its hand axis ``axis`` (length H) spread over every hand of the deck
+    (``deck_rows``), ``fill`` on the hands the tree leaves out."""
+    x = np.moveaxis(np.asarray(x), axis, 0)
+    deck = math.comb(self.rules.num_cards, self.rules.hand_size)
+    out = np.full((deck,) + x.shape[1:], fill, np.result_type(x.dtype, np.asarray(fill).dtype))
+    out[self.deck_rows] = x
+    return np.moveaxis(out, 0, axis)
+
   def player_hands(self, player: int) -> list[tuple]:
     """Player ``player``'s private hands as card tuples (both players share one list)."""
     del player
@@ -212,7 +232,11 @@ def build(rules, name: str | None = None) -> PublicTree:
   root = rules.root()
   records = [(*rules.kind_of(root), -1, -1, 1.0, root)]  # (kind, player, parent, action, prob, state)
   depth, first_child, num_children = [0], [], []
-  room, num_hands = memory.limit(), math.comb(rules.num_cards, rules.hand_size)
+  hands = all_hands(rules.num_cards, rules.hand_size)
+  initial_range = np.asarray(rules.initial_range(), np.float64)
+  if getattr(rules, "hands_in_play", False):  # optional in the protocol (poker_rules)
+    hands, initial_range = _hands_in_play(hands, initial_range)
+  room, num_hands = memory.limit(), len(hands)
   for index in itertools.count():
     if index == len(records):
       break
@@ -241,11 +265,11 @@ def build(rules, name: str | None = None) -> PublicTree:
   board_index = {b: i for i, b in enumerate(board_rows)}
   width = max(len(b) for b in board_rows)
   boards = np.array([list(b) + [-1] * (width - len(b)) for b in board_rows], np.int32).reshape(len(board_rows), width)
-  hands = all_hands(rules.num_cards, rules.hand_size)
   valid = ~(hands[None, :, :, None] == boards[:, None, None, :]).any((2, 3))
   board = np.array([board_index[s.board] for s in states], np.int32)
   showdown_boards = np.unique(board[kind == SHOWDOWN]).astype(np.int32)
-  members, subsets = _card_removal(rules.num_cards, hands) if rules.card_removal else ((), ())
+  out_of_play = int(np.argmin((initial_range > 0).any(0)))  # padding of ragged holder lists (_card_removal)
+  members, subsets = _card_removal(rules.num_cards, hands, out_of_play) if rules.card_removal else ((), ())
   tables = _showdown_tables(rules, hands, boards[showdown_boards], valid[showdown_boards], members, subsets)
   payoff_index, payoff_tables = _payoff_tables(rules, kind, states, len(hands))
   tree = PublicTree(
@@ -265,7 +289,7 @@ def build(rules, name: str | None = None) -> PublicTree:
     hands=hands,
     boards=boards,
     valid=valid,
-    initial_range=np.asarray(rules.initial_range(), np.float64),
+    initial_range=initial_range,
     members=members,
     subsets=subsets,
     showdown_boards=showdown_boards,
@@ -302,9 +326,24 @@ def public_tree_of(game, name: str | None = None) -> PublicTree:
   return build(game.public_tree_rules(), name)
 
 
-def _card_removal(num_cards: int, hands: np.ndarray) -> tuple:
+def _hands_in_play(hands: np.ndarray, initial_range: np.ndarray) -> tuple:
+  """([H', k], [2, H']) the hands with a weight in either player's range at the root, the
+  first of them in ``hands`` order preceded by one hand out of play (the padding of the card
+  removal tables' holder lists: ``_card_removal``), and their ranges; ``hands`` and
+  ``initial_range`` unchanged when every hand is in play."""
+  in_play = (initial_range > 0).any(0)
+  if in_play.all():
+    return hands, initial_range
+  keep = np.sort(np.concatenate([[np.argmin(in_play)], np.flatnonzero(in_play)]))
+  return hands[keep], initial_range[:, keep]
+
+
+def _card_removal(num_cards: int, hands: np.ndarray, padding: int = 0) -> tuple:
   """Per subset size ``s = 1..k``: the hands holding each ``s``-subset of the deck ([M_s, W_s])
-  and each hand's ``s``-subsets ([H, C(k, s)])."""
+  and each hand's ``s``-subsets ([H, C(k, s)]). With every hand of the deck each ``s``-subset
+  has ``W_s = C(n - s, k - s)`` holders; with some of them (``_hands_in_play``) the lists are
+  padded to the longest with ``padding``, a hand out of play (zero reach everywhere, so
+  padding adds nothing to a sum over holders)."""
   members, subsets = [], []
   k = hands.shape[1]
   for s in range(1, k + 1):
@@ -314,7 +353,8 @@ def _card_removal(num_cards: int, hands: np.ndarray) -> tuple:
     for h, row in enumerate(of_hand):
       for m in row:
         holders[m].append(h)
-    members.append(np.array(holders, np.int32))  # every s-subset is in C(n - s, k - s) hands
+    width = max(len(h) for h in holders)
+    members.append(np.array([h + [padding] * (width - len(h)) for h in holders], np.int32))
     subsets.append(of_hand)
   return tuple(members), tuple(subsets)
 
