@@ -276,18 +276,18 @@ def test_command_line_generates_trains_and_scores(tmp_path, capsys):
 
   game = "no_limit_leduc_poker(betting=deepstack,stack=300,ante=100)"
   data, net, strategy = (str(tmp_path / name) for name in ("data.npz", "net.npz", "agent.npz"))
-  assert cli.main(["value-data", game, "--count", "64", "--iters", "50", "--out", data]) == 0
+  assert cli.main(["value-data", game, "--count", "32", "--iters", "20", "--out", data]) == 0
   assert (
-    cli.main(["value-train", data, "--game", game, "--steps", "100", "--out", net, "--json", str(tmp_path / "t.json")])
+    cli.main(["value-train", data, "--game", game, "--steps", "40", "--out", net, "--json", str(tmp_path / "t.json")])
     == 0
   )
   asked = str(tmp_path / "asked.npz")
-  argv = ["value-data", game, "--queries", net, "--query-iters", "3", "--every", "1", "--count", "32", "--iters", "50"]
+  argv = ["value-data", game, "--queries", net, "--query-iters", "3", "--every", "1", "--count", "16", "--iters", "20"]
   assert cli.main([*argv, "--out", asked]) == 0
-  assert vn.load_data(asked).pot.shape == (32,)
-  argv = ["value-train", data, asked, "--game", game, "--steps", "100", "--suit-permutations", "--cosine"]
+  assert vn.load_data(asked).pot.shape == (16,)
+  argv = ["value-train", data, asked, "--game", game, "--steps", "40", "--suit-permutations", "--cosine"]
   assert cli.main([*argv, "--out", net, "--json", str(tmp_path / "t2.json")]) == 0
-  assert json.loads(open(tmp_path / "t2.json", encoding="utf-8").read())["situations"] == 2 * (64 + 32)
+  assert json.loads(open(tmp_path / "t2.json", encoding="utf-8").read())["situations"] == 2 * (32 + 16)
   report = str(tmp_path / "r.json")
   argv = ["resolve", game, "--leaf", f"{net},{net}", "--iters", "20", "--gadget", "rm", "--strategy-out", strategy]
   assert cli.main([*argv, "--json", report]) == 0

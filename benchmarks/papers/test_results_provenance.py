@@ -26,6 +26,7 @@ DETERMINISTIC = {
   "no_limit_leduc": "builds and CFR+",
   "build_speed": "game builds",
   "cfr_speed": "CFR+ timings, jaxcfr's and OpenSpiel's",
+  "dcfr_presets": "DCFR presets and CFR+ on the Libratus endgames",
   "diff_speed": "gradients through unrolled CFR and QREs",
   "mmd_schedules": "magnetic mirror descent",
   "mmd_speed": "magnetic mirror descent timings",

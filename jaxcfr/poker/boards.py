@@ -84,7 +84,13 @@ class _Hashable:
 
 
 def solve_boards(
-  spot: Spot, cards=None, *, algorithm: str = "dcfr", iterations: int = 300, dtype=None, with_equity: bool = True
+  spot: Spot,
+  cards=None,
+  *,
+  algorithm: str = solutions.POKER_DEFAULT,
+  iterations: int = 300,
+  dtype=None,
+  with_equity: bool = True,
 ) -> dict:
   """Solves ``spot`` on each next card (``cards``: a list such as ``["2c", "Ac"]``; default every
   card that can come) as one batched program and reports each board's root: the acting

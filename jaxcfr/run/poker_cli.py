@@ -23,6 +23,7 @@ from jaxcfr.base.params import Param
 from jaxcfr.run import common_flags, outputs
 from jaxcfr.run.flags import Command, Flag
 from jaxcfr.solvers.cfr_schedule import ALGORITHMS
+from jaxcfr.poker.solutions import POKER_DEFAULT
 
 __all__ = ["commands", "spot_of", "hand_rows"]
 
@@ -252,7 +253,15 @@ _SPOT_FILE = Flag(
   flag=None,
   nargs="?",
 )
-_ALGO = Flag(Param("algo", str, "dcfr", "the solver (a CFR preset of the public tree)", choices=ALGORITHMS))
+_ALGO = Flag(
+  Param(
+    "algo",
+    str,
+    POKER_DEFAULT,
+    "the solver (a CFR preset of the public tree; default postflop-solver's DCFR, the fewest iterations on the Libratus endgames)",
+    choices=ALGORITHMS,
+  )
+)
 _SOLUTION = Flag(Param("solution", str, None, "a solution file written by 'jaxcfr spot --out'"), flag=None)
 _LINE = Flag(
   Param("line", str, "", "the node: actions from the root, e.g. 'bet 75%, call, turn Kd' (default: the root)")
