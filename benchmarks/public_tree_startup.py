@@ -1,7 +1,7 @@
 """Command to answer of ``jaxcfr solve`` on the public tree without, with a cold and with a warm compilation cache.
 
     python -m benchmarks public_tree_startup
-    python -m benchmarks public_tree_startup --games 'hunl_subgame(endgame=4)' --repeats 3
+    python -m benchmarks public_tree_startup --games 'hunl_subgame(endgame=4,hands=in_play)' --repeats 3
 
 Each run is a fresh ``jaxcfr solve GAME --representation public_tree --algo ALGO --iters N``
 process pinned to one core (``--core``; ``XLA_FLAGS=--xla_force_host_platform_device_count=1``),
@@ -28,7 +28,7 @@ sys.path.insert(0, str(HERE))
 from poker_peer import run_process  # noqa: E402  pylint: disable=wrong-import-position
 from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
 
-GAMES = ("hunl_subgame(endgame=4)", "hunl_subgame(endgame=3)", "hunl_subgame(endgame=2)")
+GAMES = tuple(f"hunl_subgame(endgame={e},hands=in_play)" for e in (4, 3, 2))
 MODES = ("off", "cold", "warm")
 
 
