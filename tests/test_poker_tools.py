@@ -81,7 +81,7 @@ def test_grids_as_text_and_figure(solved):
 def test_a_batch_of_boards_equals_each_board_alone():
   spot = dataclasses.replace(Spot.from_endgame(2))
   cards = ["2c", "Kd", "9s"]
-  batched = boards.solve_boards(spot, cards, iterations=20, dtype="float64", with_equity=False)
+  batched = boards.solve_boards(spot, cards, algorithm="dcfr", iterations=20, dtype="float64", with_equity=False)
   assert [r["board"] for r in batched["rows"]] == [spot.board + c for c in cards]
   for card, row, together in zip(cards, batched["rows"], batched["solutions"]):
     board = dataclasses.replace(spot, board=spot.board + card)

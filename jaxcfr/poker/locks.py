@@ -11,8 +11,8 @@ absent: the whole range). Several locks of the same player are separated by ``;`
     >>> spot = Spot.from_endgame(4)
     >>> lock = locks.parse(solutions.game_of(spot), "root -> check")
     >>> locked = solutions.solve(spot, "locked", 50, settings={"lock": lock})
-    >>> in_range = spot.ranges[0] > 0
-    >>> round(float(locked.profile[0][0, 0][in_range].min()), 6)  # the root checks with every hand of the range
+    >>> in_range = locked.game.tree.on_deck(locked.profile[0][0, 0])[spot.ranges[0] > 0]  # over the 1,326 hands
+    >>> round(float(in_range.min()), 6)  # the root checks with every hand of the range
     1.0
 """
 
