@@ -1435,6 +1435,23 @@ QUOTES = [
       ("results/external_sampling/games/leduc_poker/openspiel/ms_per_iteration", "{:.4f}"),
     ],
   ),
+  # docs/neural_cfr.md, Steinberger 2019's five-seed Leduc comparison
+  (
+    "docs/neural_cfr.md",
+    "after {} iterations Deep CFR is at {} mbb/g [{}, {}] and SD-CFR at {} [{}, {}] (95% Student-t intervals over "
+    "the seeds); the paired difference is {} [{}, {}], SD-CFR below in {} of 5 seeds",
+    "neural_cfr_seeds.json",
+    [
+      ("results/evaluations/-1/iteration", "{}"),
+      *(
+        (f"results/evaluations/-1/{key}/{bound}", "{:.1f}")
+        for key in ("deep_cfr_mbb", "sd_cfr_mbb")
+        for bound in ("mean", "low", "high")
+      ),
+      *((f"results/evaluations/-1/deep_minus_sd_mbb/{bound}", "{:+.1f}") for bound in ("mean", "low", "high")),
+      ("results/evaluations/-1/sd_cfr_below_in_seeds", "{}"),
+    ],
+  ),
 ]
 
 
