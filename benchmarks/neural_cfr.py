@@ -1,6 +1,12 @@
 """Neural CFR on Leduc: deep-cfr, sd-cfr and escher, exploitability against wall time and nodes
 touched, a batch of seeds against one seed, and OpenSpiel's JAX Deep CFR beside ours.
 
+Sections (``--sections``, each its own results file ``neural_cfr_SECTION.json``): ``leduc``
+the curves with tabular CFR+ and RCFR beside; ``games`` liar's dice, goofspiel(5) and no-limit
+Leduc; ``seeds`` Steinberger's five-seed Leduc comparison of Deep CFR and SD-CFR as batches;
+``batch`` a batch of seeds against one, with and without the fits; ``peers`` the first record
+(``neural_cfr.json``: the curves of the paper's ESCHER values, OpenSpiel, the variances).
+
 Each method runs seed 0 in float32 for ``--seconds`` (escher: ``--escher-seconds``) of training
 at most, or until it reaches 20 mbb/g (chunks of ``--chunk`` iterations, one compiled loop
 each; ``escher-exact-values`` is escher with the exact history values, an ablation that
@@ -37,6 +43,7 @@ from pathlib import Path
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import jaxcfr  # noqa: E402
@@ -48,12 +55,21 @@ BATCHED = ("deep-cfr", "sd-cfr", "escher")
 TARGETS = (100.0, 50.0, 20.0)
 OURS = dict(traversals=1000, steps=300, hidden=(64, 64), warm_start=True)
 ESCHER = dict(OURS, policy_steps=2000, value_traversals=1000, value_steps=300)
+# the value network on both players' information states, fitted to one-step backups (escher's options)
+ESCHER_BACKUP = dict(ESCHER, value_inputs="infostates", value_targets="backup", value_exploration=0.5)
 METHODS = {  # label: (solver, options)
   "deep-cfr": ("deep-cfr", dict(OURS, policy_steps=2000)),
   "sd-cfr": ("sd-cfr", OURS),
-  "escher": ("escher", ESCHER),
+  "escher": ("escher", ESCHER_BACKUP),
+  "escher-paper-values": ("escher", ESCHER),  # the paper's returns on the path features
   "escher-exact-values": ("escher", dict(ESCHER, value_function="exact")),  # ablation: no value-learning error
+  "cfr+": ("cfr+", {}),  # tabular, beside the neural ones
+  "rcfr": ("rcfr", {}),  # regression CFR with its default regressor
 }
+# Steinberger 2019's Leduc comparison, with the settings of PokerRL's Leduc example
+# (SD-CFR_LEDUC_EXAMPLE: 1500 traversals an iteration, 750 Adam steps an advantage fit; here on
+# the weighted full objective, the expectation of its 2048-point minibatches' gradient)
+PAPER = dict(traversals=1500, steps=750, hidden=(64, 64), warm_start=True)
 OPENSPIEL_DEFAULTS = dict(
   traversals=20, advantage_layers=(128, 128), policy_layers=(256, 256), learning_rate=1e-4, steps=750, policy_steps=5000
 )
@@ -67,12 +83,24 @@ def _mbb(tensors, solver, state) -> tuple[float, float]:
   return 1e3 * float(jaxcfr.exploitability(tensors, profile)), fit
 
 
+def _nodes(tensors, solver, state) -> int:
+  """Histories touched: the sampling solvers' counter; the full-width ones a pass over every
+  history per iteration."""
+  counts = solver.counters(state) if solver.counters else {}
+  if "nodes_touched" in counts:
+    return int(counts["nodes_touched"])
+  return int(state.iteration) * int(tensors.tree.parent.shape[0])
+
+
 def curve(game: str, label: str, seconds: float, chunk: int, learning_rate: float, stop_at=None) -> dict:
   """One run of ``METHODS[label]`` for ``seconds`` of training at most: its curve and times to the targets."""
   name, options = METHODS[label]
   tensors = jaxcfr.load(game, dtype="float32").tensors
   solver = solvers.get(name, **options)
-  state = solver.init(tensors, seed=0, learning_rate=learning_rate)
+  hyper = {"seed": 0} if "seed" in solver.hyperparameters else {}
+  if name in BATCHED:
+    hyper["learning_rate"] = learning_rate
+  state = solver.init(tensors, **hyper)
   start = time.perf_counter()
   state = jax.block_until_ready(solver.run(tensors, state, chunk))
   compile_s = time.perf_counter() - start  # the first chunk, compile included; not in the curve's time
@@ -83,7 +111,7 @@ def curve(game: str, label: str, seconds: float, chunk: int, learning_rate: floa
     state = jax.block_until_ready(solver.run(tensors, state, chunk))
     trained += time.perf_counter() - start
     mbb, fit = _mbb(tensors, solver, state)
-    nodes = int(solver.counters(state)["nodes_touched"])
+    nodes = _nodes(tensors, solver, state)
     points.append(dict(iteration=int(state.iteration), seconds=trained, nodes_touched=nodes, mbb=mbb, average_s=fit))
     print(
       f"  {label:>8} {game}: it {points[-1]['iteration']:5d} {trained:7.1f} s {nodes:>12,d} nodes {mbb:8.1f} mbb/g",
@@ -226,22 +254,102 @@ def variance(game: str, draws: int, epsilon: float = 0.6) -> dict:
   return out
 
 
-def main(argv=None) -> None:
-  parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-  parser.add_argument("--game", default="leduc_poker")
-  parser.add_argument("--seconds", type=float, default=240.0, help="training seconds per method (at most)")
-  parser.add_argument("--escher-seconds", type=float, default=120.0, help="the same for escher's runs")
-  parser.add_argument("--chunk", type=int, default=40, help="iterations between evaluations")
-  parser.add_argument("--learning-rate", type=float, default=1e-3)
-  parser.add_argument("--batch", type=int, default=8)
-  parser.add_argument("--batch-iterations", type=int, default=5)
-  parser.add_argument("--openspiel-games", default="kuhn_poker,leduc_poker")
-  parser.add_argument("--openspiel-iterations", default="kuhn_poker=10,leduc_poker=4")
-  parser.add_argument("--methods", default=",".join(METHODS))
-  parser.add_argument("--variance-draws", type=int, default=20000)
-  parser.add_argument("--out", default=str(RESULTS / "neural_cfr.json"))
-  args = parser.parse_args(argv)
-  methods = args.methods.split(",")
+T_975 = {2: 12.706, 3: 4.303, 4: 3.182, 5: 2.776, 6: 2.571, 8: 2.365, 10: 2.262}  # Student t, n - 1 = key - 1
+
+
+def _interval(values) -> dict:
+  """mean and its 95% Student-t interval over runs."""
+  x = np.asarray(values, float)
+  half = T_975[len(x)] * x.std(ddof=1) / np.sqrt(len(x))
+  return {"mean": float(x.mean()), "low": float(x.mean() - half), "high": float(x.mean() + half), "runs": x.tolist()}
+
+
+def seeds_comparison(game: str, seeds: int, iterations: int, every: int) -> dict:
+  """Steinberger 2019's comparison: deep-cfr's average network against sd-cfr's exact mixture
+  over ``seeds`` seeds run as one batch each, ``PAPER``'s settings, evaluated every ``every``
+  iterations; per evaluation each method's mean with a 95% interval and the paired difference."""
+  tensors = jaxcfr.load(game, dtype="float32").tensors
+  out = {"game": game, "seeds": list(range(seeds)), "options": _plain(PAPER), "evaluations": []}
+  runs = {}
+  for name in ("deep-cfr", "sd-cfr"):
+    solver = solvers.get(name, **PAPER) if name == "sd-cfr" else solvers.get(name, **PAPER, policy_steps=4000)
+    state = solver.init(tensors, seed=jnp.arange(seeds))
+    curve_, trained = [], 0.0
+    while int(state.iteration[0]) < iterations:
+      start = time.perf_counter()
+      state = jax.block_until_ready(solver.run(tensors, state, every))
+      trained += time.perf_counter() - start
+      profile = solver.average_strategy(tensors, state)
+      mbb = [1e3 * float(jaxcfr.exploitability(tensors, tuple(x[..., b] for x in profile))) for b in range(seeds)]
+      curve_.append({"iteration": int(state.iteration[0]), "seconds_batch": trained, "mbb": mbb})
+      print(
+        f"  {name} {seeds} seeds it {curve_[-1]['iteration']}: {np.mean(mbb):.1f} mbb/g ({trained:.0f} s)", flush=True
+      )
+    runs[name] = curve_
+  for deep, single in zip(runs["deep-cfr"], runs["sd-cfr"]):
+    difference = np.subtract(deep["mbb"], single["mbb"])
+    out["evaluations"].append(
+      {
+        "iteration": deep["iteration"],
+        "deep_cfr_mbb": _interval(deep["mbb"]),
+        "sd_cfr_mbb": _interval(single["mbb"]),
+        "deep_minus_sd_mbb": _interval(difference),
+        "sd_cfr_below_in_seeds": int((difference > 0).sum()),
+      }
+    )
+  last = out["evaluations"][-1]
+  out["sd_cfr_below_deep_cfr_at_the_end"] = bool(last["deep_minus_sd_mbb"]["low"] > 0)
+  out["seconds_per_iteration_batch"] = {k: v[-1]["seconds_batch"] / v[-1]["iteration"] for k, v in runs.items()}
+  return out
+
+
+def batch_profile(game: str, label: str, batch: int, iterations: int) -> dict:
+  """Where a batch's time goes: ``batch_cost`` with the method's settings, and with every fit cut
+  to one optimiser step (the walks, memories and table evaluations alone)."""
+  name, options = METHODS[label]
+  walks_only = dict(options, steps=1)
+  if name == "escher":
+    walks_only["value_steps"] = 1
+  out = {"full": batch_cost(game, label, batch, iterations)}
+  METHODS[f"{label} (walks only)"] = (name, walks_only)
+  out["walks_only"] = batch_cost(game, f"{label} (walks only)", batch, iterations)
+  del METHODS[f"{label} (walks only)"]
+  for runs in ("1", str(batch)):
+    key = f"seconds_per_iteration_{runs}_seeds"
+    out[f"fit_share_{runs}_seeds"] = 1 - out["walks_only"][key] / out["full"][key]
+  return out
+
+
+def _argv() -> list:
+  """The command line's arguments from the script's name on."""
+  args = sys.argv[1:]
+  return args if args[:1] == ["neural_cfr"] else ["neural_cfr"] + args
+
+
+def _plain(options: dict) -> dict:
+  return {k: list(v) if isinstance(v, tuple) else v for k, v in options.items()}
+
+
+def _commit(out: str, section: str, configuration: dict, results, description: str) -> None:
+  path = write_record(
+    out,
+    benchmark="neural_cfr",
+    configuration={"section": section, "command": "python -m benchmarks " + " ".join(_argv())} | configuration,
+    results=results,
+    description=description,
+  )
+  print(f"wrote {path}", flush=True)
+
+
+LOAD = (
+  " Ran pinned to one core (taskset -c 1) of the 2-core CPU, which other engineers' jobs share: absolute "
+  "times are under that load, ratios are taken in one run."
+)
+
+
+def peers_section(args) -> None:
+  """The first record (neural_cfr.json): curves, batches, the regret variances and OpenSpiel."""
+  methods = ["deep-cfr", "sd-cfr", "escher-paper-values", "escher-exact-values"]
   variances = [variance(game, args.variance_draws) for game in ("kuhn_poker", "leduc_poker")]
   budget = {m: args.escher_seconds if m.startswith("escher") else args.seconds for m in methods}
   curves = [curve(args.game, m, budget[m], args.chunk, args.learning_rate, min(TARGETS)) for m in methods]
@@ -292,6 +400,101 @@ def main(argv=None) -> None:
     ),
   )
   print(f"wrote {path}")
+
+
+def main(argv=None) -> None:
+  parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+  parser.add_argument("--sections", default="leduc,games,seeds,batch", help="of leduc, games, seeds, batch, peers")
+  parser.add_argument("--game", default="leduc_poker")
+  parser.add_argument("--seconds", type=float, default=240.0, help="training seconds per method (at most)")
+  parser.add_argument("--escher-seconds", type=float, default=120.0, help="peers: the same for escher's runs")
+  parser.add_argument("--chunk", type=int, default=40, help="iterations between evaluations")
+  parser.add_argument("--learning-rate", type=float, default=1e-3)
+  parser.add_argument("--methods", default="deep-cfr,sd-cfr,escher,cfr+,rcfr", help="leduc: the curves' methods")
+  parser.add_argument("--games", default="liars_dice;goofspiel(num_cards=5);no_limit_leduc_poker(stack=6)")
+  parser.add_argument("--game-methods", default="deep-cfr,sd-cfr,escher")
+  parser.add_argument("--game-seconds", type=float, default=60.0)
+  parser.add_argument("--game-chunk", type=int, default=10)
+  parser.add_argument("--seeds", type=int, default=5, help="seeds: runs of each method (one batch)")
+  parser.add_argument("--seed-iterations", type=int, default=200)
+  parser.add_argument("--seed-every", type=int, default=50)
+  parser.add_argument("--batch", type=int, default=8)
+  parser.add_argument("--batch-iterations", type=int, default=5)
+  parser.add_argument("--openspiel-games", default="kuhn_poker,leduc_poker")
+  parser.add_argument("--openspiel-iterations", default="kuhn_poker=10,leduc_poker=4")
+  parser.add_argument("--variance-draws", type=int, default=20000)
+  parser.add_argument("--out", default=str(RESULTS / "neural_cfr.json"), help="peers' file")
+  parser.add_argument("--out-dir", default=str(RESULTS), help="the other sections' files: neural_cfr_SECTION.json")
+  args = parser.parse_args(argv)
+  sections = args.sections.split(",")
+  common = {"dtype": "float32", "learning_rate": args.learning_rate}
+  if "leduc" in sections:
+    methods = args.methods.split(",")
+    curves = [curve(args.game, m, args.seconds, args.chunk, args.learning_rate, min(TARGETS)) for m in methods]
+    _commit(
+      f"{args.out_dir}/neural_cfr_leduc.json",
+      "leduc",
+      common
+      | {
+        "game": args.game,
+        "seed": 0,
+        "training_seconds_per_method": args.seconds,
+        "iterations_per_evaluation": args.chunk,
+      }
+      | {"methods": {m: {"solver": METHODS[m][0]} | _plain(METHODS[m][1]) for m in methods}},
+      {"curves": curves},
+      "Exploitability (NashConv / 2, mbb/g, exact on the sequence form) of deep-cfr, sd-cfr and escher (its value "
+      "network on both players' information states, fitted to one-step backups), with tabular CFR+ and RCFR beside "
+      "them, against training wall time and nodes touched (histories on the sampled walks; a pass over every history "
+      "per iteration for the full-width solvers), seed 0, until 20 mbb/g or the budget; times to 100, 50 and 20 "
+      "mbb/g." + LOAD,
+    )
+  if "games" in sections:
+    games = args.games.split(";")
+    methods = args.game_methods.split(",")
+    curves = [curve(g, m, args.game_seconds, args.game_chunk, args.learning_rate) for g in games for m in methods]
+    _commit(
+      f"{args.out_dir}/neural_cfr_games.json",
+      "games",
+      common
+      | {"games": games, "seed": 0, "training_seconds_per_method": args.game_seconds}
+      | {"iterations_per_evaluation": args.game_chunk}
+      | {"methods": {m: {"solver": METHODS[m][0]} | _plain(METHODS[m][1]) for m in methods}},
+      {"curves": curves},
+      "Exact exploitability (NashConv / 2, milli-units of the game's payoff per game) of deep-cfr, sd-cfr and "
+      "escher against training wall time and nodes touched on liar's dice, goofspiel(5) and no-limit Leduc, seed "
+      "0, a fixed budget each." + LOAD,
+    )
+  if "seeds" in sections:
+    result = seeds_comparison(args.game, args.seeds, args.seed_iterations, args.seed_every)
+    _commit(
+      f"{args.out_dir}/neural_cfr_seeds.json",
+      "seeds",
+      common
+      | {"game": args.game, "seeds": args.seeds, "iterations": args.seed_iterations}
+      | {"every": args.seed_every, "options": _plain(PAPER), "deep_cfr_policy_steps": 4000},
+      result,
+      "Steinberger 2019's Leduc comparison: deep-cfr's average-strategy network against sd-cfr's exact mixture, "
+      "seeds 0-4 as one batch per method, with PokerRL's Leduc example's traversals and fit steps; per "
+      "evaluation each method's mean exploitability (mbb/g) with a 95% Student-t interval over the seeds and the "
+      "paired difference." + LOAD,
+    )
+  if "batch" in sections:
+    rows = [batch_profile(args.game, m, args.batch, args.batch_iterations) for m in BATCHED]
+    _commit(
+      f"{args.out_dir}/neural_cfr_batch.json",
+      "batch",
+      common
+      | {"game": args.game, "batch": args.batch, "iterations_timed": args.batch_iterations}
+      | {"seeds": {"one_run": [0], "batch": list(range(args.batch))}}
+      | {"methods": {m: _plain(METHODS[m][1]) for m in BATCHED}},
+      {"methods": rows},
+      "Seconds per iteration of a batch of seeds in one program against one seed (after compiling), with each "
+      "method's settings and with every fit cut to one optimiser step (the walks, memories and network "
+      "evaluations alone), so that the fits' share of the time is the difference." + LOAD,
+    )
+  if "peers" in sections:
+    peers_section(args)
 
 
 if __name__ == "__main__":

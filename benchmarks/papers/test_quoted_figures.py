@@ -77,6 +77,13 @@ def _word(n: int) -> str:
   return NUMBER_WORDS[n]
 
 
+def _seconds_or_not_reached(x) -> str:
+  """A time to a target: '12 s', '0.0 s' under 10 s, or 'not reached' (null)."""
+  if x is None:
+    return "not reached"
+  return f"{x:.1f} s" if x < 10 else f"{x:.0f} s"
+
+
 def _worst_of_seeds(deviations: list) -> str:
   return _sci(max(deviations))
 
@@ -1508,6 +1515,88 @@ QUOTES = [
       ("results/external_sampling/games/leduc_poker/ours/0/ms_per_iteration", "{:.4f}"),
       ("results/external_sampling/games/leduc_poker/es_speed_ratio_to_openspiel", "{:.1f}"),
       ("results/external_sampling/games/leduc_poker/openspiel/ms_per_iteration", "{:.4f}"),
+    ],
+  ),
+  # docs/neural_cfr.md, Steinberger 2019's five-seed Leduc comparison
+  (
+    "docs/neural_cfr.md",
+    "after {} iterations Deep CFR is at {} mbb/g [{}, {}] and SD-CFR at {} [{}, {}] (95% Student-t intervals over "
+    "the seeds); the paired difference is {} [{}, {}], SD-CFR below in {} of 5 seeds",
+    "neural_cfr_seeds.json",
+    [
+      ("results/evaluations/-1/iteration", "{}"),
+      *(
+        (f"results/evaluations/-1/{key}/{bound}", "{:.1f}")
+        for key in ("deep_cfr_mbb", "sd_cfr_mbb")
+        for bound in ("mean", "low", "high")
+      ),
+      *((f"results/evaluations/-1/deep_minus_sd_mbb/{bound}", "{:+.1f}") for bound in ("mean", "low", "high")),
+      ("results/evaluations/-1/sd_cfr_below_in_seeds", "{}"),
+    ],
+  ),
+  # docs/neural_cfr.md, the other games' table (three games, three methods each, in the file's order)
+  (
+    "docs/neural_cfr.md",
+    " ".join(
+      f"| {game} | `{method}` | {{}} | {{}} | {{}} | {{}} |"
+      for game in ("liar's dice", "goofspiel(5)", "no-limit Leduc (stack 6)")
+      for method in ("deep-cfr", "sd-cfr", "escher")
+    ),
+    "neural_cfr_games.json",
+    [
+      figure
+      for row in range(9)
+      for figure in (
+        (f"results/curves/{row}/curve/-1/iteration", "{}"),
+        (f"results/curves/{row}/seconds_per_iteration", "{:.2f}"),
+        (f"results/curves/{row}/curve/-1/seconds", "{:.0f}"),
+        (f"results/curves/{row}/final_mbb", "{:.1f}"),
+      )
+    ],
+  ),
+  # docs/neural_cfr.md, a batch of 8 seeds against one, with the fits and with the walks alone
+  (
+    "docs/neural_cfr.md",
+    " ".join(
+      f"| `{method}` | {{}} | {{}} | {{}}x | {{}} | {{}} | {{}}x | {{}} / {{}} |"
+      for method in ("deep-cfr", "sd-cfr", "escher")
+    ),
+    "neural_cfr_batch.json",
+    [
+      figure
+      for row in range(3)
+      for figure in (
+        *(
+          (f"results/methods/{row}/{run}/{key}", fmt)
+          for run in ("full", "walks_only")
+          for key, fmt in (
+            ("seconds_per_iteration_1_seeds", "{:.3f}"),
+            ("seconds_per_iteration_8_seeds", "{:.3f}"),
+            ("batch_over_one", "{:.2f}"),
+          )
+        ),
+        (f"results/methods/{row}/fit_share_1_seeds", "{:.0%}"),
+        (f"results/methods/{row}/fit_share_8_seeds", "{:.0%}"),
+      )
+    ],
+  ),  # docs/neural_cfr.md, the longer Leduc runs' table (times to 100, 50 and 20 mbb/g; null: not reached)
+  (
+    "docs/neural_cfr.md",
+    " ".join(
+      f"| `{method}` | {{}} | {{}} | {{}} | {{}} | {{}} | {{}} | {{}} |"
+      for method in ("deep-cfr", "sd-cfr", "cfr+", "escher")
+    ),
+    "neural_cfr_leduc.json",
+    [
+      figure
+      for row in range(4)
+      for figure in (
+        (f"results/curves/{row}/curve/-1/iteration", "{}"),
+        (f"results/curves/{row}/seconds_per_iteration", lambda x: f"{x:.3f}" if x >= 0.01 else _sci(x)),
+        *((f"results/curves/{row}/seconds_to_{target}_mbb", _seconds_or_not_reached) for target in (100, 50, 20)),
+        (f"results/curves/{row}/curve/-1/seconds", "{:.0f}"),
+        (f"results/curves/{row}/final_mbb", "{:.1f}"),
+      )
     ],
   ),
 ]

@@ -58,6 +58,8 @@ __all__ = [
   "solver",
   "value_network",
   "history_values",
+  "edge_probabilities",
+  "backup_values",
   "regret_samples",
   "value_samples",
   "RegretSamples",
@@ -65,6 +67,8 @@ __all__ = [
 
 
 VALUE_FUNCTIONS = ("network", "exact")
+VALUE_INPUTS = ("path", "infostates")
+VALUE_TARGETS = ("returns", "backup")
 
 
 class EscherState(NamedTuple):
@@ -111,29 +115,56 @@ class RegretSamples(NamedTuple):
   nodes_touched: jax.Array
 
 
-def value_network(tensors: GameTensors, hidden: tuple, layer_norm: bool) -> networks.MLP:
-  """The MLP from a history's path features to player 0's value there."""
+def value_features(tensors: GameTensors, inputs: str = "path") -> jax.Array:
+  """[H, F] the value network's inputs: the path (``neural_inputs.history_features``) or both
+  players' information states beside it (``neural_inputs.history_infostate_features``)."""
+  if inputs == "infostates":
+    return neural_inputs.history_infostate_features(tensors)
+  return neural_inputs.history_features(tensors)
+
+
+def value_network(tensors: GameTensors, hidden: tuple, layer_norm: bool, inputs: str = "path") -> networks.MLP:
+  """The MLP from a history's ``value_features`` to player 0's value there."""
   depth, width = neural_inputs.path_width(tensors)
-  return networks.MLP((depth * width,) + tuple(hidden) + (1,), "relu", layer_norm)
+  features = depth * width
+  if inputs == "infostates":
+    features += sum(neural_inputs.infostate_features(tensors, p).shape[1] for p in (0, 1))
+  return networks.MLP((features,) + tuple(hidden) + (1,), "relu", layer_norm)
+
+
+def edge_probabilities(tensors: GameTensors, profile) -> jax.Array:
+  """[H] the probability of each history's incoming edge under ``profile`` (([I0, A0], [I1,
+  A1])): chance's, or the acting player's strategy at its parent; 1 at the root."""
+  tree = tensors.tree
+  parent = jnp.maximum(tree.parent, 0)
+  kind = tree.kind[parent]
+  prob = tree.chance_prob.astype(tensors.dtype)
+  for p in (0, 1):
+    table = profile[p]
+    infoset = jnp.clip(tree.infoset[parent], 0, table.shape[0] - 1)
+    prob = jnp.where(kind == p, table[infoset, jnp.clip(tree.action_index, 0, table.shape[1] - 1)], prob)
+  return jnp.where(tree.parent < 0, 1, prob)
 
 
 def history_values(tensors: GameTensors, profile) -> jax.Array:
   """[H] player 0's exact expected utility at every history under ``profile`` (([I0, A0],
   [I1, A1])), bottom-up over the depth levels: the oracle a history value network learns."""
   tree = tensors.tree
-  utility = tree.utility.astype(tensors.dtype)
-  values = jnp.where(tree.kind == TERMINAL_NODE, utility, 0)
+  prob = edge_probabilities(tensors, profile)
+  values = jnp.where(tree.kind == TERMINAL_NODE, tree.utility.astype(tensors.dtype), 0)
   for lo, hi in reversed(tree.depth_slices[1:]):
-    parent = tree.parent[lo:hi]
-    kind = tree.kind[parent]
-    action = tree.action_index[lo:hi]
-    prob = tree.chance_prob[lo:hi].astype(tensors.dtype)
-    for p in (0, 1):
-      table = profile[p]
-      row = table[jnp.clip(tree.infoset[parent], 0, table.shape[0] - 1), jnp.clip(action, 0, table.shape[1] - 1)]
-      prob = jnp.where(kind == p, row, prob)
-    values = values.at[parent].add(prob * values[lo:hi])
+    values = values.at[tree.parent[lo:hi]].add(prob[lo:hi] * values[lo:hi])
   return values
+
+
+def backup_values(tensors: GameTensors, profile, values: jax.Array) -> jax.Array:
+  """[H] the one-step backup of ``values`` [H] under ``profile``: at every history the sum over
+  its children of the edge's probability times the child's value (0 at terminals). Equal to
+  ``values`` at the inner histories exactly when ``values`` are ``history_values`` there."""
+  tree = tensors.tree
+  prob = edge_probabilities(tensors, profile)
+  child = tree.parent >= 0
+  return jnp.zeros_like(values).at[jnp.where(child, tree.parent, 0)].add(jnp.where(child, prob * values, 0))
 
 
 def regret_samples(
@@ -208,6 +239,8 @@ def solver(
   value_exploration: float = 0.1,
   value_batch_size: int = 256,
   value_function: str = "network",
+  value_inputs: str = "path",
+  value_targets: str = "returns",
 ) -> registry.Solver:
   """``escher`` with the declared options (Deep CFR's, and the history value network's
   ``value_traversals`` and ``value_steps``); hyperparameters seed and learning_rate."""
@@ -215,6 +248,12 @@ def solver(
   _check(name, value_traversals, value_steps)
   if value_function not in VALUE_FUNCTIONS:
     raise ValueError(f"{name}: value_function must be one of {VALUE_FUNCTIONS}, got {value_function!r}")
+  for option, value, choices in (
+    ("value_inputs", value_inputs, VALUE_INPUTS),
+    ("value_targets", value_targets, VALUE_TARGETS),
+  ):
+    if value not in choices:
+      raise ValueError(f"{name}: {option} must be one of {choices}, got {value!r}")
   if not isinstance(value_batch_size, (int, np.integer)) or isinstance(value_batch_size, bool) or value_batch_size < 0:
     raise ValueError(f"{name}: value_batch_size must be an integer >= 0, got {value_batch_size!r}")
   if not 0.0 < value_exploration <= 1.0:
@@ -229,7 +268,7 @@ def solver(
     rate = jnp.asarray(learning_rate, dtype)
     key = jax.random.key(seed)
     params, opt_state = deep_cfr.advantage_networks(tensors, key, rate, hidden, layer_norm, clip)
-    value_params = value_network(tensors, hidden, layer_norm).init(jax.random.fold_in(key, 3), dtype)
+    value_params = value_network(tensors, hidden, layer_norm, value_inputs).init(jax.random.fold_in(key, 3), dtype)
     return EscherState(
       params=params,
       opt_state=opt_state,
@@ -260,13 +299,17 @@ def solver(
         jnp.zeros((), jnp.int32),
       )
     num_histories = tensors.tree.parent.shape[0]
+    vnet = value_network(tensors, hidden, layer_norm, value_inputs)
+    features = value_features(tensors, value_inputs)
     rows, returns, valid, touched = value_samples(
       tensors, strategy, jax.random.key_data(keys[0]), value_traversals, value_exploration
     )
+    if value_targets == "backup":  # the network's own children, one step back under sigma
+      table = jnp.where(terminal, tensors.tree.utility.astype(dtype), vnet.apply(value_params, features)[:, 0])
+      returns = backup_values(tensors, strategy, table)[rows][:, None]
+      touched = touched + jnp.where(valid, tensors.tree.num_children[rows], 0).sum()
     tally = neural_memory.remember(neural_memory.empty(num_histories, 1, 0, dtype), rows, returns, valid, t, keys[1])
     targets, weights = neural_memory.statistics(tally, num_histories)
-    vnet = value_network(tensors, hidden, layer_norm)
-    features = neural_inputs.history_features(tensors)
     value_params, value_opt_state, loss = neural_memory.fit_values(
       vnet,
       value_params,
@@ -360,6 +403,8 @@ def solver(
     value_exploration=value_exploration,
     value_batch_size=value_batch_size,
     value_function=value_function,
+    value_inputs=value_inputs,
+    value_targets=value_targets,
   )
   return registry.Solver(
     name=name,
@@ -415,6 +460,21 @@ registry.register(
       "network",
       "the history values: the network (the paper's) or exact on the tree (an oracle, for ablations)",
       choices=VALUE_FUNCTIONS,
+    ),
+    registry.Param(
+      "value_inputs",
+      str,
+      "path",
+      "the value network's inputs: the path of child slots, or both players' information states and the path",
+      choices=VALUE_INPUTS,
+    ),
+    registry.Param(
+      "value_targets",
+      str,
+      "returns",
+      "the value fit's targets: importance-weighted returns (the paper's), or the one-step backup of the "
+      "network's own children under sigma",
+      choices=VALUE_TARGETS,
     ),
   ),
   hyperparameters=deep_cfr.NEURAL_HYPERPARAMETERS,

@@ -11,6 +11,11 @@
   block of width W (the most children of any history) per depth: complete (the slots determine
   the history) and generic (read off the tree arrays), for ESCHER's history value function,
   whose histories have no key.
+- ``history_infosets(tensors)`` -> [2, H] and ``history_infostate_features(tensors)`` -> [H, F0 +
+  F1 + D W]: a history as both players' information-state encodings (the infoset where the
+  player acts, else that of its last action before the history, else one below it) beside
+  its path: the private information of both players in the games' own encodings, which the
+  path's slots give only relative to the earlier chance outcomes.
 """
 
 from __future__ import annotations
@@ -23,7 +28,16 @@ import numpy as np
 
 from jaxcfr.kits.sequence_form.tensors import GameTensors, InfosetLabels, tree_statics
 
-__all__ = ["infostate_features", "generic_features", "path_features", "path_width", "history_paths", "history_features"]
+__all__ = [
+  "infostate_features",
+  "generic_features",
+  "path_features",
+  "path_width",
+  "history_paths",
+  "history_features",
+  "history_infosets",
+  "history_infostate_features",
+]
 
 
 def generic_features(keys_by_player, player: int) -> np.ndarray:
@@ -87,3 +101,33 @@ def history_paths(tensors: GameTensors) -> jax.Array:
 def history_features(tensors: GameTensors) -> jax.Array:
   """[H, D W] ``path_features`` of every history (traceable)."""
   return path_features(tensors, history_paths(tensors))
+
+
+def history_infosets(tensors: GameTensors) -> jax.Array:
+  """[2, H] int32 each player's information state at every history: its infoset where it
+  acts; else the infoset of its last action before the history; else (it has not acted yet)
+  the smallest infoset id of its histories below (an infoset near the history where the
+  infosets are numbered top-down); -1 where it acts neither before nor below (traceable)."""
+  tree = tensors.tree
+  rows = []
+  for p, treeplex in enumerate(tensors.players):
+    acts = tree.kind == p
+    none = treeplex.num_infosets
+    below = jnp.where(acts, tree.infoset, none).astype(jnp.int32)
+    for lo, hi in reversed(tree.depth_slices[1:]):
+      below = below.at[tree.parent[lo:hi]].min(below[lo:hi])
+    below = jnp.where(below < none, below, -1)
+    last = jnp.where(tree.sequence[p] > 0, (tree.sequence[p] - 1) // treeplex.max_actions, -1)
+    rows.append(jnp.where(acts, tree.infoset, jnp.where(last >= 0, last, below)))
+  return jnp.stack(rows).astype(jnp.int32)
+
+
+def history_infostate_features(tensors: GameTensors) -> jax.Array:
+  """[H, F0 + F1 + D W] both players' ``infostate_features`` at ``history_infosets`` (zeros
+  at -1) and the path's ``history_features``, in the tensors' dtype (traceable)."""
+  infosets = history_infosets(tensors)
+  blocks = []
+  for p in (0, 1):
+    table = jnp.asarray(infostate_features(tensors, p), tensors.dtype)
+    blocks.append(jnp.where(infosets[p][:, None] >= 0, table[jnp.maximum(infosets[p], 0)], 0))
+  return jnp.concatenate(blocks + [history_features(tensors)], axis=1)
