@@ -74,6 +74,7 @@ def main(argv: list[str] | None = None) -> dict:
   results = {}
   with tempfile.TemporaryDirectory(prefix="startup_") as top:
     args.game_cache = Path(top) / "game_cache"
+    args.game_cache.mkdir()  # a public tree is not cached: the first run may write nothing there
     for game in [g for g in args.games.split(";") if g]:
       runs = {mode: [] for mode in MODES}
       one(game, "off", Path(top), args)  # fills the game cache (strength tables), untimed
