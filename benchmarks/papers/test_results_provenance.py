@@ -36,6 +36,7 @@ DETERMINISTIC = {
   "profile_iteration": "one CFR+ step's parts",
   "public_tree_compile": "compile times",
   "public_tree_profile": "one CFR step's parts on the public tree",
+  "public_tree_startup": "start-up timings of jaxcfr solve with a DCFR preset",
   "refusals": "the command line's refusals",
   "resolving_errors": "re-solving with exact leaves",
   "strength_tables": "the exact hand-strength tables",
