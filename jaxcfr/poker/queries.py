@@ -174,13 +174,13 @@ def _values(tensors, profile, ranges) -> tuple:
 
 def report(solution, node: int, *, with_equity: bool = True) -> dict:
   """What a decision node shows (``node_at`` finds it): ``player`` (who acts), ``line``,
-  ``actions``, ``range`` [D] (the player's reach: its weight of each hand here, over the
-  ``D`` hands of the deck, hold'em's 1,326, even where the tree holds only the hands in
-  play), ``strategy`` [D, A] (NaN where the range is empty), ``frequencies`` [A] (each action's probability here,
-  the hands weighted by their probability given the node), ``ev`` [D] (chips, each hand's
-  expected payoff given the node is reached with it, zero-sum from the root: the pot's shares
-  counted as already paid; NaN where the hand cannot be here) and ``equity`` [D], with their averages ``range_ev`` and
-  ``range_equity``."""
+  ``actions``, ``range`` [D] (the player's reach: its weight of each hand here, over the ``D``
+  hands of the deck, hold'em's 1,326, even where the tree holds only the hands in play),
+  ``strategy`` [D, A] (NaN where the range is empty), ``frequencies`` [A] (each action's
+  probability here, the hands weighted by their probability given the node), ``ev`` [D]
+  (chips, each hand's expected payoff given the node is reached with it, zero-sum from the
+  root: the pot's shares counted as already paid; NaN where the hand cannot be here) and
+  ``equity`` [D], with their averages ``range_ev`` and ``range_equity``."""
   tree, tensors = solution.game.tree, solution.game.tensors
   if tree.kind[node] != DECISION:
     raise ValueError(f"node {node} ({line_of(solution, node)!r}) is not a decision")

@@ -63,16 +63,9 @@ def check(tree) -> None:
   if np.any((tree.payoff_index >= 0) != payoffs) or tree.payoff_tables.shape[1:] != (tree.num_hands,) * 2:
     raise ValueError("the payoff tables do not match the PAYOFF terminals")
   for s, (members, subsets) in enumerate(zip(tree.members, tree.subsets), 1):
-    full = tree.num_hands == math.comb(n, k)  # else only the hands in play (tree.build): holder lists padded
-    if (
-      members.shape[0] != math.comb(n, s)
-      or (full and members.shape[1] != math.comb(n - s, k - s))
-      or subsets.shape
-      != (
-        tree.num_hands,
-        math.comb(k, s),
-      )
-    ):
+    every_hand = tree.num_hands == math.comb(n, k)  # else the hands in play (tree.build): holder lists padded
+    holders = members.shape[1] == math.comb(n - s, k - s) or not every_hand
+    if members.shape[0] != math.comb(n, s) or not holders or subsets.shape != (tree.num_hands, math.comb(k, s)):
       raise ValueError(f"the {s}-card removal tables have shapes {members.shape}, {subsets.shape}")
     rows = np.repeat(np.arange(tree.num_hands), subsets.shape[1])
     if not np.all(np.any(members[subsets.ravel()] == rows[:, None], axis=1)):

@@ -327,10 +327,10 @@ def public_tree_of(game, name: str | None = None) -> PublicTree:
 
 
 def _hands_in_play(hands: np.ndarray, initial_range: np.ndarray) -> tuple:
-  """([H', k], [2, H']) the hands with a weight in either player's range at the root, the
-  first of them in ``hands`` order preceded by one hand out of play (the padding of the card
-  removal tables' holder lists: ``_card_removal``), and their ranges; ``hands`` and
-  ``initial_range`` unchanged when every hand is in play."""
+  """([H', k], [2, H']) the hands with a weight in either player's range at the root and the
+  first hand without (the padding of the card-removal tables' holder lists: ``_card_removal``),
+  in ``hands``' order, and their ranges; ``hands`` and ``initial_range`` unchanged when every
+  hand is in play."""
   in_play = (initial_range > 0).any(0)
   if in_play.all():
     return hands, initial_range
