@@ -48,7 +48,22 @@ GOOF7 = "goofspiel(num_cards=7)"
 PEERS = "results/entries"
 
 
-NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+NUMBER_WORDS = [
+  "zero",
+  "one",
+  "two",
+  "three",
+  "four",
+  "five",
+  "six",
+  "seven",
+  "eight",
+  "nine",
+  "ten",
+  "eleven",
+  "twelve",
+]
+NUMBER_WORDS += ["thirteen", "fourteen", "fifteen", "sixteen"]
 
 
 def _chips(seed: str, suffix: str) -> str:
@@ -427,6 +442,11 @@ def _mean_win(blocks: list) -> str:
   return f"{sum(b['sb_per_hand'] for b in blocks) / len(blocks):.2f}"
 
 
+def _p_value(p: float) -> str:
+  """A one-sided p-value to one significant digit, as 0.0009 or 2e-06."""
+  return f"{p:.1g}"
+
+
 def _same_size_pairings(results: dict) -> list:
   """rcfr_figures.json: each abstraction's tree and MLP (the least exploitable no larger) against it, head to
   head in milli-chips per hand for the tree or MLP."""
@@ -497,13 +517,59 @@ QUOTES = [
   (
     "benchmarks/papers/README.md",
     "as in the paper, {} MCRNR iterations (the learned model, pConf 0.75) run during 1,000 hands: each block of 20 "
-    "hands is played by the counter-strategy of the iterations so far. MCRNR learns while it plays, as in the paper: "
-    "its first 200 hands win {} sb/h, its last 200 {}",
+    "hands is played by the counter-strategy of the iterations so far; its first 200 hands win {} sb/h, its last 200 {}",
     "holdem_learned_model.json",
     [
       ("configuration/online_iters", "{:,}"),
       ("results/online", lambda rows: _mean_win([r for r in rows if r["hands"] <= 200])),
       ("results/online", lambda rows: _mean_win([r for r in rows if r["hands"] > 800])),
+    ],
+  ),
+  # Ponsen et al. 2011 Figure 8 over several seeds: the ledger and docs/limit_holdem.md
+  (
+    "benchmarks/papers/README.md",
+    "Over {} seeds (`holdem_learning_seeds.py`: {} MCRNR iterations each, the learned model, pConf 0.75, during "
+    "1,000 hands in blocks of 20, the model learned from the bot's games against MCCFR10 after {} iterations) "
+    "MCRNR learns while it plays: the slope of the blocks' sb/h against the hands played is {} sb/h per 1,000 hands "
+    "(95% interval {} to {} over the seeds, one-sided t test p = {}; positive for {} of the seeds), and the later half "
+    "of the hands wins {} sb/h more than the first ({} to {}, p = {})",
+    "holdem_learning_seeds.json",
+    [
+      ("configuration/seeds", lambda seeds: _word(len(seeds))),
+      ("configuration/online_iters", "{:,}"),
+      ("configuration/iters", "{:,}"),
+      ("results/trend/slope_sb_per_hand_per_1000_hands/mean", "{:.2f}"),
+      ("results/trend/slope_sb_per_hand_per_1000_hands/ci95/0", "{:.2f}"),
+      ("results/trend/slope_sb_per_hand_per_1000_hands/ci95/1", "{:.2f}"),
+      ("results/trend/slope_sb_per_hand_per_1000_hands/p_one_sided_positive", _p_value),
+      ("results/trend/slope_sb_per_hand_per_1000_hands/seeds_positive", _word),
+      ("results/trend/later_minus_first_half_sb_per_hand/mean", "{:.2f}"),
+      ("results/trend/later_minus_first_half_sb_per_hand/ci95/0", "{:.2f}"),
+      ("results/trend/later_minus_first_half_sb_per_hand/ci95/1", "{:.2f}"),
+      ("results/trend/later_minus_first_half_sb_per_hand/p_one_sided_positive", _p_value),
+    ],
+  ),
+  (
+    "docs/limit_holdem.md",
+    "repeats Figure 8 over {} seeds with a smaller budget (`benchmarks/papers/holdem_learning_seeds.py`: {} MCRNR "
+    "iterations per seed during 1,000 hands, the model learned from games against MCCFR10 after {} iterations). "
+    "MCRNR learns while it plays: the slope of the blocks' sb/h against the hands played is {} sb/h per 1,000 hands "
+    "(95% interval {} to {} over the seeds, one-sided t test p = {}; positive for {} of the seeds), and the later half "
+    "of the hands wins {} sb/h more than the first ({} to {}, p = {})",
+    "holdem_learning_seeds.json",
+    [
+      ("configuration/seeds", lambda seeds: _word(len(seeds))),
+      ("configuration/online_iters", "{:,}"),
+      ("configuration/iters", "{:,}"),
+      ("results/trend/slope_sb_per_hand_per_1000_hands/mean", "{:.2f}"),
+      ("results/trend/slope_sb_per_hand_per_1000_hands/ci95/0", "{:.2f}"),
+      ("results/trend/slope_sb_per_hand_per_1000_hands/ci95/1", "{:.2f}"),
+      ("results/trend/slope_sb_per_hand_per_1000_hands/p_one_sided_positive", _p_value),
+      ("results/trend/slope_sb_per_hand_per_1000_hands/seeds_positive", _word),
+      ("results/trend/later_minus_first_half_sb_per_hand/mean", "{:.2f}"),
+      ("results/trend/later_minus_first_half_sb_per_hand/ci95/0", "{:.2f}"),
+      ("results/trend/later_minus_first_half_sb_per_hand/ci95/1", "{:.2f}"),
+      ("results/trend/later_minus_first_half_sb_per_hand/p_one_sided_positive", _p_value),
     ],
   ),
   # README.md, information-set MCTS against OpenSpiel's C++ ISMCTSBot
