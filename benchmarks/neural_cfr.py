@@ -330,17 +330,6 @@ def _plain(options: dict) -> dict:
   return {k: list(v) if isinstance(v, tuple) else v for k, v in options.items()}
 
 
-def _commit(out: str, section: str, configuration: dict, results, description: str) -> None:
-  path = write_record(
-    out,
-    benchmark="neural_cfr",
-    configuration={"section": section, "command": "python -m benchmarks " + " ".join(_argv())} | configuration,
-    results=results,
-    description=description,
-  )
-  print(f"wrote {path}", flush=True)
-
-
 LOAD = (
   " Ran pinned to one core (taskset -c 1) of the 2-core CPU, which other engineers' jobs share: absolute "
   "times are under that load, ratios are taken in one run."
@@ -428,10 +417,19 @@ def main(argv=None) -> None:
   args = parser.parse_args(argv)
   sections = args.sections.split(",")
   common = {"dtype": "float32", "learning_rate": args.learning_rate}
+
+  def save(out: str, section: str, configuration: dict, results, description: str) -> None:
+    """One section's results file (benchmarks/record.py), with the command that ran it."""
+    command = {"section": section, "command": "python -m benchmarks " + " ".join(_argv())}
+    path = write_record(
+      out, benchmark="neural_cfr", description=description, configuration=command | configuration, results=results
+    )
+    print(f"wrote {path}", flush=True)
+
   if "leduc" in sections:
     methods = args.methods.split(",")
     curves = [curve(args.game, m, args.seconds, args.chunk, args.learning_rate, min(TARGETS)) for m in methods]
-    _commit(
+    save(
       f"{args.out_dir}/neural_cfr_leduc.json",
       "leduc",
       common
@@ -453,7 +451,7 @@ def main(argv=None) -> None:
     games = args.games.split(";")
     methods = args.game_methods.split(",")
     curves = [curve(g, m, args.game_seconds, args.game_chunk, args.learning_rate) for g in games for m in methods]
-    _commit(
+    save(
       f"{args.out_dir}/neural_cfr_games.json",
       "games",
       common
@@ -467,7 +465,7 @@ def main(argv=None) -> None:
     )
   if "seeds" in sections:
     result = seeds_comparison(args.game, args.seeds, args.seed_iterations, args.seed_every)
-    _commit(
+    save(
       f"{args.out_dir}/neural_cfr_seeds.json",
       "seeds",
       common
@@ -481,7 +479,7 @@ def main(argv=None) -> None:
     )
   if "batch" in sections:
     rows = [batch_profile(args.game, m, args.batch, args.batch_iterations) for m in BATCHED]
-    _commit(
+    save(
       f"{args.out_dir}/neural_cfr_batch.json",
       "batch",
       common
