@@ -468,6 +468,21 @@ def _median_ms(fmt: str):
   return lambda runs: fmt.format(sorted(r["timing"]["ms_per_iteration"] for r in runs)[len(runs) // 2])
 
 
+# Figure 8 over sixteen seeds (holdem_learning_seeds.json), quoted in the ledger and in docs/limit_holdem.md
+FIGURE_8_TREND = [
+  ("configuration/seeds", lambda seeds: _word(len(seeds))),
+  ("configuration/online_iters", "{:,}"),
+  ("configuration/iters", "{:,}"),
+  *[
+    (f"results/trend/{measure}/{field}", form)
+    for measure, fields in (
+      ("slope_sb_per_hand_per_1000_hands", ("mean", "ci95/0", "ci95/1", "p_one_sided_positive", "seeds_positive")),
+      ("later_minus_first_half_sb_per_hand", ("mean", "ci95/0", "ci95/1", "p_one_sided_positive")),
+    )
+    for field, form in zip(fields, ("{:.2f}", "{:.2f}", "{:.2f}", _p_value, _word))
+  ],
+]
+
 QUOTES = [
   # README.md, Lanctot et al. 2009 Figure 1: the seed counts of the curves still being extended
   (
@@ -534,20 +549,7 @@ QUOTES = [
     "(95% interval {} to {} over the seeds, one-sided t test p = {}; positive for {} of the seeds), and the later half "
     "of the hands wins {} sb/h more than the first ({} to {}, p = {})",
     "holdem_learning_seeds.json",
-    [
-      ("configuration/seeds", lambda seeds: _word(len(seeds))),
-      ("configuration/online_iters", "{:,}"),
-      ("configuration/iters", "{:,}"),
-      ("results/trend/slope_sb_per_hand_per_1000_hands/mean", "{:.2f}"),
-      ("results/trend/slope_sb_per_hand_per_1000_hands/ci95/0", "{:.2f}"),
-      ("results/trend/slope_sb_per_hand_per_1000_hands/ci95/1", "{:.2f}"),
-      ("results/trend/slope_sb_per_hand_per_1000_hands/p_one_sided_positive", _p_value),
-      ("results/trend/slope_sb_per_hand_per_1000_hands/seeds_positive", _word),
-      ("results/trend/later_minus_first_half_sb_per_hand/mean", "{:.2f}"),
-      ("results/trend/later_minus_first_half_sb_per_hand/ci95/0", "{:.2f}"),
-      ("results/trend/later_minus_first_half_sb_per_hand/ci95/1", "{:.2f}"),
-      ("results/trend/later_minus_first_half_sb_per_hand/p_one_sided_positive", _p_value),
-    ],
+    FIGURE_8_TREND,
   ),
   (
     "docs/limit_holdem.md",
@@ -557,20 +559,7 @@ QUOTES = [
     "(95% interval {} to {} over the seeds, one-sided t test p = {}; positive for {} of the seeds), and the later half "
     "of the hands wins {} sb/h more than the first ({} to {}, p = {})",
     "holdem_learning_seeds.json",
-    [
-      ("configuration/seeds", lambda seeds: _word(len(seeds))),
-      ("configuration/online_iters", "{:,}"),
-      ("configuration/iters", "{:,}"),
-      ("results/trend/slope_sb_per_hand_per_1000_hands/mean", "{:.2f}"),
-      ("results/trend/slope_sb_per_hand_per_1000_hands/ci95/0", "{:.2f}"),
-      ("results/trend/slope_sb_per_hand_per_1000_hands/ci95/1", "{:.2f}"),
-      ("results/trend/slope_sb_per_hand_per_1000_hands/p_one_sided_positive", _p_value),
-      ("results/trend/slope_sb_per_hand_per_1000_hands/seeds_positive", _word),
-      ("results/trend/later_minus_first_half_sb_per_hand/mean", "{:.2f}"),
-      ("results/trend/later_minus_first_half_sb_per_hand/ci95/0", "{:.2f}"),
-      ("results/trend/later_minus_first_half_sb_per_hand/ci95/1", "{:.2f}"),
-      ("results/trend/later_minus_first_half_sb_per_hand/p_one_sided_positive", _p_value),
-    ],
+    FIGURE_8_TREND,
   ),
   # README.md, information-set MCTS against OpenSpiel's C++ ISMCTSBot
   (
