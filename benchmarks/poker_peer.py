@@ -76,7 +76,7 @@ def load_spot(name: str):
   return Spot.from_endgame(source) if isinstance(source, int) else Spot.load(source)
 
 
-def peer_spot(spot, name: str, *, max_iterations: int, max_seconds: float | None) -> dict:
+def peer_spot(spot, name: str, *, max_iterations: int, max_seconds: float | None, compression: bool = False) -> dict:
   """The peer-bench SPOT.json of ``spot``: board, starting pot, effective stack, both ranges
   (range strings when both are strings, else weights in our hand order), per street
   [OOP bet, OOP raise, IP bet, IP raise] sizes in postflop-solver's notation, donk sizes and
@@ -100,7 +100,7 @@ def peer_spot(spot, name: str, *, max_iterations: int, max_seconds: float | None
     "add_allin_threshold": tree.add_allin_threshold,
     "force_allin_threshold": tree.force_allin_threshold,
     "merging_threshold": tree.merging_threshold,
-    "compression": False,
+    "compression": compression,
     "targets_pot_percent": list(TARGETS),
     "max_iterations": max_iterations,
     **({} if max_seconds is None else {"max_seconds": max_seconds}),
@@ -221,6 +221,8 @@ def run_ours(spot_file: Path, args, *, check: bool = False) -> dict:
   command += [
     "--hands",
     args.hands,
+    "--storage",
+    args.storage,
     "--max-iterations",
     str(args.max_iterations),
     "--max-seconds",
@@ -244,7 +246,9 @@ def jax_footprint(core: int | None) -> dict:
   return {"peak_rss_bytes": run["peak_rss_bytes"], "wall_s": run["wall_s"], "code": code}
 
 
-def child(spot_file: str, algorithm: str, max_iterations: int, max_seconds: float, check: bool, hands: str) -> None:
+def child(
+  spot_file: str, algorithm: str, max_iterations: int, max_seconds: float, check: bool, hands: str, storage: str
+) -> None:
   """One solve in this process (``--child``): prints one JSON line with absolute event times
   (time.time(): the parent subtracts the process's start), the trajectory and the targets."""
   import jax  # pylint: disable=import-outside-toplevel
@@ -261,7 +265,7 @@ def child(spot_file: str, algorithm: str, max_iterations: int, max_seconds: floa
   if check:
     print(json.dumps(checks(game, pot)))
     return
-  solver = solvers.get(algorithm, "public_tree")
+  solver = solvers.get(algorithm, "public_tree", storage=storage)
   state = solver.init(tree)
   exploitability = jax.jit(lambda t, s: values.exploitability(t, solver.average_strategy(t, s)))
   exploitability = exploitability.lower(tree, state).compile()
@@ -468,8 +472,9 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--max-seconds", type=float, required=True)
     parser.add_argument("--check", action="store_true")
     parser.add_argument("--hands", default="in_play")
+    parser.add_argument("--storage", default="float")
     args = parser.parse_args(argv[1:])
-    child(args.spot, args.algorithm, args.max_iterations, args.max_seconds, args.check, args.hands)
+    child(args.spot, args.algorithm, args.max_iterations, args.max_seconds, args.check, args.hands, args.storage)
     return {}
   parser = argparse.ArgumentParser(prog="python -m benchmarks poker_peer", description=__doc__.splitlines()[0])
   source = parser.add_mutually_exclusive_group(required=True)
@@ -482,6 +487,12 @@ def main(argv: list[str] | None = None) -> dict:
     default="in_play",
     choices=("in_play", "all"),
     help="our tree over the hands in either range, or all 1,326",
+  )
+  parser.add_argument(
+    "--storage",
+    default="float",
+    choices=("float", "16bit"),
+    help="16bit: our regrets and average in 16 bits (the CFR family's storage option) and the peer's compression",
   )
   parser.add_argument("--repeats", type=int, default=3, help="runs of each program per spot (medians recorded)")
   parser.add_argument("--core", type=int, default=1, help="the CPU core both programs are pinned to (-1: none)")
@@ -507,7 +518,8 @@ def main(argv: list[str] | None = None) -> dict:
       **{k: v for k, v in vars(args).items()},
       "targets_pot_percent": list(TARGETS),
       "check_every": EVERY,
-      "ours": f"jaxcfr public tree (hands={args.hands}), {args.algorithm}, float32, XLA:CPU with one device, "
+      "ours": f"jaxcfr public tree (hands={args.hands}), {args.algorithm}, float32, storage {args.storage}, "
+      "XLA:CPU with one device, "
       "pinned to one core",
       "peer": {
         "name": PEER,
@@ -515,7 +527,8 @@ def main(argv: list[str] | None = None) -> dict:
         "threads": first.get("threads"),
         "build": first.get("build"),
         "settings": "DCFR as postflop-solver's solve (alpha 1.5, beta 0.5, gamma 3 restarted at powers of 4), "
-        "float32, no compression, exploitability every 10 iterations",
+        f"float32, {'compression (16 bits)' if args.storage == '16bit' else 'no compression'}, "
+        "exploitability every 10 iterations",
       },
     }
     for row in results["spots"].values():
@@ -543,6 +556,7 @@ def main(argv: list[str] | None = None) -> dict:
         row["ours_error"] = str(error).splitlines()[-1][:400]
         check = None
       settings = dict(max_iterations=args.max_iterations, max_seconds=args.max_seconds)
+      settings["compression"] = args.storage == "16bit"
       ours_runs, peer_runs = [], list(given.get(name, []))
       for repeat in range(args.repeats):
         order = ("ours", "peer") if repeat % 2 == 0 else ("peer", "ours")

@@ -69,7 +69,7 @@ import jax
 import jax.numpy as jnp
 
 from jaxcfr import kits
-from jaxcfr.base import regret
+from jaxcfr.base import packing, regret
 from jaxcfr.kits.registry import CFROperations
 from jaxcfr.solvers import registry
 from jaxcfr.solvers.cfr_hooks import Behaviour, Hooks, NextStrategy, OpponentPlan, PlayerUpdate
@@ -78,6 +78,7 @@ from jaxcfr.solvers.cfr_schedule import (
   INF,
   PRESETS,
   REGRET_TOLERANCE,
+  STORAGE,
   SUMMARIES,
   UPDATES,
   Preset,
@@ -121,6 +122,7 @@ __all__ = [
   "declared_hyperparameters",
   "UPDATES",
   "REGRET_TOLERANCE",
+  "STORAGE",
   "solver",
 ]
 
@@ -130,9 +132,11 @@ class CFRState(NamedTuple):
   Every field is an array, so ``vmap`` over states runs a sweep too.
 
   Attributes:
-    regrets: ([I0, A0], [I1, A1]) cumulative (discounted) regrets.
+    regrets: ([I0, A0], [I1, A1]) cumulative (discounted) regrets (``packing.Packed`` in
+      16 bits where ``init``'s ``storage`` is "16bit").
     strategy: ([I0, A0], [I1, A1]) current strategies sigma^t.
-    average: ([I0, A0], [I1, A1]) normalised reach-weighted strategy sums.
+    average: ([I0, A0], [I1, A1]) normalised reach-weighted strategy sums (``Packed`` as
+      the regrets are).
     last_regret: ([I0, A0], [I1, A1]) last instantaneous regrets (PCFR+'s prediction);
       empty ([0, A]) for solvers that do not predict.
     iteration: [] int32, iterations done.
@@ -200,17 +204,19 @@ def _update_player(
     q, _, kept = ops.values(tensors, player, behaviour, opponent_reach, context)
     v = regret.unrolled_reduce(q * strategy, 1, jnp.add, jnp.sum)
   legal = ops.legal(tensors, player, q.ndim)
+  dtype = q.dtype
   instant = jnp.where(legal, q - jnp.expand_dims(v, 1), 0)
   if tolerance:
     row_scale = regret.unrolled_reduce(jnp.where(legal, jnp.abs(q), 0), 1, jnp.maximum, jnp.max, keepdims=True)
     instant = regret.snap_to_zero(instant, row_scale, tolerance)
-  regrets = regret_update(state, state.regrets[player], instant, t, tolerance)
+  regrets = regret_update(state, packing.unpack(state.regrets[player], dtype), instant, t, tolerance)
   matched = regrets
   if predictive:
     matched = regret.snap_to_zero(regrets + instant, jnp.abs(regrets) + jnp.abs(instant), tolerance)
   following = regret.regret_matching(matched, legal)
   reach = jnp.expand_dims(ops.decision_reach(tensors, player, own_reach), 1)
-  average = running_average(weight_ratio, state.average[player], average_term(state, reach, strategy, following))
+  average = packing.unpack(state.average[player], dtype)
+  average = running_average(weight_ratio, average, average_term(state, reach, strategy, following))
   return PlayerUpdate(regrets, average, instant, following), kept
 
 
@@ -270,7 +276,10 @@ def step_with_carry(
     )
     if hooks.next_strategy is not None:
       update, carry = hooks.next_strategy(player, update, carry)
-    regrets[player], average[player], new[player] = update.regrets, update.average, update.strategy
+    batch_ndim = state.iteration.ndim
+    regrets[player] = packing.repack_like(regrets[player], update.regrets, batch_ndim)
+    average[player] = packing.repack_like(average[player], update.average, batch_ndim)
+    new[player] = update.strategy
     if predictive:
       last[player] = update.instant
     if alternating and player == 0:  # player 1 updates against player 0's new strategy
@@ -334,6 +343,7 @@ def init(
   predictive: bool = False,
   keep_values: bool = False,
   operations: CFROperations | None = None,
+  storage: str = "float",
 ) -> CFRState:
   """A fresh state: zero regrets, uniform strategies.
 
@@ -346,7 +356,10 @@ def init(
   node, not only at the root (re-solving averages them: jaxcfr.solvers.resolving).
   ``operations``: the kit's (its ``leaf_fn``'s state starts here). The schedule's
   hyperparameters (``discount_lag`` to ``average_terms``) are jaxcfr.solvers.cfr_schedule's.
+  ``storage``: "16bit" keeps the regrets and the average as 16-bit codes with a scale per
+  row (jaxcfr.base.packing; ``step`` keeps them so), "float" in the dtype.
   """
+  STORAGE.check(storage, "the CFR family")
   ops = operations_of(tensors, operations)
   schedule = dict(
     discount_lag=discount_lag,
@@ -364,10 +377,11 @@ def init(
   zeros = tuple(jnp.zeros(u.shape + batch, dtype) for u in uniform)
   strategy = tuple(jnp.broadcast_to(u.reshape(u.shape + (1,) * len(batch)), u.shape + batch) for u in uniform)
   last = zeros if predictive else tuple(jnp.zeros((0,) + u.shape[1:] + batch, dtype) for u in uniform)
+  packed = lambda signed: zeros if storage == "float" else tuple(packing.pack(z, len(batch), signed) for z in zeros)
   return CFRState(
-    regrets=zeros,
+    regrets=packed(True),
     strategy=strategy,
-    average=zeros,
+    average=packed(False),
     last_regret=last,
     iteration=jnp.zeros(batch, jnp.int32),
     weight_ratio=jnp.zeros(batch, dtype),
@@ -380,7 +394,8 @@ def init(
 def average_strategy(tensors, state: CFRState, operations: CFROperations | None = None):
   """The average profile ([N, A, *E, *B] each); uniform at rows the player never reached."""
   ops = operations_of(tensors, operations)
-  return tuple(regret.normalise(a, ops.legal(tensors, p, a.ndim)) for p, a in enumerate(state.average))
+  averages = [packing.unpack(a, tensors.dtype) for a in state.average]
+  return tuple(regret.normalise(a, ops.legal(tensors, p, a.ndim)) for p, a in enumerate(averages))
 
 
 def current_strategy(tensors, state: CFRState):
@@ -429,7 +444,13 @@ def run(tensors, state: CFRState, num_iterations, step_fn: Callable) -> CFRState
 
 
 def solver(
-  name: str, *, kit: str, updates: str | None = None, regret_tolerance: float = 0.0, **options
+  name: str,
+  *,
+  kit: str,
+  updates: str | None = None,
+  regret_tolerance: float = 0.0,
+  storage: str = "float",
+  **options,
 ) -> registry.Solver:
   """The registered solver of a preset on the exact kit ``kit``
   (``jaxcfr.solvers.get(name, kit, updates=..., **options)``).
@@ -438,6 +459,7 @@ def solver(
     updates: "alternating" or "simultaneous" (default: the preset's).
     regret_tolerance: regrets within it (relative) of zero count as zero (the module doc's
       ties; 0, the default: off).
+    storage: "float" (default) or "16bit": the regrets and the average in 16 bits (``init``).
     the kit's own (``Kit.operation_options``; the public tree's ``terminals``).
 
   Hyperparameters of ``init`` (batchable): alpha, beta, gamma (discount exponents, default
@@ -449,7 +471,9 @@ def solver(
   predictive = PRESETS[name].predictive
 
   def init_with_defaults(tensors, **hyperparameters):
-    return init(tensors, **{**defaults, **hyperparameters}, predictive=predictive, operations=operations)
+    return init(
+      tensors, **{**defaults, **hyperparameters}, predictive=predictive, operations=operations, storage=storage
+    )
 
   return registry.Solver(
     name=name,
@@ -458,7 +482,12 @@ def solver(
     average_strategy=functools.partial(average_strategy, operations=operations),
     current_strategy=current_strategy,
     hyperparameters=defaults,
-    options={"updates": updates or PRESETS[name].updates, "regret_tolerance": regret_tolerance, **options},
+    options={
+      "updates": updates or PRESETS[name].updates,
+      "regret_tolerance": regret_tolerance,
+      "storage": storage,
+      **options,
+    },
   )
 
 
@@ -471,6 +500,6 @@ for _kit in kits.names():
       functools.partial(solver, _name, kit=_kit),
       summary=SUMMARIES[_name],
       representation=_kit,
-      options=(UPDATES, REGRET_TOLERANCE, *kits.get(_kit).operation_options),
+      options=(UPDATES, REGRET_TOLERANCE, STORAGE, *kits.get(_kit).operation_options),
       hyperparameters=declared_hyperparameters(_name),
     )

@@ -49,7 +49,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxcfr.base import regret
+from jaxcfr.base import packing, regret
 from jaxcfr.solvers import registry
 
 __all__ = [
@@ -364,4 +364,14 @@ REGRET_TOLERANCE = registry.Param(
   "makes stay ties after rounding (e.g. 1e-9 in float64; 0: off, OpenSpiel's iterates)",
   low=0.0,
   high=0.5,
+)
+
+STORAGE = registry.Param(
+  "storage",
+  str,
+  "float",
+  "CFR family: how the state keeps the cumulative regrets and the average: float (the solver's dtype) or "
+  "16bit (16-bit codes and one scale per row, half the bytes, as postflop-solver's compression; "
+  "jaxcfr.base.packing)",
+  choices=packing.STORAGES,
 )
