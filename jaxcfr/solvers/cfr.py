@@ -122,7 +122,6 @@ __all__ = [
   "declared_hyperparameters",
   "UPDATES",
   "REGRET_TOLERANCE",
-  "STORAGE",
   "solver",
 ]
 
@@ -132,11 +131,9 @@ class CFRState(NamedTuple):
   Every field is an array, so ``vmap`` over states runs a sweep too.
 
   Attributes:
-    regrets: ([I0, A0], [I1, A1]) cumulative (discounted) regrets (``packing.Packed`` in
-      16 bits where ``init``'s ``storage`` is "16bit").
+    regrets: ([I0, A0], [I1, A1]) cumulative (discounted) regrets (``init``'s ``storage``).
     strategy: ([I0, A0], [I1, A1]) current strategies sigma^t.
-    average: ([I0, A0], [I1, A1]) normalised reach-weighted strategy sums (``Packed`` as
-      the regrets are).
+    average: ([I0, A0], [I1, A1]) normalised reach-weighted strategy sums (the same storage).
     last_regret: ([I0, A0], [I1, A1]) last instantaneous regrets (PCFR+'s prediction);
       empty ([0, A]) for solvers that do not predict.
     iteration: [] int32, iterations done.
@@ -204,18 +201,17 @@ def _update_player(
     q, _, kept = ops.values(tensors, player, behaviour, opponent_reach, context)
     v = regret.unrolled_reduce(q * strategy, 1, jnp.add, jnp.sum)
   legal = ops.legal(tensors, player, q.ndim)
-  dtype = q.dtype
   instant = jnp.where(legal, q - jnp.expand_dims(v, 1), 0)
   if tolerance:
     row_scale = regret.unrolled_reduce(jnp.where(legal, jnp.abs(q), 0), 1, jnp.maximum, jnp.max, keepdims=True)
     instant = regret.snap_to_zero(instant, row_scale, tolerance)
-  regrets = regret_update(state, packing.unpack(state.regrets[player], dtype), instant, t, tolerance)
+  regrets = regret_update(state, packing.unpack(state.regrets[player], q.dtype), instant, t, tolerance)
   matched = regrets
   if predictive:
     matched = regret.snap_to_zero(regrets + instant, jnp.abs(regrets) + jnp.abs(instant), tolerance)
   following = regret.regret_matching(matched, legal)
   reach = jnp.expand_dims(ops.decision_reach(tensors, player, own_reach), 1)
-  average = packing.unpack(state.average[player], dtype)
+  average = packing.unpack(state.average[player], q.dtype)
   average = running_average(weight_ratio, average, average_term(state, reach, strategy, following))
   return PlayerUpdate(regrets, average, instant, following), kept
 
@@ -276,9 +272,8 @@ def step_with_carry(
     )
     if hooks.next_strategy is not None:
       update, carry = hooks.next_strategy(player, update, carry)
-    batch_ndim = state.iteration.ndim
-    regrets[player] = packing.repack_like(regrets[player], update.regrets, batch_ndim)
-    average[player] = packing.repack_like(average[player], update.average, batch_ndim)
+    regrets[player] = packing.repack_like(regrets[player], update.regrets, state.iteration.ndim)
+    average[player] = packing.repack_like(average[player], update.average, state.iteration.ndim)
     new[player] = update.strategy
     if predictive:
       last[player] = update.instant
@@ -356,8 +351,7 @@ def init(
   node, not only at the root (re-solving averages them: jaxcfr.solvers.resolving).
   ``operations``: the kit's (its ``leaf_fn``'s state starts here). The schedule's
   hyperparameters (``discount_lag`` to ``average_terms``) are jaxcfr.solvers.cfr_schedule's.
-  ``storage``: "16bit" keeps the regrets and the average as 16-bit codes with a scale per
-  row (jaxcfr.base.packing; ``step`` keeps them so), "float" in the dtype.
+  ``storage``: "16bit" keeps the regrets and the average in 16 bits (jaxcfr.base.packing).
   """
   STORAGE.check(storage, "the CFR family")
   ops = operations_of(tensors, operations)
