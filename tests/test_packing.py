@@ -79,3 +79,20 @@ def test_a_16bit_run_resumes_from_its_checkpoint_as_if_uninterrupted(tmp_path):
   for p in (0, 1):
     np.testing.assert_array_equal(resumed.state.regrets[p].codes, whole.state.regrets[p].codes)
     np.testing.assert_array_equal(resumed.state.average[p].scale, whole.state.average[p].scale)
+
+
+def test_jaxcfr_spot_solves_in_16bit_and_refuses_it_with_a_lock(tmp_path, capsys):
+  from jaxcfr.poker import solutions
+  from jaxcfr.run import cli
+
+  spot = ["--board", "Td9d6hQc2s", "--pot", "200", "--stack", "900", "--oop", "QQ+,AK", "--ip", "TT+,AQ+"]
+  out = tmp_path / "packed.npz"
+  assert (
+    cli.main(["spot", *spot, "--storage", "16bit", "--iters", "100", "--check-every", "100", "--out", str(out)]) == 0
+  )
+  assert solutions.load(out).exploitability_pot_percent < 1.0
+  capsys.readouterr()
+  argv = ["spot", *spot, "--storage", "16bit", "--lock", "root -> check", "--out", str(tmp_path / "x.npz")]
+  assert cli.main(argv) == 2
+  err = capsys.readouterr().err.strip()
+  assert len(err.splitlines()) == 1 and "--storage 16bit is not available with --lock" in err

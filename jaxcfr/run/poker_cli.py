@@ -22,7 +22,7 @@ import numpy as np
 from jaxcfr.base.params import Param
 from jaxcfr.run import common_flags, outputs
 from jaxcfr.run.flags import Command, Flag
-from jaxcfr.solvers.cfr_schedule import ALGORITHMS
+from jaxcfr.solvers.cfr_schedule import ALGORITHMS, STORAGE
 from jaxcfr.poker.solutions import POKER_DEFAULT
 
 __all__ = ["commands", "spot_of", "hand_rows"]
@@ -68,6 +68,8 @@ def spot_of(settings):
 def _spot(settings) -> int:
   started = time.perf_counter()
   spot = spot_of(settings)  # every check of the spot before any work
+  if settings.lock and settings.storage != "float":
+    raise ValueError("--storage 16bit is not available with --lock (the locked solve keeps its regrets in float)")
   common_flags.use_dtype("float32")
   from jaxcfr.poker import solutions  # pylint: disable=import-outside-toplevel
 
@@ -77,7 +79,7 @@ def _spot(settings) -> int:
 
   print(f"spot: board {spot.board}, pot {spot.pot}, effective stack {spot.effective_stack}; building its tree")
   game = solutions.game_of(spot)
-  algorithm, extra = settings.algo, {}
+  algorithm, extra = settings.algo, {"storage": settings.storage}
   if settings.lock:
     from jaxcfr.poker import locks  # pylint: disable=import-outside-toplevel
 
@@ -286,6 +288,7 @@ def commands() -> tuple[Command, ...]:
         ),
         Flag(Param("check_every", int, 50, "iterations between exploitability checks", low=1), metavar="N"),
         Flag(Param("compact", bool, False, "store probabilities in 16 bits (half the file)")),
+        Flag(STORAGE),
         Flag(
           Param(
             "lock",
