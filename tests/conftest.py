@@ -42,7 +42,9 @@ def _release_compiled_programs():
 # README's test command runs everything.
 SLOW_MODULES = (
   "test_notebooks.py",
+  "test_notebooks_second_half.py",
   "test_resolving.py",
+  "test_resolving_cli.py",
   "test_value_network.py",
   "test_distributed.py",
   "test_docs.py",
