@@ -130,6 +130,7 @@ _FLAGS = {
   "--temperature": st.sampled_from(["0.1", "0", "-1"]),
   "--regressor": st.sampled_from(["table", "tree", "mlp", "nope"]),
   "--max-memory": st.sampled_from(["1K", "1G"]),
+  "--storage": st.sampled_from(["float", "16bit", "8bit"]),
 }
 
 
