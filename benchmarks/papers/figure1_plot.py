@@ -67,7 +67,7 @@ def compile_seconds(rows: list) -> float:
   return max(t1 - i1 * (t2 - t1) / (i2 - i1), 0.0)
 
 
-def _xs(entry: dict, algorithm: str, axis: str) -> list:
+def curve_x(entry: dict, algorithm: str, axis: str) -> list:
   """The curve's x: nodes touched, "seconds" (without CFR's compilation, over the batch's
   seeds) or "batch_seconds" (without CFR's compilation, for the whole batch)."""
   rows = entry["algorithms"][algorithm]
@@ -90,8 +90,8 @@ def order(entry: dict, axis: str, algorithms=FOUR) -> dict:
   algorithms least exploitable first, equal values (CFR and CFR with pruning at equal time)
   as one group}."""
   present = [a for a in algorithms if a in entry["algorithms"]]
-  at = min(_xs(entry, a, axis)[-1] for a in present)
-  values = {a: value_at(_xs(entry, a, axis), [r["nash_conv"] for r in entry["algorithms"][a]], at) for a in present}
+  at = min(curve_x(entry, a, axis)[-1] for a in present)
+  values = {a: value_at(curve_x(entry, a, axis), [r["nash_conv"] for r in entry["algorithms"][a]], at) for a in present}
   groups = []
   for a in sorted(present, key=lambda a: (values[a] is None, values[a] or 0.0)):
     if groups and values[a] is not None and np.isclose(values[a], values[groups[-1][0]], rtol=1e-9):
@@ -159,7 +159,7 @@ def plot(result: dict, path: Path, axis: str = "nodes_touched") -> bool:
       differs = dtype != entry.get("dtype")
       other_dtype |= differs
       label = LABELS[algorithm] + (f" ({dtype})" if differs else "")
-      xs = _xs(entry, algorithm, axis)
+      xs = curve_x(entry, algorithm, axis)
       (line,) = ax.plot(
         xs,
         [r["nash_conv"] for r in rows],

@@ -4,7 +4,7 @@ Sampling for Regret Minimization in Extensive Games" (NIPS 2009): see quoted_fig
 import math
 import numpy as np
 
-
+from figure1_plot import NAMES, curve_x, orders, order_text
 from quoted_figures import (
   _word,
   quoted_test,
@@ -176,7 +176,94 @@ def _per_iteration(game: str, algorithm: str):
   )
 
 
+GAME_NAMES = {
+  "kuhn_poker": "Kuhn",
+  "one_card_poker(num_cards=13)": "OCP(13)",
+  "leduc_poker": "Leduc",
+  OCP500: "OCP(500)",
+  PAM: "PAM(3,3,11)",
+  GOOF7: "Goof(7)",
+  "latent_tic_tac_toe": "latent tic-tac-toe",
+}
+
+
+def _valued(row: dict) -> str:
+  """An order with each group's NashConv there: 'CFR = CFR with pruning 0.0042, external sampling 0.028'."""
+  return ", ".join(f"{order_text([group])} {row['values'][group[0]]:.2g}" for group in row["order"])
+
+
+def _time_orders(games: dict) -> str:
+  """figure1_plot.orders of every game as the ledger's table rows."""
+  rows = []
+  for name, row in orders({"games": games}).items():
+    swapped = "; ".join(f"{NAMES[a]} and {NAMES[b]}" for a, b in row["swapped"]) or "none"
+    nodes, seconds = row["nodes_touched"], row["seconds"]
+    rows.append(
+      f"| {GAME_NAMES[name]} | {_nodes(nodes['at'])} | {_valued(nodes)} | {seconds['at']:.2g} | {_valued(seconds)} "
+      f"| {swapped} |"
+    )
+  return "\n".join(rows)
+
+
+def _same_order(same: bool):
+  """The games whose order of the four algorithms is (``same``) or is not the same in time as in nodes."""
+
+  def games_(games: dict) -> str:
+    names = [GAME_NAMES[n] for n, row in orders({"games": games}).items() if (not row["swapped"]) == same]
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+
+  return games_
+
+
+def _cost_per_node(games: dict) -> str:
+  """The range over the games and both samplers of a sampler's seconds per node touched (per seed) over
+  CFR's, at each curve's end, as '5 to 324'."""
+  rate = lambda entry, a: curve_x(entry, a, "seconds")[-1] / entry["algorithms"][a][-1]["nodes_touched"]
+  ratios = [rate(e, a) / rate(e, "cfr") for e in games.values() for a in ("mccfr-os", "mccfr-es")]
+  return f"{min(ratios):.0f} to {max(ratios):.0f}"
+
+
+def _batch_swaps(games: dict) -> str:
+  """The games where the recorded seconds of a whole batch (not over its seeds) swap a pair, with the pair."""
+  found = [
+    f"{GAME_NAMES[n]} ({'; '.join(f'{NAMES[a]} and {NAMES[b]}' for a, b in row['batch_swapped'])})"
+    for n, row in orders({"games": games}).items()
+    if row["batch_swapped"]
+  ]
+  return ", ".join(found) or "no game"
+
+
 QUOTES = [
+  # README.md, Lanctot et al. 2009 Figure 1 against wall time: the order of the four algorithms per game
+  (
+    "benchmarks/papers/README.md",
+    "| game | nodes | order in nodes | seconds per seed | order in time | pairs in the opposite order | "
+    "|---|---|---|---|---|---| {}",
+    "figure1_nodes_touched.json",
+    [("results/games", _time_orders)],
+  ),
+  (
+    "benchmarks/papers/README.md",
+    "the order of the four algorithms at the longest time all four curves reach is the one in nodes on {} and "
+    "differs on {}: CFR with pruning takes CFR's time per iteration, and a sampler's node costs {} times "
+    "CFR's seconds",
+    "figure1_nodes_touched.json",
+    [("results/games", _same_order(True)), ("results/games", _same_order(False)), ("results/games", _cost_per_node)],
+  ),
+  (
+    "benchmarks/papers/README.md",
+    "The order is the same in time as in nodes on {} and differs on {}: a node touched by a sampler costs {} times "
+    "as many seconds as one touched by CFR (per seed, at each curve's end), where the paper's Table 1 makes the "
+    "costs per node of the three about equal (below). Taking each batch's seconds whole instead of per seed swaps "
+    "a pair on {}.",
+    "figure1_nodes_touched.json",
+    [
+      ("results/games", _same_order(True)),
+      ("results/games", _same_order(False)),
+      ("results/games", _cost_per_node),
+      ("results/games", _batch_swaps),
+    ],
+  ),
   # README.md, Lanctot et al. 2009 Figure 1: the seed counts of the curves still being extended
   (
     "benchmarks/papers/README.md",
