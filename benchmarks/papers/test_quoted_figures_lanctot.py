@@ -253,9 +253,8 @@ QUOTES = [
   (
     "benchmarks/papers/README.md",
     "The order is the same in time as in nodes on {} and differs on {}: a node touched by a sampler costs {} times "
-    "as many seconds as one touched by CFR (per seed, at each curve's end), where the paper's Table 1 makes the "
-    "costs per node of the three about equal (below). Taking each batch's seconds whole instead of per seed swaps "
-    "a pair on {}.",
+    "as many seconds as one touched by CFR (per seed, at each curve's end), where the paper's \"nearly identical\" "
+    "implies costs per node about equal. Taking each batch's seconds whole instead of per seed swaps a pair on {}.",
     "figure1_nodes_touched.json",
     [
       ("results/games", _same_order(True)),
