@@ -45,8 +45,9 @@ then lists the algorithms whose curves end short of the budget by more than an i
 ``--more-seeds K`` adds K seeds to sampled curves already in the results file, at their
 checkpoints (the seeds after the ones they have): a game whose seeds do not fit in memory as
 one batch (five of latent tic-tac-toe's need over 30 GiB) gets its seeds in several runs.
-Writes benchmarks/papers/results/figure1_nodes_touched.json and .png (needs matplotlib: the
-``notebooks`` extra).
+Writes benchmarks/papers/results/figure1_nodes_touched.json and .png, and the same curves against
+wall time, figure1_wall_time.png (figure1_plot.py, which redraws both from the file; needs
+matplotlib: the ``notebooks`` extra).
 """
 
 from __future__ import annotations
@@ -65,6 +66,7 @@ from jaxcfr.kits.sequence_form import evaluation
 from jaxcfr.kits.sequence_form.arrays import CHANCE_NODE
 from jaxcfr.base import memory
 from jaxcfr.solvers import mccfr, mccfr_state
+from figure1_plot import LABELS, plot  # noqa: E402  pylint: disable=wrong-import-position
 from record import read_record, stamp, write_record  # noqa: E402  pylint: disable=wrong-import-position
 from timing import per_iteration, timed  # noqa: E402  pylint: disable=wrong-import-position
 
@@ -101,29 +103,6 @@ VARIANTS = {
 # --algorithms; "cfr" draws CFR and CFR with pruning (alternating updates), "cfr-simultaneous"
 # the same with simultaneous updates
 RUNNABLE = ("cfr", "cfr-simultaneous", *SAMPLED)
-LABELS = {
-  "cfr": "CFR",
-  "cfr-pruning": "CFR with pruning",
-  "cfr-simultaneous": "CFR, simultaneous",
-  "cfr-pruning-simultaneous": "CFR with pruning, simultaneous",
-  "mccfr-os": "MCCFR-outcome",
-  "mccfr-es": "MCCFR-external",
-  "cfr-cs": "CFR chance-sampled",
-  "mccfr-os-optimistic": "MCCFR-outcome, optimistic averaging",
-  "mccfr-os-both": "MCCFR-outcome, both players exploring",
-  "mccfr-os-simultaneous": "MCCFR-outcome, one walk updates both players",
-}
-# one colour per algorithm in every panel; the simultaneous-update curves dotted in CFR's colours
-COLORS = {
-  "cfr": "C0",
-  "cfr-pruning": "C1",
-  "mccfr-os": "C2",
-  "mccfr-es": "C3",
-  "cfr-cs": "C4",
-  "mccfr-os-optimistic": "C5",
-  "mccfr-os-both": "C6",
-  "mccfr-os-simultaneous": "C8",
-}
 CHECKPOINTS = 24
 
 
@@ -262,67 +241,6 @@ def with_more_seeds(rows: list[dict], more: list[dict]) -> list[dict]:
       }
     )
   return out
-
-
-def plot(result: dict, path: Path) -> bool:
-  """The figure of a record's ``results`` ({"games": {name: entry}})."""
-  try:
-    import matplotlib  # pylint: disable=import-outside-toplevel
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # pylint: disable=import-outside-toplevel
-  except ImportError:
-    print("matplotlib is not installed (pip install 'jaxcfr[notebooks]'); skipped the PNG")
-    return False
-  games = result["games"]
-  columns = min(len(games), 4)
-  rows_of_panels = -(-len(games) // columns)
-  fig, axes = plt.subplots(rows_of_panels, columns, figsize=(5 * columns, 4 * rows_of_panels), squeeze=False)
-  for ax in axes.flat[len(games) :]:
-    ax.set_visible(False)
-  for ax, (name, entry) in zip(axes.flat, games.items()):
-    other_dtype = False
-    for algorithm, rows in entry["algorithms"].items():
-      dtype = entry.get("dtype_per_algorithm", {}).get(algorithm, entry.get("dtype"))
-      differs = dtype != entry.get("dtype")
-      other_dtype |= differs
-      label = LABELS[algorithm] + (f" ({dtype})" if differs else "")
-      (line,) = ax.plot(
-        [r["nodes_touched"] for r in rows],
-        [r["nash_conv"] for r in rows],
-        label=label,
-        color=COLORS[algorithm.removesuffix("-simultaneous")],
-        linestyle="--"
-        if algorithm in VARIANTS or algorithm == "cfr-cs"
-        else ":"
-        if algorithm.endswith("simultaneous")
-        else "-",
-      )
-      per_seed = [r.get("nash_conv_per_seed", []) for r in rows]
-      if all(len(v) > 1 for v in per_seed):  # the band: the lowest and highest seed at each checkpoint
-        ax.fill_between(
-          [r["nodes_touched"] for r in rows],
-          [min(v) for v in per_seed],
-          [max(v) for v in per_seed],
-          color=line.get_color(),
-          alpha=0.2,
-          linewidth=0,
-        )
-    if other_dtype:  # the first panel's legend does not name the dtypes of this one's curves
-      ax.legend(fontsize=7)
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("Nodes Touched")
-    ax.set_ylabel("exploitability (NashConv)")
-    ax.set_title(
-      f"{name}\n|H| = {entry['histories']:,}" + (f", {entry['dtype']}" if entry.get("dtype") else ""), fontsize=9
-    )
-    ax.grid(True, which="both", alpha=0.3)
-  axes[0][0].legend()
-  fig.suptitle("Lanctot et al. 2009 Figure 1: exploitability against nodes touched")
-  fig.tight_layout()
-  fig.savefig(path, dpi=120)
-  return True
 
 
 def _report(name: str, algorithms: dict) -> None:
@@ -509,8 +427,8 @@ def main(argv=None) -> dict:
   if result is None:
     print("no curve was drawn; the results file is unchanged")
     return read_record(out) if out.exists() else {}
-  if plot(result, out.with_suffix(".png")):
-    print(f"wrote {out} and {out.with_suffix('.png')}")
+  if plot(result, out.with_suffix(".png")) and plot(result, out.with_name("figure1_wall_time.png"), "seconds"):
+    print(f"wrote {out}, {out.with_suffix('.png')} and {out.with_name('figure1_wall_time.png')}")
   else:
     print(f"wrote {out}")
   return read_record(out)

@@ -38,15 +38,10 @@ from jaxcfr import solvers
 from jaxcfr.kits.card_abstraction import match as holdem_match
 from jaxcfr.evaluate import holdem_model
 
+import holdem_opponent_model  # noqa: E402  pylint: disable=wrong-import-position
 from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
 
-PCONF = 0.75
-
-
-def _counter(mcrnr, game, state):
-  """The seat-by-seat counter-strategy of a pair of runs restricting seats 1 and 0."""
-  counter = mcrnr.counter_profile(game, state)
-  return counter[0][..., 0], counter[1][..., 1]
+PCONF = holdem_opponent_model.PCONF
 
 
 def main(argv=None) -> dict:
@@ -66,24 +61,10 @@ def main(argv=None) -> dict:
   game = jaxcfr.load(args.game)
   bot = holdem_match.rule_bot(game)
   key = jax.random.PRNGKey(2011)
-  seconds = {}
 
-  start = time.perf_counter()
-  mccfr = solvers.get("mccfr-os", "card_abstraction")
-  state = jax.block_until_ready(mccfr.run(game, mccfr.init(game, seed=0, epsilon=0.6), args.iters))
-  mccfr10 = mccfr.average_strategy(game, state)
-  seconds["mccfr10"] = time.perf_counter() - start
-
-  start = time.perf_counter()
-  half = args.games // 2
-  observed = [
-    (0, holdem_model.observe(game, (bot[0], mccfr10[1]), jax.random.fold_in(key, 1), half)),
-    (1, holdem_model.observe(game, (mccfr10[0], bot[1]), jax.random.fold_in(key, 2), args.games - half)),
-  ]
-  seconds["observe"] = time.perf_counter() - start
-  start = time.perf_counter()
-  model = holdem_model.learn(game, observed, threshold=args.threshold)
-  seconds["learn"] = time.perf_counter() - start
+  mccfr10, observed, model, seconds = holdem_opponent_model.observed_model(
+    game, bot, key, iters=args.iters, games=args.games, threshold=args.threshold
+  )
   fit = {
     "learned": holdem_model.agreement(game, model, bot, observed),
     "uniform (for scale)": holdem_model.agreement(game, holdem_match.uniform(game), bot, observed),
@@ -97,7 +78,7 @@ def main(argv=None) -> dict:
     state = mcrnr.init(game, model=sigma_fix, seed=jnp.array([0, 1]), p=PCONF, restricted=jnp.array([1, 0]))
     state = jax.block_until_ready(mcrnr.run(game, state, args.iters))
     seconds[label] = time.perf_counter() - start
-    agents[label] = _counter(mcrnr, game, state)
+    agents[label] = holdem_opponent_model.counter(mcrnr, game, state)
   table = {}
   for label, agent in agents.items():
     table[label] = holdem_match.match(game, agent, bot, jax.random.fold_in(key, 3), args.deals)
@@ -111,7 +92,7 @@ def main(argv=None) -> dict:
   for b in range(blocks):
     state = mcrnr.run(game, state, per_block)
     result = holdem_match.match(
-      game, _counter(mcrnr, game, state), bot, jax.random.fold_in(key, 100 + b), args.block // 2
+      game, holdem_opponent_model.counter(mcrnr, game, state), bot, jax.random.fold_in(key, 100 + b), args.block // 2
     )
     online.append({"hands": (b + 1) * args.block, "iterations": (b + 1) * per_block, **result})
   seconds["online"] = time.perf_counter() - start

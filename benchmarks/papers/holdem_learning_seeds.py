@@ -7,7 +7,8 @@ script repeats the online part over --seeds, with a smaller budget per seed, and
 1. MCCFR10: outcome sampling (epsilon 0.6) for --iters iterations, the player that observes the
    rule bot (the stand-in for the paper's Poki).
 2. The model: --games observed games of the bot against MCCFR10 (half in each seat), learned by
-   jaxcfr.evaluate.holdem_model as in holdem_learned_model.py; one model for every seed.
+   jaxcfr.evaluate.holdem_model as in holdem_learned_model.py (both call holdem_opponent_model.py);
+   one model for every seed.
 3. For each seed: MCRNR (the learned model, pConf 0.75, one run restricting each seat, its
    sampling seeded by the seed) runs --online-iters iterations during --online-games hands in
    blocks of --block hands; after each block's iterations its counter-strategy plays the block
@@ -38,16 +39,11 @@ from jaxcfr import solvers
 from jaxcfr.kits.card_abstraction import match as holdem_match
 from jaxcfr.evaluate import holdem_model
 
+import holdem_opponent_model  # noqa: E402  pylint: disable=wrong-import-position
 from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
 
-PCONF = 0.75
+PCONF = holdem_opponent_model.PCONF
 KEY = 2011
-
-
-def _counter(mcrnr, game, state):
-  """The seat-by-seat counter-strategy of a pair of runs restricting seats 1 and 0."""
-  counter = mcrnr.counter_profile(game, state)
-  return counter[0][..., 0], counter[1][..., 1]
 
 
 def _over_seeds(values) -> dict:
@@ -89,23 +85,11 @@ def main(argv=None) -> dict:
   game = jaxcfr.load(args.game)
   bot = holdem_match.rule_bot(game)
   key = jax.random.PRNGKey(KEY)
-  seconds = {}
 
-  start = time.perf_counter()
-  mccfr = solvers.get("mccfr-os", "card_abstraction")
-  state = jax.block_until_ready(mccfr.run(game, mccfr.init(game, seed=0, epsilon=0.6), args.iters))
-  mccfr10 = mccfr.average_strategy(game, state)
-  seconds["mccfr10"] = time.perf_counter() - start
-
-  start = time.perf_counter()
-  half = args.games // 2
-  observed = [
-    (0, holdem_model.observe(game, (bot[0], mccfr10[1]), jax.random.fold_in(key, 1), half)),
-    (1, holdem_model.observe(game, (mccfr10[0], bot[1]), jax.random.fold_in(key, 2), args.games - half)),
-  ]
-  model = holdem_model.learn(game, observed, threshold=args.threshold)
+  _, observed, model, seconds = holdem_opponent_model.observed_model(
+    game, bot, key, iters=args.iters, games=args.games, threshold=args.threshold
+  )
   fit = holdem_model.agreement(game, model, bot, observed)
-  seconds["model"] = time.perf_counter() - start
   print("model", fit, flush=True)
 
   mcrnr = solvers.get("mcrnr", "card_abstraction")
@@ -125,7 +109,7 @@ def main(argv=None) -> dict:
     for b in range(blocks):
       state = mcrnr.run(game, state, per_block)
       result = holdem_match.match(
-        game, _counter(mcrnr, game, state), bot, jax.random.fold_in(deals, b), args.block // 2
+        game, holdem_opponent_model.counter(mcrnr, game, state), bot, jax.random.fold_in(deals, b), args.block // 2
       )
       sb.append(float(result["sb_per_hand"]))
     sb = np.array(sb)

@@ -44,10 +44,10 @@ average over the columns (equilibrium included, as in the paper), the column max
 exact best response to each opponent for reference, and each counter-strategy's
 exploitability (NashConv / 2, milli-chips per hand).
 
-Figure 2 (section 6): UCB1 (jaxcfr.evaluate.experts.ucb1_matches) chooses hand by hand among
-the FBR experts of the --training opponents, among their RNR experts, or plays the
-equilibrium (UCB1 over copies of it), against the training opponents and the holdout
-opponents: --matches matches of --match-hands hands in each seat (seat pairs with independent
+Figure 2 (section 6; its code in johanson_figure2.py): UCB1
+(jaxcfr.evaluate.experts.ucb1_matches) chooses hand by hand among the FBR experts of the
+--training opponents, among their RNR experts, or plays the equilibrium (UCB1 over copies of
+it), against the training opponents and the holdout opponents: --matches matches of --match-hands hands in each seat (seat pairs with independent
 deals, not duplicate deals), fixed seeds; mean per hand and 95% normal intervals over the
 match pairs.
 
@@ -67,6 +67,7 @@ import time
 import jax
 import numpy as np
 
+from johanson_figure2 import averages, exact_expert_values, figure2, plot  # noqa: E402  pylint: disable=wrong-import-position
 from record import read_record, write_record  # noqa: E402  pylint: disable=wrong-import-position
 
 TABLE_OPPONENTS = ("CFR(10)", "CFR(30)", "Abstraction J.QK", "Loose", "Tight", "Aggressive", "MCTS")
@@ -306,67 +307,6 @@ def summary(values: np.ndarray, count: int) -> dict:
   }
 
 
-def figure2(tensors, expert_sets: dict, opponents_: dict, config: dict, key) -> dict:
-  """UCB1 matches of each expert set against each opponent, both seats.
-
-  Returns:
-    {set: {opponent: {"mean", "low", "high", "per_match": [M] milli-chips per hand, "pulls": [E]
-    mean share of hands per expert}}}
-  """
-  from jaxcfr.evaluate import experts  # pylint: disable=import-outside-toplevel
-  from jaxcfr.evaluate.head_to_head import Z95  # pylint: disable=import-outside-toplevel
-
-  out = {}
-  for s, (set_name, agents) in enumerate(expert_sets.items()):
-    per_set = {}
-    for o, (name, profile) in enumerate(opponents_.items()):
-      seat_means, pulls = [], []
-      for seat in (0, 1):
-        stack = np.stack([np.asarray(a[seat]) for a in agents])
-        match_key = jax.random.fold_in(jax.random.fold_in(jax.random.fold_in(key, s), o), seat)
-        pull, _, payoffs = experts.ucb1_matches(
-          tensors,
-          seat,
-          stack,
-          profile[1 - seat],
-          match_key,
-          num_hands=config["match_hands"],
-          num_matches=config["matches"],
-        )
-        seat_means.append(np.asarray(payoffs).mean(1))
-        pulls.append(np.asarray(pull) / config["match_hands"])
-      per_match = 1000 * (seat_means[0] + seat_means[1]) / 2
-      half = Z95 * per_match.std(ddof=1) / np.sqrt(len(per_match))
-      per_set[name] = {
-        "mean": float(per_match.mean()),
-        "low": float(per_match.mean() - half),
-        "high": float(per_match.mean() + half),
-        "per_match": per_match.tolist(),
-        "pulls": np.mean(pulls, axis=(0, 1)).tolist(),
-      }
-    out[set_name] = per_set
-  return out
-
-
-def averages(figure: dict, groups: dict) -> dict:
-  """{set: {group: {mean, low, high}}}: per match pair, the mean over a group's opponents, then
-  the 95% interval over the match pairs."""
-  from jaxcfr.evaluate.head_to_head import Z95  # pylint: disable=import-outside-toplevel
-
-  out = {}
-  for set_name, per_set in figure.items():
-    out[set_name] = {}
-    for group, names in groups.items():
-      per_match = np.mean([per_set[n]["per_match"] for n in names], axis=0)
-      half = Z95 * per_match.std(ddof=1) / np.sqrt(len(per_match))
-      out[set_name][group] = {
-        "mean": float(per_match.mean()),
-        "low": float(per_match.mean() - half),
-        "high": float(per_match.mean() + half),
-      }
-  return out
-
-
 def run(config: dict, log=print) -> dict:
   """Every table and Figure 2 at ``config`` (``settings()``); the results as plain data."""
   import jaxcfr  # pylint: disable=import-outside-toplevel
@@ -428,21 +368,6 @@ def run(config: dict, log=print) -> dict:
   }
 
 
-def exact_expert_values(tables, training, faced) -> dict:
-  """{set: {opponent: {"experts": {training opponent: exact value}, "mean", "best"}}}: what each
-  expert of Figure 2 wins against each opponent faced (from the tables, milli-chips per hand),
-  their mean (a uniform choice among the experts) and the best expert."""
-  out = {}
-  for kind, result in zip(("FBR", "RNR"), tables):
-    per_set = {}
-    for name in faced:
-      column = result["columns"].index(name)
-      values = {t: result["values"][result["rows"].index(f"{kind}-{t}")][column] for t in training}
-      per_set[name] = {"experts": values, "mean": float(np.mean(list(values.values()))), "best": max(values.values())}
-    out[f"{kind} experts"] = per_set
-  return out
-
-
 def format_table(result: dict) -> str:
   """A crosstable as text (milli-chips per hand): the opponents and the equilibrium, the
   average over them, exploitability, p (RNR), then the holdout opponents' columns."""
@@ -466,37 +391,6 @@ def format_table(result: dict) -> str:
   line += "  |         " + "".join(f"{v:11.0f}" for v in best[count:]) if holdouts else ""
   lines.append(line)
   return "\n".join(lines)
-
-
-def plot(results: dict, path, training=TRAINING) -> None:
-  """Figure 2: mean winnings per hand with 95% intervals, per opponent and group average."""
-  try:
-    import matplotlib  # pylint: disable=import-outside-toplevel
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # pylint: disable=import-outside-toplevel
-  except ImportError:
-    return
-  figure, groups = results["figure2"], results["figure2_averages"]
-  labels = [*training, "training average", *HOLDOUT_OPPONENTS, "holdout average"]
-  sets = list(figure)
-  fig, ax = plt.subplots(figsize=(11, 4))
-  width = 0.8 / len(sets)
-  for k, set_name in enumerate(sets):
-    cells = [groups[set_name][g] if g in groups[set_name] else figure[set_name][g] for g in labels]
-    means = np.array([c["mean"] for c in cells])
-    errors = np.array([[c["mean"] - c["low"] for c in cells], [c["high"] - c["mean"] for c in cells]])
-    x = np.arange(len(labels)) + (k - (len(sets) - 1) / 2) * width
-    ax.bar(x, means, width, yerr=errors, capsize=2, label=set_name)
-  ax.axhline(0, color="black", linewidth=0.6)
-  ax.axvline(len(training) + 0.5, color="grey", linewidth=0.6, linestyle=":")
-  ax.set_xticks(np.arange(len(labels)), labels, rotation=20, fontsize=8)
-  ax.set_ylabel("milli-chips per hand")
-  ax.set_title("UCB1 over FBR experts, RNR experts, and the equilibrium (Leduc; 95% intervals over match pairs)")
-  ax.legend(fontsize=8)
-  fig.tight_layout()
-  fig.savefig(path, dpi=120)
-  plt.close(fig)
 
 
 def main(argv=None) -> dict:

@@ -9,7 +9,7 @@ tag. The detector fails on a sentence that looks like a result (a number with a 
 ms, x, %, mbb/g or MB, or a comparative word with a number beside it; in the ledgers every
 comparative or universal word) and has no tag; the number check fails on a number of a tagged
 sentence found neither in its files (to the rounding its digits show, in the file's units or in
-% / milli- / M) nor in a sentence test_quoted_figures.py reads exactly. Non-result numbers (years,
+% / milli- / M) nor in a sentence a test_quoted_figures_*.py reads exactly. Non-result numbers (years,
 figure and section numbers, game sizes, versions, hardware, commands) are removed first by the
 patterns of NOT_RESULTS."""
 
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from test_quoted_figures import QUOTES, _normalised, _read, _results
+from quoted_figures import _normalised, _read, _results, all_quotes
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCUMENTS = [
@@ -261,9 +261,9 @@ def _derived(document: str, files: list) -> set:
 
 
 def _quoted_spans() -> dict:
-  """Per document, the sentences test_quoted_figures.py checks exactly, as they read in it."""
+  """Per document, the sentences the test_quoted_figures_*.py modules check exactly, as they read in it."""
   spans = {}
-  for document, sentence, results, figures in QUOTES:
+  for document, sentence, results, figures in all_quotes():
     record = json.loads(_results(results).read_text())
     values = [fmt(_read(record, p)) if callable(fmt) else fmt.format(_read(record, p)) for p, fmt in figures]
     spans.setdefault(document, []).append(_normalised(sentence.format(*values)))
