@@ -45,14 +45,6 @@ class Packed(NamedTuple):
   def signed(self) -> bool:
     return self.codes.dtype == jnp.int16
 
-  @property
-  def shape(self) -> tuple:
-    return self.codes.shape
-
-  @property
-  def ndim(self) -> int:
-    return self.codes.ndim
-
 
 def pack(x: jax.Array, batch_ndim: int, signed: bool) -> Packed:
   """``x`` [R, ...rest, *B] (``batch_ndim`` trailing batch axes; ``signed``: may be negative,
