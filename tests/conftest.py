@@ -1,5 +1,5 @@
-"""Test configuration: float64 everywhere, a private, throw-away game cache, and one
-persistent cache of compiled programs for the session.
+"""Test configuration: float64 everywhere, a private, throw-away game cache, one
+persistent cache of compiled programs for the session, and XLA's code generation unoptimised.
 
 These settings must happen before jaxcfr (or anything that imports JAX arrays) is used, so
 they run at import time of this file, which pytest imports before any test module. The
@@ -14,6 +14,13 @@ import tempfile
 
 os.environ.setdefault("JAX_COMPILATION_CACHE_DIR", tempfile.mkdtemp(prefix="jaxcfr-test-xla-cache-"))
 os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "0.1")
+# LLVM's optimisation of the machine code is off in the tests (and the processes they start):
+# the same XLA programs, compiled in about half the time, and compiling is most of a test's
+# time. It can change a float result's last bits (e.g. where LLVM would fuse a multiply and an
+# add); speed is measured in benchmarks/, never here. JAXCFR_TESTS_OPTIMISED_XLA=1 keeps
+# XLA's default.
+if not os.environ.get("JAXCFR_TESTS_OPTIMISED_XLA"):
+  os.environ["XLA_FLAGS"] = f"{os.environ.get('XLA_FLAGS', '')} --xla_backend_optimization_level=0".strip()
 
 import jax  # noqa: E402
 

@@ -384,7 +384,8 @@ def test_regret_tolerance_keeps_the_ties_of_the_two_representations(algorithm):
   representations part by up to the whole strategy within 10 iterations. With
   ``regret_tolerance=1e-9`` the ties stay exact: after 100 iterations RM+'s and CFR+'s
   average and current strategies agree to 1e-9 (measured 1e-11) and every exploitability to
-  1e-9 (measured: 1e-14, and 5e-10 for DCFR). DCFR's strategies agree to 1e-5 only (measured:
+  1e-9 (measured: 1e-14), DCFR's to 1e-8 (measured: 5e-10, and 1.3e-9 with LLVM's
+  optimisation off, as tests/conftest.py compiles). DCFR's strategies agree to 1e-5 only (measured:
   1.7e-7 for the average, 2.3e-6 for the current): its regrets, discounted towards zero, are small differences of large values (1e-4
   of 1e-1 at t = 6) whose 1e-16 rounding it amplifies step after step (2e-13 at t = 6, 1e-9
   by t = 55), the sensitivity tests/test_cfr.py describes, which no rule about zero removes."""
@@ -405,7 +406,7 @@ def test_regret_tolerance_keeps_the_ties_of_the_two_representations(algorithm):
   assert results[0.0][0] > 0.1  # the test has teeth: without the option the ties part the runs
   strategy_gap, exploitability_gap = results[1e-9]
   assert strategy_gap < (1e-5 if algorithm == "dcfr" else 1e-9), results
-  assert exploitability_gap < 1e-9, results
+  assert exploitability_gap < (1e-8 if algorithm == "dcfr" else 1e-9), results
   assert jaxcfr.solvers.get(algorithm, "public_tree").options["regret_tolerance"] == 0.0  # off by default
 
 
