@@ -1,5 +1,7 @@
-"""jaxcfr.xla_setup: XLA:CPU's size limit for loops compiled into one kernel, raised at import."""
+"""jaxcfr.xla_setup: XLA:CPU's size limit for loops compiled into one kernel, raised at import;
+and jaxcfr.base.light_jit's lighter compilation of rarely run programs."""
 
+import doctest
 import json
 import os
 import subprocess
@@ -7,9 +9,11 @@ import sys
 import warnings
 
 import jax
+import jax.numpy as jnp
 import pytest
 
 from jaxcfr import solvers, xla_setup
+from jaxcfr.base import light_jit
 from tests import helpers
 
 
@@ -99,3 +103,14 @@ def test_a_warning_when_jax_started_first():
     check=True,
   )
   assert "JAX started before" not in quiet.stderr
+
+
+def test_light_jit_lowers_llvms_level_on_a_cpu_unless_the_flags_set_one():
+  """Rarely run programs (evaluations) compile with LLVM at level 1 on a CPU; a level in
+  XLA_FLAGS (as tests/conftest.py sets) or another backend leaves XLA's settings."""
+  assert light_jit.light_options("cpu", {}) == {"xla_backend_optimization_level": 1}
+  assert light_jit.light_options("cpu", {"XLA_FLAGS": "--xla_backend_optimization_level=3"}) is None
+  assert light_jit.light_options("gpu", {}) is None
+  square = light_jit.light_jit(lambda x, power: x**power, static_argnums=1)
+  assert float(square(jnp.float32(3.0), 2)) == 9.0
+  assert doctest.testmod(light_jit).failed == 0

@@ -33,6 +33,7 @@ import tqdm
 
 from jaxcfr import kits, solvers
 from jaxcfr.base import integrity, memory
+from jaxcfr.base.light_jit import light_jit
 from jaxcfr.base.params import Param
 from jaxcfr.evaluate import game_metrics
 from jaxcfr.kits import load
@@ -365,10 +366,15 @@ def loop(planned: Plan) -> Looped:
   return Looped(state, history, seconds, planned.compile_before + clock.seconds)
 
 
+# One program for the average strategy, computed once at the end (run op by op, a CFR state's
+# average compiles a dozen small programs).
+_final_average = light_jit(lambda solver, tensors, state: solver.average_strategy(tensors, state), static_argnums=0)
+
+
 def record(planned: Plan, looped: Looped) -> SolveResult:
   """The SolveResult of a looped run: its evaluations, the average profile (gathered to every
   process when the batch spans several), the timings and the provenance."""
-  average = planned.solver.average_strategy(planned.tensors, looped.state)
+  average = _final_average(planned.solver, planned.tensors, looped.state)
   return SolveResult(
     game=planned.game.name,
     algorithm=planned.algorithm,

@@ -1,5 +1,5 @@
 """The public tree's evaluator: exact metrics on the public tree (jaxcfr.kits.public_tree.values),
-jitted; for a game that declares its big blind and pot, the exploitability in mbb/g and in
+jitted (``light_jit``: it runs rarely); for a game that declares its big blind and pot, the exploitability in mbb/g and in
 percent of the pot (jaxcfr.base.units)."""
 
 from __future__ import annotations
@@ -7,16 +7,16 @@ from __future__ import annotations
 import dataclasses
 import functools
 
-import jax
 
 from jaxcfr.base import units
+from jaxcfr.base.light_jit import light_jit
 from jaxcfr.games import GameInfo
 from jaxcfr.kits.public_tree import values as ops
 
 __all__ = ["PublicTreeEvaluator", "evaluator"]
 
 
-@functools.partial(jax.jit, static_argnums=(0,))
+@functools.partial(light_jit, static_argnums=(0,))
 def _measure(solver, tensors, state) -> dict:
   average = solver.average_strategy(tensors, state)
   best, current, value = ops.evaluation(tensors, average, solver.current_strategy(tensors, state))

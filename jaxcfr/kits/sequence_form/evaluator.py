@@ -1,4 +1,4 @@
-"""The sequence form's evaluator: exact metrics, jitted.
+"""The sequence form's evaluator: exact metrics, jitted (``light_jit``: it runs rarely).
 
 NashConv and exploitability of the average strategy, its value for player 0, the
 exploitability of the current strategy, the game's own metrics (``extra``, e.g. Kuhn's
@@ -12,9 +12,9 @@ import dataclasses
 import functools
 from collections.abc import Callable
 
-import jax
 
 from jaxcfr.base import units
+from jaxcfr.base.light_jit import light_jit
 from jaxcfr.games import GameInfo
 from jaxcfr.kits.sequence_form import evaluation
 
@@ -41,7 +41,7 @@ def exact_metrics(tensors, state, *, solver, extra: Callable | None = None) -> d
   return values
 
 
-@functools.partial(jax.jit, static_argnums=(0, 1))
+@functools.partial(light_jit, static_argnums=(0, 1))
 def _measure(solver, extra, tensors, state) -> dict:
   return exact_metrics(tensors, state, solver=solver, extra=extra)
 
