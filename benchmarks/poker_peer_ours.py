@@ -87,6 +87,7 @@ def child(
 
   import jaxcfr  # pylint: disable=import-outside-toplevel
   from jaxcfr import solvers  # pylint: disable=import-outside-toplevel
+  from jaxcfr.base.light_jit import light_jit  # pylint: disable=import-outside-toplevel
   from jaxcfr.kits.public_tree import values  # pylint: disable=import-outside-toplevel
 
   events = {"imported": time.time()}
@@ -99,8 +100,9 @@ def child(
     return
   solver = solvers.get(algorithm, "public_tree", storage=storage)
   state = solver.init(tree)
-  exploitability = jax.jit(lambda t, s: values.exploitability(t, solver.average_strategy(t, s)))
-  exploitability = exploitability.lower(tree, state).compile()
+  # compiled as the library compiles its evaluations (light_jit), by a first call
+  exploitability = light_jit(lambda t, s: values.exploitability(t, solver.average_strategy(t, s)))
+  jax.block_until_ready(exploitability(tree, state))
   state = jax.block_until_ready(solver.run(tree, state, 0))  # compiles the iterations (a traced count)
   events["solve_started"] = time.time()
   clock = time.perf_counter()
