@@ -67,6 +67,19 @@ def _first(profile):
   return tuple(t[..., 0] if t.ndim == 3 else t for t in profile)
 
 
+def run_with_evaluations(solver, game, state, points, evaluate):
+  """Runs ``solver`` on from ``state`` (one iteration done) to each iteration count of ``points``
+  (increasing, above 1) in turn and calls ``evaluate(iteration, average strategy)`` at each;
+  returns the state and the seconds spent running, evaluations excluded."""
+  done, run_seconds = 1, 0.0
+  for point in points:
+    state, seconds = _timed_run(solver, game, state, point - done)
+    run_seconds += seconds
+    done = point
+    evaluate(done, solver.average_strategy(game, state))
+  return state, run_seconds
+
+
 # The trained agents, in the crosstable's order; "reference" is labelled CFR-CS10 there.
 AGENTS = ("MCCFR10", "MCTS10", "MCCFR100", "MCRNR10", "MCRNR100", "reference")
 CURVES = {"MCCFR10": ("mccfr-os", {"epsilon": 0.6}), "MCTS10": ("mcts", {"uct_c": 17.0})}
@@ -85,16 +98,15 @@ def _train(label, game, args, key, reference):
     name, hyper = CURVES[label]
     solver = solvers.get(name, "card_abstraction")
     state = solver.run(game, solver.init(game, seed=0, **hyper), 1)
-    done, run_seconds, rows = 1, 0.0, []
-    while done < args.iters:
-      n = min(args.eval_every - done % args.eval_every, args.iters - done)
-      state, seconds = _timed_run(solver, game, state, n)
-      run_seconds += seconds
-      done += n
-      result = holdem_match.match(game, solver.average_strategy(game, state), reference(), key, args.deals)
-      rows.append({"iteration": done, **result})
+    rows = []
+
+    def evaluate(iteration, profile):
+      rows.append({"iteration": iteration, **holdem_match.match(game, profile, reference(), key, args.deals)})
       print(label, rows[-1], flush=True)
-    info = {"rate": [f"{name}, 10 buckets", (done - 1) / run_seconds], "curve": rows}
+
+    points = [*range(args.eval_every, args.iters, args.eval_every), args.iters]
+    state, run_seconds = run_with_evaluations(solver, game, state, points, evaluate)
+    info = {"rate": [f"{name}, 10 buckets", (args.iters - 1) / run_seconds], "curve": rows}
     return solver.average_strategy(game, state), info
   if label == "MCCFR100":
     solver = solvers.get("mccfr-os", "card_abstraction")
