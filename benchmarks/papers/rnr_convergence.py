@@ -177,6 +177,7 @@ def main(argv=None) -> dict:
       "model_seconds": args.model_seconds,
       "model_target": args.model_target,
       "mcrnr_trajectories": args.trajectories,
+      "seeds": {"model_mccfr_os": 0, "mcrnr_runs": list(range(2 * half))},
       "dtype": args.dtype,
       "solvers": ["rnr-cfr", "rnr-cfr+", "mcrnr"],
     },
