@@ -48,17 +48,52 @@ def _trajectories_per_iteration(games: dict) -> str:
   return f"{ratios[low]:,.0f} ({low}) to {ratios[high]:,.0f} ({high})"
 
 
-def _nash_conv_ratios(record: dict) -> list:
-  """rnr_convergence.json, one game: (nodes, MCRNR's NashConv / RNR on vanilla CFR's) at each
-  point of RNR's curve that MCRNR's spans, MCRNR's interpolated in log nodes (p = 0.5)."""
+def _nash_conv_ratios(record: dict, k: int = 0, rnr: str = "rnr-cfr", x: str = "nodes_touched") -> list:
+  """rnr_convergence.json, one game: (x, MCRNR's NashConv / RNR's) at each point of RNR's curve
+  (``rnr``: on vanilla CFR by default) that MCRNR's spans, MCRNR's interpolated in log ``x``
+  (nodes touched or seconds), at the ``k``-th p (0: p = 0.5)."""
   mcrnr = record["curves"]["mcrnr"]
-  nodes = np.log([point["nodes_touched"] for point in mcrnr])
-  values = [point["nash_conv"][0] for point in mcrnr]
+  xs = np.log([point[x] for point in mcrnr])
+  values = [point["nash_conv"][k] for point in mcrnr]
   return [
-    (point["nodes_touched"], np.interp(np.log(point["nodes_touched"]), nodes, values) / point["nash_conv"][0])
-    for point in record["curves"]["rnr-cfr"]
-    if mcrnr[0]["nodes_touched"] <= point["nodes_touched"] <= mcrnr[-1]["nodes_touched"]
+    (point[x], np.interp(np.log(point[x]), xs, values) / point["nash_conv"][k])
+    for point in record["curves"][rnr]
+    if mcrnr[0][x] <= point[x] <= mcrnr[-1][x]
   ]
+
+
+# The larger size (rnr_convergence_pam10.json): both p, RNR on vanilla CFR and on CFR+
+PAM10_FILE = "rnr_convergence_pam10.json"
+PAM10 = "results/games/princess_and_monster(cols=3,horizon=10,rows=3)"
+PAM10_PAIRS = [(k, rnr) for k in (0, 1) for rnr in ("rnr-cfr", "rnr-cfr+")]
+
+
+def _pam10_ratios(record: dict, x: str = "nodes_touched") -> list:
+  return [_nash_conv_ratios(record, k, rnr, x) for k, rnr in PAM10_PAIRS]
+
+
+def _pam10_node_points(record: dict) -> str:
+  """The nodes of RNR's points that MCRNR's curve spans, as '1.1e+08 and 3.2e+08'."""
+  nodes = {f"{n:.1e}" for ratios in _pam10_ratios(record) for n, _ in ratios}
+  assert len(nodes) == 2, nodes
+  return " and ".join(sorted(nodes, key=float))
+
+
+def _pam10_node_ratio_range(record: dict) -> str:
+  """MCRNR's NashConv over RNR's at those points, both p, both bases, as '0.27-0.66'; all below 1."""
+  ratios = [ratio for pairs in _pam10_ratios(record) for _, ratio in pairs]
+  assert max(ratios) < 1, ratios
+  return f"{min(ratios):.2f}-{max(ratios):.2f}"
+
+
+def _pam10_time_lead_from(record: dict) -> str:
+  """The seconds from which RNR (both bases, both p) stays below MCRNR's NashConv in time."""
+  pairs = _pam10_ratios(record, "seconds")
+  points = len(pairs[0])
+  behind = [j for j in range(points) if any(ratios[j][1] < 1 for ratios in pairs)]
+  first = behind[-1] + 1 if behind else 0
+  assert first < points
+  return f"{pairs[0][first][0]:.1f}"
 
 
 def _rnr_lead_from(game: str):
@@ -284,6 +319,55 @@ QUOTES = [
     [
       ("results/games", lambda games: _word(sum(game["model"]["nash_conv"] <= 0.1 for game in games.values()))),
       ("results/games/liars_dice(dice_sides=6)/model/nash_conv", "{:.2f}"),
+    ],
+  ),
+  (
+    "benchmarks/papers/README.md",
+    "At a larger size, PAM(3,3,10) ({} million histories; model NashConv {}), the paper's finding holds in nodes "
+    "touched: at the points both curves reach ({} nodes) MCRNR's NashConv is {} times RNR's, at p = 0.5 and 0.9, on "
+    "vanilla CFR and on CFR+; after its last {} nodes MCRNR has {} at p = 0.5 where RNR on vanilla CFR has {} after "
+    "{}, but at p = 0.9 RNR on CFR+ has {} after {} against MCRNR's {}.",
+    PAM10_FILE,
+    [
+      (f"{PAM10}/curves/rnr-cfr/0", lambda point: f"{point['nodes_touched'] / 4 / point['iterations'] / 1e6:.1f}"),
+      (f"{PAM10}/model/nash_conv", "{:.4f}"),
+      (PAM10, _pam10_node_points),
+      (PAM10, _pam10_node_ratio_range),
+      (f"{PAM10}/curves/mcrnr/-1/nodes_touched", lambda n: f"{n:.1e}"),
+      (f"{PAM10}/curves/mcrnr/-1/nash_conv/0", "{:.3f}"),
+      (f"{PAM10}/curves/rnr-cfr/2/nash_conv/0", "{:.3f}"),
+      (f"{PAM10}/curves/rnr-cfr/2/nodes_touched", lambda n: f"{n:.1e}"),
+      (f"{PAM10}/curves/rnr-cfr+/2/nash_conv/1", "{:.3f}"),
+      (f"{PAM10}/curves/rnr-cfr+/2/nodes_touched", lambda n: f"{n:.1e}"),
+      (f"{PAM10}/curves/mcrnr/-1/nash_conv/1", "{:.3f}"),
+    ],
+  ),
+  (
+    "benchmarks/papers/README.md",
+    "In time RNR leads from {} s on (one RNR iteration costs the time of {} MCRNR iterations): after {} s RNR on "
+    "vanilla CFR has {} at p = 0.5, MCRNR {} after {} s.",
+    PAM10_FILE,
+    [
+      (PAM10, _pam10_time_lead_from),
+      (
+        f"{PAM10}/curves",
+        lambda c: (
+          f"{(c['rnr-cfr'][-1]['seconds'] / c['rnr-cfr'][-1]['iterations']) / (c['mcrnr'][-1]['seconds'] / c['mcrnr'][-1]['iterations']):,.0f}"
+        ),
+      ),
+      (f"{PAM10}/curves/rnr-cfr/-2/seconds", "{:.0f}"),
+      (f"{PAM10}/curves/rnr-cfr/-2/nash_conv/0", "{:.3f}"),
+      (f"{PAM10}/curves/mcrnr/-1/nash_conv/0", "{:.3f}"),
+      (f"{PAM10}/curves/mcrnr/-1/seconds", "{:.0f}"),
+    ],
+  ),
+  (
+    "benchmarks/papers/README.md",
+    "building PAM(3,3,11) peaks at {} GiB and loading Goof(7) from its cache at {} GiB",
+    "full_size_games.json",
+    [
+      ("results/3", lambda row: f"{row['build_peak_anon_gib']:.2f}" if "horizon=11" in row["game"] else "?"),
+      ("results/1", lambda row: f"{row['load_peak_anon_gib']:.2f}" if row["game"] == "goofspiel(num_cards=7)" else "?"),
     ],
   ),
   (
