@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import warnings
+from unittest import mock
 
 import jax
 import jax.numpy as jnp
@@ -106,11 +107,19 @@ def test_a_warning_when_jax_started_first():
 
 
 def test_light_jit_lowers_llvms_level_on_a_cpu_unless_the_flags_set_one():
-  """Rarely run programs (evaluations) compile with LLVM at level 1 on a CPU; a level in
-  XLA_FLAGS (as tests/conftest.py sets) or another backend leaves XLA's settings."""
-  assert light_jit.light_options("cpu", {}) == {"xla_backend_optimization_level": 1}
-  assert light_jit.light_options("cpu", {"XLA_FLAGS": "--xla_backend_optimization_level=3"}) is None
+  """Rarely run programs (evaluations) compile with LLVM at level 1 and XLA's older fusion
+  emitters on a CPU; an option XLA_FLAGS sets (as tests/conftest.py sets the level) stands,
+  and other backends keep XLA's settings."""
+  both = {"xla_backend_optimization_level": 1, "xla_cpu_use_fusion_emitters": False}
+  assert light_jit.light_options("cpu", {}) == both
+  level = {"XLA_FLAGS": "--xla_backend_optimization_level=3"}
+  assert light_jit.light_options("cpu", level) == {"xla_cpu_use_fusion_emitters": False}
+  flags = "--xla_backend_optimization_level=0 --xla_cpu_use_fusion_emitters=true"
+  assert light_jit.light_options("cpu", {"XLA_FLAGS": flags}) is None
   assert light_jit.light_options("gpu", {}) is None
   square = light_jit.light_jit(lambda x, power: x**power, static_argnums=1)
   assert float(square(jnp.float32(3.0), 2)) == 9.0
   assert doctest.testmod(light_jit).failed == 0
+  unknown = {"LIGHT_OPTIONS": {"xla_no_such_option": True}}
+  with mock.patch.multiple(light_jit, **unknown):  # an XLA without the option: XLA's settings
+    assert float(light_jit.light_jit(lambda x: x + 1)(jnp.float32(1.0))) == 2.0

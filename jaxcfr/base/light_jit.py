@@ -1,13 +1,14 @@
 """``light_jit``: ``jax.jit`` for the programs a solve runs rarely (its evaluations, its final
 average), compiled in less time at no cost to the programs it runs often.
 
-On a CPU, XLA hands its kernels to LLVM at optimisation level 2 by default. At level 1 the
-evaluator of a public tree compiles in about 60% of the time and runs as fast: river endgame
-3, 3.3 s to 1.8 s and 7.8 ms a call either way; turn endgame 2, 4.2 s to 2.6 s and 572 ms
-against 588 ms (2-core CPU, one core). The step loop at level 1 also compiles faster (3.9 s
-to 2.6 s on river endgame 3) but runs 20-60% slower, so it keeps the default: it runs
-hundreds of times, an evaluation a few. Where ``XLA_FLAGS`` names a level, that level stands;
-on other backends nothing changes.
+On a CPU, XLA hands its kernels to LLVM at optimisation level 2 by default, and emits its
+fusions with its newer emitters. At level 1 and with the older emitters
+(``xla_cpu_use_fusion_emitters=false``), the evaluator of a public tree compiles in about a
+third of the time and runs as fast: river endgame 3, 3.3 s to 1.1 s and 8 ms a call either
+way; turn endgame 2, 4.2 s to 1.6 s and about 600 ms a call (2-core CPU, one core). The step
+loop compiles faster that way too but runs slower (a third slower on river endgame 3 with the
+older emitters), so it keeps the defaults: it runs hundreds of times, an evaluation a few.
+An option that ``XLA_FLAGS`` sets stands; on other backends nothing changes.
 
 >>> import jax.numpy as jnp
 >>> from jaxcfr.base.light_jit import light_jit
@@ -24,18 +25,17 @@ from collections.abc import Callable
 
 import jax
 
-__all__ = ["LEVEL_OPTION", "LIGHT_LEVEL", "light_options", "light_jit"]
+__all__ = ["LIGHT_OPTIONS", "light_options", "light_jit"]
 
-LEVEL_OPTION = "xla_backend_optimization_level"
-LIGHT_LEVEL = 1
+LIGHT_OPTIONS = {"xla_backend_optimization_level": 1, "xla_cpu_use_fusion_emitters": False}
 
 
 def light_options(backend: str, environ=os.environ) -> dict | None:
-  """The compiler options of a rarely run program on ``backend``: LLVM at ``LIGHT_LEVEL`` on a
-  CPU, unless ``XLA_FLAGS`` sets a level (None: XLA's own settings)."""
-  if backend != "cpu" or LEVEL_OPTION in environ.get("XLA_FLAGS", ""):
-    return None
-  return {LEVEL_OPTION: LIGHT_LEVEL}
+  """The compiler options of a rarely run program on ``backend``: on a CPU, ``LIGHT_OPTIONS``
+  but those ``XLA_FLAGS`` sets (None: XLA's own settings)."""
+  flags = environ.get("XLA_FLAGS", "")
+  options = {k: v for k, v in LIGHT_OPTIONS.items() if k not in flags} if backend == "cpu" else {}
+  return options or None
 
 
 def light_jit(fun: Callable, **jit_kwargs) -> Callable:
@@ -49,6 +49,12 @@ def light_jit(fun: Callable, **jit_kwargs) -> Callable:
     key = None if options is None else tuple(sorted(options.items()))
     if key not in programs:
       programs[key] = jax.jit(fun, compiler_options=options, **jit_kwargs)
-    return programs[key](*args, **kwargs)
+    try:
+      return programs[key](*args, **kwargs)
+    except Exception as error:  # an older XLA without one of the options: XLA's own settings
+      if key is None or "No such compile option" not in str(error):
+        raise
+      programs[key] = jax.jit(fun, **jit_kwargs)
+      return programs[key](*args, **kwargs)
 
   return call
