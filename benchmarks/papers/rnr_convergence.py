@@ -23,7 +23,12 @@ al. 2011's text gives a size for these experiments only for OCP ("we use a deck 
 N = 500", section 4.3.1); for Goofspiel, Bluff and PAM it gives none, so Bluff(1,1,6),
 Goofspiel(4) and PAM(3, 3, 5) are this project's choices, the last two smaller than Lanctot
 et al. 2009's Goof(7) and PAM(3, 3, 11) (those take ~1 s per CFR iteration here, see
-benchmarks/papers/results/full_size_games.json; run them with --games on a GPU).
+benchmarks/papers/results/full_size_games.json; run them with --games on a GPU). On this CPU the
+largest PAM that fits 8 GiB (PAM(3,3,11)'s build peaks at 11.1 GiB) made rnr_convergence_pam10.json
+(one core, about 25 minutes, 4.3 GiB peak RSS):
+
+  python -m benchmarks rnr_convergence --games 'princess_and_monster(rows=3,cols=3,horizon=10)' \
+    --seconds 240 --model-seconds 600 --out benchmarks/papers/results/rnr_convergence_pam10
 
   python benchmarks/papers/rnr_convergence.py [--games ...] [--out benchmarks/papers/results/rnr_convergence]
 
