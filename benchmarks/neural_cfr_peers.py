@@ -1,0 +1,120 @@
+"""Deep CFR three ways with the same settings, in one run: OpenSpiel's JAX implementation
+(``open_spiel.python.jax.deep_cfr``), OpenSpiel's PyTorch one (``open_spiel.python.pytorch.deep_cfr``)
+and jaxcfr's ``deep-cfr``, on Kuhn and Leduc poker.
+
+The settings are the JAX implementation's defaults (``neural_cfr.OPENSPIEL_DEFAULTS``: 20
+external-sampling traversals per iteration, advantage networks (128, 128) re-initialised and
+trained 750 full-buffer Adam steps at 1e-4 each iteration, a policy network (256, 256) trained
+5,000 steps at the end, reservoirs of 10^6). The PyTorch implementation's own defaults train
+one step of each network; it is given the same 750 and 5,000 here, so that the three do the
+same work. Each OpenSpiel solver is scored with OpenSpiel's ``exploitability`` of its tabulated
+policy, ours exactly on the sequence form (the same quantity: NashConv / 2, in mbb/g). Times
+include the final policy fit; ours are after compiling (its first call compiles both programs).
+The PyTorch solver needs ``torch``, a benchmark-only install (``pip install torch``); without
+it, or without flax and chex for the JAX one, the file records why that part did not run.
+
+    taskset -c 1 python -m benchmarks neural_cfr_peers [--iterations kuhn_poker=10,leduc_poker=4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from neural_cfr import OPENSPIEL_DEFAULTS, matched, openspiel  # noqa: E402  pylint: disable=wrong-import-position
+from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
+
+SEED = 0
+
+
+def openspiel_pytorch(game: str, iterations: int) -> dict:
+  """OpenSpiel's PyTorch Deep CFR with ``OPENSPIEL_DEFAULTS`` for ``iterations`` iterations, or
+  why not."""
+  try:
+    import pyspiel  # pylint: disable=import-outside-toplevel
+    import torch  # pylint: disable=import-outside-toplevel
+    from open_spiel.python import policy  # pylint: disable=import-outside-toplevel
+    from open_spiel.python.algorithms import exploitability  # pylint: disable=import-outside-toplevel
+    from open_spiel.python.pytorch import deep_cfr as peer  # pylint: disable=import-outside-toplevel
+  except ImportError as error:
+    return {"game": game, "ran": False, "why": f"open_spiel.python.pytorch.deep_cfr does not import: {error}"}
+  torch.set_num_threads(1)  # one core, as the other two
+  d = OPENSPIEL_DEFAULTS
+  spiel_game = pyspiel.load_game(game)
+  solver = peer.DeepCFRSolver(
+    spiel_game,
+    policy_network_layers=d["policy_layers"],
+    advantage_network_layers=d["advantage_layers"],
+    num_iterations=iterations,
+    num_traversals=d["traversals"],
+    learning_rate=d["learning_rate"],
+    memory_capacity=int(1e6),
+    policy_network_train_steps=d["policy_steps"],
+    advantage_network_train_steps=d["steps"],
+    reinitialize_advantage_networks=True,
+    seed=SEED,
+  )
+  start = time.perf_counter()
+  solver.solve()  # the iterations and the final policy fit
+  seconds = time.perf_counter() - start
+  tabular = policy.tabular_policy_from_callable(spiel_game, solver.action_probabilities)
+  mbb = 1e3 * float(exploitability.exploitability(spiel_game, tabular))
+  print(f"  OpenSpiel PyTorch {game}: {iterations} iterations {seconds:.1f} s {mbb:.1f} mbb/g", flush=True)
+  return {
+    "game": game,
+    "ran": True,
+    "iterations": iterations,
+    "seconds_with_policy_fit": seconds,
+    "mbb": mbb,
+    "torch": torch.__version__,
+  }
+
+
+def main(argv=None) -> None:
+  parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+  parser.add_argument("--iterations", default="kuhn_poker=10,leduc_poker=4", help="GAME=N,...: iterations per game")
+  parser.add_argument("--out", default=str(HERE / "results" / "neural_cfr_peers.json"))
+  args = parser.parse_args(argv)
+  iterations = {game: int(n) for game, n in (item.split("=") for item in args.iterations.split(","))}
+  rows = []
+  for game, n in iterations.items():
+    row = {
+      "openspiel_jax": openspiel(game, n),
+      "openspiel_pytorch": openspiel_pytorch(game, n),
+      "jaxcfr": matched(game, n),
+    }
+    ours = row["jaxcfr"]["seconds_with_policy_fit"]
+    row["wall_time_over_jaxcfr"] = {
+      peer: row[peer]["seconds_with_policy_fit"] / ours
+      for peer in ("openspiel_jax", "openspiel_pytorch")
+      if row[peer]["ran"]
+    }
+    rows.append(row)
+  path = write_record(
+    args.out,
+    benchmark="neural_cfr_peers",
+    configuration={
+      "command": "python -m benchmarks neural_cfr_peers " + " ".join(argv if argv is not None else sys.argv[1:]),
+      "iterations": iterations,
+      "seed": SEED,
+      "settings": {k: list(v) if isinstance(v, tuple) else v for k, v in OPENSPIEL_DEFAULTS.items()}
+      | {"memory_capacity": int(1e6), "reinitialize_advantage_networks": True},
+      "dtype": "float32",
+    },
+    results={"games": rows},
+    description=(
+      "Deep CFR with the same settings (OpenSpiel's JAX defaults) in OpenSpiel's JAX and PyTorch implementations "
+      "and in jaxcfr, one run, one seed each, on one core: wall time with the final policy fit (ours after "
+      "compiling) and the exploitability reached (mbb/g)."
+    ),
+  )
+  print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+  main()
