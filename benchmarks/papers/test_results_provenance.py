@@ -59,8 +59,6 @@ ALLOWLIST = {
   "holdem_learned_model.json": f"10^7 iterations per limit hold'em agent: {OUT_OF_REACH_HOURS}",
   "rcfr_figures.json": f"10^5 iterations for each of about twenty RCFR agents: {OUT_OF_REACH_HOURS}",
   "rnr_convergence.json": f"RNR and MCRNR curves on four games: {OUT_OF_REACH_HOURS}",
-  "neural_cfr_batch.json": "recorded before the script wrote its seeds (0 for one run, 0-7 for the batch: batch_cost's "
-  "fixed seeds, which the configuration now records); the next run of --sections batch carries them",
   # speed and peers
   "accelerator_nvidia_h100_80gb_hbm3.json": GPU,
   "accelerator_nvidia_h200.json": GPU,
