@@ -3,12 +3,11 @@ average), compiled in less time at no cost to the programs it runs often.
 
 On a CPU, XLA hands its kernels to LLVM at optimisation level 2 by default, and emits its
 fusions with its newer emitters. At level 1 and with the older emitters
-(``xla_cpu_use_fusion_emitters=false``), the evaluator of a public tree compiles in about a
-third of the time and runs as fast: river endgame 3, 3.3 s to 1.1 s and 8 ms a call either
-way; turn endgame 2, 4.2 s to 1.6 s and about 600 ms a call (2-core CPU, one core). The step
-loop compiles faster that way too but runs slower (a third slower on river endgame 3 with the
-older emitters), so it keeps the defaults: it runs hundreds of times, an evaluation a few.
-An option that ``XLA_FLAGS`` sets stands; on other backends nothing changes.
+(``xla_cpu_use_fusion_emitters=false``), a public tree's evaluator compiles in well under half
+the time and runs as fast; the step loop would compile faster too but run slower, so it keeps
+the defaults: it runs hundreds of times, an evaluation a few. What this does to a solve's
+start-up: ``python -m benchmarks public_tree_startup``. An option that ``XLA_FLAGS`` sets
+stands; on other backends nothing changes.
 
 >>> import jax.numpy as jnp
 >>> from jaxcfr.base.light_jit import light_jit

@@ -58,9 +58,8 @@ def parser(found: dict | None = None) -> argparse.ArgumentParser:
 
 COMPILATION_CACHE_ENV = common_flags.COMPILATION_CACHE_ENV
 # Every program is written to the compilation cache, the small ones too: a solve also runs a
-# score of one-operation programs (its start, its checks), each compiled in about 25 ms and read
-# back in about 1 ms (a warm river endgame's command, 2.4 s with only the programs over 0.5 s
-# cached, takes 1.9 s).
+# score of one-operation programs (its start, its checks), each faster to read back than to
+# compile (benchmarks/results/public_tree_startup.json measures a warm start).
 COMPILATION_CACHE_MIN_SECONDS = 0.0
 
 

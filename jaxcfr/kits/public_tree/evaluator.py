@@ -1,12 +1,11 @@
 """The public tree's evaluator: exact metrics on the public tree (jaxcfr.kits.public_tree.values),
-jitted (``light_jit``: it runs rarely); for a game that declares its big blind and pot, the exploitability in mbb/g and in
-percent of the pot (jaxcfr.base.units)."""
+jitted (``light_jit``: it runs rarely); for a game that declares its big blind and pot, the
+exploitability in mbb/g and in percent of the pot (jaxcfr.base.units)."""
 
 from __future__ import annotations
 
 import dataclasses
 import functools
-
 
 from jaxcfr.base import units
 from jaxcfr.base.light_jit import light_jit

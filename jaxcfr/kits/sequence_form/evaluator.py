@@ -12,7 +12,6 @@ import dataclasses
 import functools
 from collections.abc import Callable
 
-
 from jaxcfr.base import units
 from jaxcfr.base.light_jit import light_jit
 from jaxcfr.games import GameInfo
