@@ -13,12 +13,13 @@ include the final policy fit; ours are after compiling (its first call compiles 
 The PyTorch solver needs ``torch``, a benchmark-only install (``pip install torch``); without
 it, or without flax and chex for the JAX one, the file records why that part did not run.
 
-    taskset -c 1 python -m benchmarks neural_cfr_peers [--iterations kuhn_poker=10,leduc_poker=4]
+    taskset -c 1 python -m benchmarks neural_cfr_peers [--iterations kuhn_poker=10,leduc_poker=4] [--pytorch-timeout 180]
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import sys
 import time
 from pathlib import Path
@@ -32,7 +33,32 @@ from record import write_record  # noqa: E402  pylint: disable=wrong-import-posi
 SEED = 0
 
 
-def openspiel_pytorch(game: str, iterations: int) -> dict:
+def openspiel_pytorch(game: str, iterations: int, timeout: float) -> dict:
+  """``pytorch_deep_cfr`` in a child process, stopped after ``timeout`` seconds (then the row
+  says so): with full-buffer steps, this implementation trains each step on its whole
+  preallocated reservoir (10^6 rows of np.empty, the unfilled ones included), far slower on one core."""
+  context = multiprocessing.get_context("spawn")
+  queue = context.Queue()
+  child = context.Process(target=_put, args=(queue, game, iterations))
+  child.start()
+  child.join(timeout)
+  if child.is_alive():
+    child.terminate()
+    child.join()
+    return {
+      "game": game,
+      "ran": False,
+      "why": f"did not finish {iterations} iterations in {timeout:.0f} s: each of its 750 advantage steps "
+      "(no batch size: the whole buffer) trains on the reservoir's 10^6 preallocated rows, the unfilled (uninitialised) ones included",
+    }
+  return queue.get()
+
+
+def _put(queue, game: str, iterations: int) -> None:
+  queue.put(pytorch_deep_cfr(game, iterations))
+
+
+def pytorch_deep_cfr(game: str, iterations: int) -> dict:
   """OpenSpiel's PyTorch Deep CFR with ``OPENSPIEL_DEFAULTS`` for ``iterations`` iterations, or
   why not."""
   try:
@@ -78,6 +104,7 @@ def openspiel_pytorch(game: str, iterations: int) -> dict:
 def main(argv=None) -> None:
   parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
   parser.add_argument("--iterations", default="kuhn_poker=10,leduc_poker=4", help="GAME=N,...: iterations per game")
+  parser.add_argument("--pytorch-timeout", type=float, default=180.0, help="seconds the PyTorch solver gets per game")
   parser.add_argument("--out", default=str(HERE / "results" / "neural_cfr_peers.json"))
   args = parser.parse_args(argv)
   iterations = {game: int(n) for game, n in (item.split("=") for item in args.iterations.split(","))}
@@ -85,7 +112,7 @@ def main(argv=None) -> None:
   for game, n in iterations.items():
     row = {
       "openspiel_jax": openspiel(game, n),
-      "openspiel_pytorch": openspiel_pytorch(game, n),
+      "openspiel_pytorch": openspiel_pytorch(game, n, args.pytorch_timeout),
       "jaxcfr": matched(game, n),
     }
     ours = row["jaxcfr"]["seconds_with_policy_fit"]
@@ -101,6 +128,7 @@ def main(argv=None) -> None:
     configuration={
       "command": "python -m benchmarks neural_cfr_peers " + " ".join(argv if argv is not None else sys.argv[1:]),
       "iterations": iterations,
+      "pytorch_timeout_s": args.pytorch_timeout,
       "seed": SEED,
       "settings": {k: list(v) if isinstance(v, tuple) else v for k, v in OPENSPIEL_DEFAULTS.items()}
       | {"memory_capacity": int(1e6), "reinitialize_advantage_networks": True},
