@@ -156,26 +156,6 @@ def batch_cost(game: str, label: str, batch: int, iterations: int) -> dict:
   return out
 
 
-def openspiel(game: str, iterations: int) -> dict:
-  """OpenSpiel's JAX Deep CFR with its defaults for ``iterations`` iterations, or why not."""
-  try:
-    import pyspiel  # pylint: disable=import-outside-toplevel
-    from open_spiel.python import policy  # pylint: disable=import-outside-toplevel
-    from open_spiel.python.algorithms import exploitability  # pylint: disable=import-outside-toplevel
-    from open_spiel.python.jax import deep_cfr as peer  # pylint: disable=import-outside-toplevel
-  except ImportError as error:
-    return {"game": game, "ran": False, "why": f"open_spiel.python.jax.deep_cfr does not import: {error}"}
-  spiel_game = pyspiel.load_game(game)
-  solver = peer.DeepCFRSolver(spiel_game, num_iterations=iterations, seed=0)
-  start = time.perf_counter()
-  solver.solve()  # the iterations and the final policy fit
-  seconds = time.perf_counter() - start
-  tabular = policy.tabular_policy_from_callable(spiel_game, solver.action_probabilities)
-  mbb = 1e3 * float(exploitability.exploitability(spiel_game, tabular))
-  print(f"  OpenSpiel {game}: {iterations} iterations {seconds:.1f} s {mbb:.1f} mbb/g", flush=True)
-  return {"game": game, "ran": True, "iterations": iterations, "seconds_with_policy_fit": seconds, "mbb": mbb}
-
-
 def matched(game: str, iterations: int) -> dict:
   """Our deep-cfr with OpenSpiel's defaults for ``iterations`` iterations (policy fit included)."""
   d = OPENSPIEL_DEFAULTS
@@ -343,6 +323,8 @@ def peers_section(args) -> None:
   budget = {m: args.escher_seconds if m.startswith("escher") else args.seconds for m in methods}
   curves = [curve(args.game, m, budget[m], args.chunk, args.learning_rate, min(TARGETS)) for m in methods]
   batches = [batch_cost(args.game, m, args.batch, args.batch_iterations) for m in methods if m in BATCHED]
+  from neural_cfr_peers import openspiel  # pylint: disable=import-outside-toplevel  (it imports this module)
+
   os_iterations = dict(item.split("=") for item in args.openspiel_iterations.split(","))
   peers = []
   for game in args.openspiel_games.split(",") if args.openspiel_games else ():

@@ -27,10 +27,36 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from neural_cfr import OPENSPIEL_DEFAULTS, matched, openspiel  # noqa: E402  pylint: disable=wrong-import-position
+from neural_cfr import OPENSPIEL_DEFAULTS, matched  # noqa: E402  pylint: disable=wrong-import-position
 from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
 
 SEED = 0
+
+
+def openspiel(game: str, iterations: int) -> dict:
+  """OpenSpiel's JAX Deep CFR with its defaults for ``iterations`` iterations, or why not."""
+  try:
+    import pyspiel  # pylint: disable=import-outside-toplevel
+    from open_spiel.python.jax import deep_cfr as peer  # pylint: disable=import-outside-toplevel
+  except ImportError as error:
+    return {"game": game, "ran": False, "why": f"open_spiel.python.jax.deep_cfr does not import: {error}"}
+  spiel_game = pyspiel.load_game(game)
+  seconds, mbb = solve_and_score(spiel_game, peer.DeepCFRSolver(spiel_game, num_iterations=iterations, seed=0))
+  print(f"  OpenSpiel {game}: {iterations} iterations {seconds:.1f} s {mbb:.1f} mbb/g", flush=True)
+  return {"game": game, "ran": True, "iterations": iterations, "seconds_with_policy_fit": seconds, "mbb": mbb}
+
+
+def solve_and_score(spiel_game, solver) -> tuple[float, float]:
+  """(seconds, mbb/g): an OpenSpiel Deep CFR solver's ``solve`` (the iterations and the final
+  policy fit) timed, and OpenSpiel's exploitability of its tabulated policy."""
+  from open_spiel.python import policy  # pylint: disable=import-outside-toplevel
+  from open_spiel.python.algorithms import exploitability  # pylint: disable=import-outside-toplevel
+
+  start = time.perf_counter()
+  solver.solve()
+  seconds = time.perf_counter() - start
+  tabular = policy.tabular_policy_from_callable(spiel_game, solver.action_probabilities)
+  return seconds, 1e3 * float(exploitability.exploitability(spiel_game, tabular))
 
 
 def openspiel_pytorch(game: str, iterations: int, timeout: float) -> dict:
@@ -64,8 +90,6 @@ def pytorch_deep_cfr(game: str, iterations: int) -> dict:
   try:
     import pyspiel  # pylint: disable=import-outside-toplevel
     import torch  # pylint: disable=import-outside-toplevel
-    from open_spiel.python import policy  # pylint: disable=import-outside-toplevel
-    from open_spiel.python.algorithms import exploitability  # pylint: disable=import-outside-toplevel
     from open_spiel.python.pytorch import deep_cfr as peer  # pylint: disable=import-outside-toplevel
   except ImportError as error:
     return {"game": game, "ran": False, "why": f"open_spiel.python.pytorch.deep_cfr does not import: {error}"}
@@ -85,11 +109,7 @@ def pytorch_deep_cfr(game: str, iterations: int) -> dict:
     reinitialize_advantage_networks=True,
     seed=SEED,
   )
-  start = time.perf_counter()
-  solver.solve()  # the iterations and the final policy fit
-  seconds = time.perf_counter() - start
-  tabular = policy.tabular_policy_from_callable(spiel_game, solver.action_probabilities)
-  mbb = 1e3 * float(exploitability.exploitability(spiel_game, tabular))
+  seconds, mbb = solve_and_score(spiel_game, solver)
   print(f"  OpenSpiel PyTorch {game}: {iterations} iterations {seconds:.1f} s {mbb:.1f} mbb/g", flush=True)
   return {
     "game": game,
