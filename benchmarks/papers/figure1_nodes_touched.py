@@ -45,6 +45,11 @@ then lists the algorithms whose curves end short of the budget by more than an i
 ``--more-seeds K`` adds K seeds to sampled curves already in the results file, at their
 checkpoints (the seeds after the ones they have): a game whose seeds do not fit in memory as
 one batch (five of latent tic-tac-toe's need over 30 GiB) gets its seeds in several runs.
+``--redraw-seeds S[,S+1...]`` draws those seeds (consecutive, as one batch) of sampled curves already in
+the results file again, at their checkpoints, in place of the old ones (a seed first drawn
+from code that was not committed); ``measured_per_algorithm`` lists each redraw under
+``seeds_redrawn``, and a redraw of exactly the first run's seeds takes over that run's date,
+commit and seconds (the replaced date and commit kept under ``first_run``).
 Writes benchmarks/papers/results/figure1_nodes_touched.json and .png, and the same curves against
 wall time, figure1_wall_time.png (figure1_plot.py, which redraws both from the file; needs
 matplotlib: the ``notebooks`` extra).
@@ -243,6 +248,30 @@ def with_more_seeds(rows: list[dict], more: list[dict]) -> list[dict]:
   return out
 
 
+def with_seeds_redrawn(rows: list[dict], redrawn: list[dict], first: int, seconds: bool) -> list[dict]:
+  """A sampled curve's ``rows`` with its seeds ``first`` onwards replaced by those of ``redrawn``
+  (the same checkpoints): means over all seeds; ``redrawn``'s seconds if ``seconds``, else the
+  first run's."""
+  if [r["iteration"] for r in rows] != [r["iteration"] for r in redrawn]:
+    raise ValueError("the redrawn seeds' checkpoints differ from the curve's")
+  out = []
+  for old, new in zip(rows, redrawn):
+    span = slice(first, first + len(new["nash_conv_per_seed"]))
+    nash_conv, nodes = list(old["nash_conv_per_seed"]), list(old["nodes_touched_per_seed"])
+    nash_conv[span], nodes[span] = new["nash_conv_per_seed"], new["nodes_touched_per_seed"]
+    out.append(
+      {
+        **old,
+        "nash_conv": float(np.mean(nash_conv)),
+        "nodes_touched": float(np.mean(nodes)),
+        "nash_conv_per_seed": nash_conv,
+        "nodes_touched_per_seed": nodes,
+        "seconds": new["seconds"] if seconds else old["seconds"],
+      }
+    )
+  return out
+
+
 def _report(name: str, algorithms: dict) -> None:
   for algorithm, rows in algorithms.items():
     last = rows[-1]
@@ -336,10 +365,23 @@ def main(argv=None) -> dict:
     default=None,
     help="add this many seeds to the sampled curves of --algorithms already in --out, at their checkpoints",
   )
+  parser.add_argument(
+    "--redraw-seeds",
+    default=None,
+    help="comma-separated consecutive seeds of the sampled curves of --algorithms in --out to draw again, at their "
+    "checkpoints",
+  )
   parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "figure1_nodes_touched.json"))
   args = parser.parse_args(argv)
   if args.more_seeds is not None and (args.more_seeds < 1 or not Path(args.out).exists()):
     parser.error(f"--more-seeds needs a positive count and an existing --out, got {args.more_seeds} and {args.out}")
+  redraw = [int(x) for x in args.redraw_seeds.split(",")] if args.redraw_seeds else []
+  if args.redraw_seeds is not None and (
+    not redraw or redraw != list(range(redraw[0], redraw[0] + len(redraw))) or redraw[0] < 0
+  ):
+    parser.error(f"--redraw-seeds takes consecutive seeds from 0 up, got {args.redraw_seeds!r}")
+  if redraw and (args.more_seeds is not None or not Path(args.out).exists()):
+    parser.error("--redraw-seeds needs an existing --out and no --more-seeds")
   seeds_of = lambda name: args.seeds or SEEDS.get(name, 5)
   if args.seeds is not None and args.seeds < 1:
     parser.error(f"--seeds must be positive, got {args.seeds}")
@@ -385,21 +427,39 @@ def main(argv=None) -> dict:
         continue
       if algorithm in ("cfr", "cfr-simultaneous"):
         curves = run_cfr(game, budget, max_seconds, simultaneous=algorithm == "cfr-simultaneous")
-      elif args.more_seeds:
+      elif args.more_seeds or redraw:
+        flag = "--more-seeds" if args.more_seeds else "--redraw-seeds"
         old = read_record(out)["results"]["games"].get(game.name, {})
         earlier = old.get("algorithms", {}).get(algorithm)
         if not earlier or "nash_conv_per_seed" not in earlier[-1]:
-          parser.error(f"--more-seeds: {out} has no sampled {algorithm} curve on {game.name}")
+          parser.error(f"{flag}: {out} has no sampled {algorithm} curve on {game.name}")
         drawn_in = old.get("dtype_per_algorithm", {}).get(algorithm, old.get("dtype"))
         if drawn_in != str(game.tensors.dtype):
-          parser.error(f"--more-seeds: the {algorithm} curve on {game.name} is in {drawn_in}: pass --dtype {drawn_in}")
-        first = len(earlier[-1]["nash_conv_per_seed"])
+          parser.error(f"{flag}: the {algorithm} curve on {game.name} is in {drawn_in}: pass --dtype {drawn_in}")
+        seeds = len(earlier[-1]["nash_conv_per_seed"])
         targets = [r["iteration"] for r in earlier]
-        more = run_sampled(game, algorithm, budget, args.more_seeds, float("inf"), first_seed=first, targets=targets)
-        curves = {algorithm: with_more_seeds(earlier, more)}
         was = old.get("measured_per_algorithm", {}).get(algorithm, {})
-        added = {"first_seed": first, "seeds": args.more_seeds, **measured}
-        entry["measured_per_algorithm"][algorithm] = {**was, "seeds_added": was.get("seeds_added", []) + [added]}
+        if args.more_seeds:
+          more = run_sampled(game, algorithm, budget, args.more_seeds, float("inf"), first_seed=seeds, targets=targets)
+          curves = {algorithm: with_more_seeds(earlier, more)}
+          added = {"first_seed": seeds, "seeds": args.more_seeds, **measured}
+          entry["measured_per_algorithm"][algorithm] = {**was, "seeds_added": was.get("seeds_added", []) + [added]}
+        else:
+          if redraw[-1] >= seeds:
+            parser.error(f"--redraw-seeds: the {algorithm} curve on {game.name} has seeds 0 to {seeds - 1}")
+          again = run_sampled(game, algorithm, budget, len(redraw), float("inf"), first_seed=redraw[0], targets=targets)
+          first_run = redraw == list(range(was.get("seeds_added", [{"first_seed": seeds}])[0]["first_seed"]))
+          curves = {algorithm: with_seeds_redrawn(earlier, again, redraw[0], seconds=first_run)}
+          record = {**was, "seeds_redrawn": was.get("seeds_redrawn", []) + [{"seeds": redraw, **measured}]}
+          if first_run:  # the first run's seeds all drawn again: its stamp gives way
+            replaced = {"date": was.get("date"), "commit": was.get("git_commit")}
+            record = {
+              **record,
+              "date": measured["date"],
+              "git_commit": measured["git_commit"],
+              "first_run": record.get("first_run", replaced),
+            }
+          entry["measured_per_algorithm"][algorithm] = record
       else:
         curves = {algorithm: run_sampled(game, algorithm, budget, seeds_of(game.name), max_seconds)}
       entry["algorithms"].update(curves)
