@@ -344,6 +344,8 @@ def peers_section(args) -> None:
     args.out,
     benchmark="neural_cfr",
     configuration={
+      "section": "peers",
+      "command": "python -m benchmarks " + " ".join(_argv()),
       "game": args.game,
       "dtype": "float32",
       "seed": 0,
@@ -365,9 +367,9 @@ def peers_section(args) -> None:
       "nodes touched (histories on the sampled walks) on one seed, exact on the sequence form; time to 100, 50 "
       "and 20 mbb/g; seconds per iteration of a batch of seeds against one; OpenSpiel's JAX Deep CFR with its "
       "defaults beside ours with the same settings, in one run; the per-walk variance of ESCHER's regret estimate "
-      "(exact history values, rescaled to the counterfactual regret) against outcome and external sampling's. Ran pinned to one core (taskset -c 1) of the "
-      "2-core CPU while other jobs (a test suite) ran on the machine: absolute times are under load, the "
-      "ratios are taken in one run."
+      "(exact history values, rescaled to the counterfactual regret) against outcome and external sampling's. Ran "
+      "pinned to one core of the 2-core CPU, which other jobs share: absolute times are under that load, the ratios "
+      "are taken in one run."
     ),
   )
   print(f"wrote {path}")
