@@ -30,10 +30,13 @@ importing JAX and running one jitted operation, JAX's own footprint.
 
 The games are checked equal (``--check``, a separate process of ours, untimed): our tree's
 betting lines and chip amounts against the peer's ``tree.lines_total``, the exploitability of
-the uniform strategy and each player's expected value under it against the peer's. The
-peer-bench harness dumps only the root of the peer's average strategy, so a peer equilibrium
-cannot be loaded into our tree and scored; the results say so and compare what both programs
-report instead (each solution's value and root frequencies).
+the uniform strategy and each player's expected value under it against the peer's, and the peer's
+equilibrium scored by ours: the first peer run of each spot dumps its whole average strategy
+(the harness's ``dump_strategy``, after its answer and timings are written), our side loads it
+into our tree (poker_peer_ours.py ``--score-peer-strategy``: each node by its betting line and
+dealt cards, each hand by its cards) and computes its exploitability, against the one the peer
+reports for it. The results also compare what both programs report of their own solutions
+(each solution's value and root frequencies).
 """
 
 from __future__ import annotations
@@ -75,11 +78,20 @@ def load_spot(name: str):
   return Spot.from_endgame(source) if isinstance(source, int) else Spot.load(source)
 
 
-def peer_spot(spot, name: str, *, max_iterations: int, max_seconds: float | None, compression: bool = False) -> dict:
+def peer_spot(
+  spot,
+  name: str,
+  *,
+  max_iterations: int,
+  max_seconds: float | None,
+  compression: bool = False,
+  dump_strategy: str | None = None,
+) -> dict:
   """The peer-bench SPOT.json of ``spot``: board, starting pot, effective stack, both ranges
   (range strings when both are strings, else weights in our hand order), per street
   [OOP bet, OOP raise, IP bet, IP raise] sizes in postflop-solver's notation, donk sizes and
-  the thresholds. ValueError for a raise cap, which postflop-solver's trees do not have."""
+  the thresholds; ``dump_strategy``: where the harness writes the peer's average strategy. ValueError
+  for a raise cap, which postflop-solver's trees do not have."""
   tree = spot.bet_tree
   if tree.max_raises is not None:
     raise ValueError(f"{name}: postflop-solver has no raise cap; the spot's bet tree sets max_raises={tree.max_raises}")
@@ -105,6 +117,7 @@ def peer_spot(spot, name: str, *, max_iterations: int, max_seconds: float | None
     **({} if max_seconds is None else {"max_seconds": max_seconds}),
     "dump_tree": True,
     "dump_root_strategy": True,
+    **({} if dump_strategy is None else {"dump_strategy": dump_strategy}),
   }
 
 
@@ -155,8 +168,9 @@ def run_peer(binary: str, spot_json: dict, workdir: Path, core: int | None) -> d
   return {**out, "measured": {k: run[k] for k in ("wall_s", "peak_rss_bytes")}, "load_average": os.getloadavg()[0]}
 
 
-def run_ours(spot_file: Path, args, *, check: bool = False) -> dict:
-  """One run of ours (``--child``) in a fresh process; times relative to its start."""
+def run_ours(spot_file: Path, args, *, check: bool = False, score: str | None = None) -> dict:
+  """One run of ours in a fresh process (times relative to its start); ``check``: the equality
+  checks instead; ``score``: the exploitability of the peer's strategy dumped there instead."""
   command = [sys.executable, str(HERE / "poker_peer_ours.py"), str(spot_file), "--algorithm", args.algorithm]
   command += [
     "--hands",
@@ -169,6 +183,7 @@ def run_ours(spot_file: Path, args, *, check: bool = False) -> dict:
     str(args.max_seconds),
   ]
   command += ["--check"] if check else []
+  command += ["--score-peer-strategy", score] if score else []
   run = run_process(command, core=args.core, env=_our_env())
   if run["returncode"] != 0:
     raise RuntimeError(f"our run failed on {spot_file}: {run['stderr_tail']}")
@@ -249,8 +264,9 @@ def summarize(ours: list, peer: list) -> dict:
   return {"ours": ours_median, "peer": peer_median, "ours_over_peer": ratios, "ours_runs": mine, "peer_runs": theirs}
 
 
-def equality(ours: dict, peer: dict) -> dict:
-  """Our tree and uniform values (``checks``) against the peer's OUT.json."""
+def equality(ours: dict, peer: dict, scored: dict | None = None) -> dict:
+  """Our tree and uniform values (``checks``) against the peer's OUT.json, and ``scored``, our
+  exploitability of the peer's dumped strategy (``--score-peer-strategy``), against the peer's."""
   want, got = sorted(peer["tree"]["lines_total"]), sorted(ours["lines_total"])
   only_peer, only_ours = sorted(set(want) - set(got)), sorted(set(got) - set(want))
   uniform = peer["uniform"]
@@ -269,8 +285,16 @@ def equality(ours: dict, peer: dict) -> dict:
       "relative_difference": relative(ours["uniform_ev_oop"], uniform["ev_zero_sum"]["oop"]),
     },
     "uniform_ev_ip_chips": {"ours": -ours["uniform_ev_oop"], "peer": uniform["ev_zero_sum"]["ip"]},
-    "peer_equilibrium_in_ours": "not checked: the peer-bench harness dumps only the root of the peer's average "
-    "strategy, so its equilibrium cannot be loaded into our tree and scored",
+    "peer_equilibrium_in_ours": "not checked: no peer run of this benchmark dumped its strategy (--peer-results)"
+    if scored is None
+    else {
+      "exploitability_chips": {
+        "ours": scored["exploitability_chips"],
+        "peer": scored["peer_exploitability_chips"],
+        "relative_difference": relative(scored["exploitability_chips"], scored["peer_exploitability_chips"]),
+      },
+      "decision_nodes_matched": scored["decision_nodes"],
+    },
   }
 
 
@@ -397,11 +421,17 @@ def main(argv: list[str] | None = None) -> dict:
             ours_runs.append(run_ours(spot_file, args))
             print(name, "ours", _figures_ours(ours_runs[-1]), flush=True)
           elif who == "peer" and args.peer:
-            peer_runs.append(run_peer(args.peer, peer_spot(spot, name, **settings), workdir, args.core))
+            # the first run's strategy, where our tree can load it
+            dump = str(workdir / f"{name}.strategy") if not peer_runs and check is not None else None
+            peer_runs.append(
+              run_peer(args.peer, peer_spot(spot, name, **settings, dump_strategy=dump), workdir, args.core)
+            )
             print(name, "peer", _figures_peer(peer_runs[-1]), flush=True)
       row.update(summarize(ours_runs, peer_runs))
       if check is not None and peer_runs:
-        row["equality"] = equality(check, peer_runs[0])
+        dumped = workdir / f"{name}.strategy"
+        scored = run_ours(spot_file, args, score=str(dumped)) if dumped.exists() else None
+        row["equality"] = equality(check, peer_runs[0], scored)
         row["ours_statistics"] = check["statistics"]
         if ours_runs:
           row["solutions"] = solutions(ours_runs[0], peer_runs[0])

@@ -70,3 +70,69 @@ def test_the_peer_spot_carries_the_spot():
   )
   with pytest.raises(ValueError, match="raise cap"):
     poker_peer.peer_spot(capped, "capped", max_iterations=1, max_seconds=None)
+
+
+def _dump(folder, tree, profile, name="spot"):
+  """A strategy dump in the peer-bench harness's format (``dump_strategy``) of ``profile`` on
+  ``tree``, each player's hands in a shuffled order (the peer's order is its own)."""
+  import json
+
+  import poker_peer_ours
+
+  hands = np.sort(np.asarray(tree.hands), 1)
+  deck = hands[:, 0] * (101 - hands[:, 0]) // 2 + hands[:, 1] - 1  # our deck order
+  order = [np.random.default_rng(p).permutation(tree.num_hands) for p in (0, 1)]
+  lines, rows, nodes, offset = poker_peer_ours.decision_lines(tree), [], [], 0
+  for p in (0, 1):
+    for k, node in enumerate(tree.decision_nodes(p)):
+      actions = int(tree.num_children[node])
+      rows.append(np.asarray(profile[p])[k, :actions][:, order[p]].astype("<f4").ravel())
+      nodes.append({"line": lines[node], "player": p, "actions": actions, "offset": offset})
+      offset += rows[-1].size
+  path = folder / f"{name}.strategy"
+  np.concatenate(rows).tofile(path)
+  index = {"hands": [deck[o].tolist() for o in order], "nodes": nodes, "floats": offset}
+  (folder / f"{name}.strategy.json").write_text(json.dumps(index))
+  return str(path), index
+
+
+def test_a_dumped_strategy_loads_into_our_tree_node_by_node_and_hand_by_hand(tmp_path):
+  """``peer_profile`` puts each row of a dump back at its node and hands: a random profile on
+  river endgame 4, dumped with the hands shuffled, comes back equal; a dump that lacks a node of
+  ours or has the wrong size is refused."""
+  import poker_peer_ours
+
+  import jaxcfr
+
+  spot_file = tmp_path / "river.json"
+  Spot.from_endgame(4).save(spot_file)
+  game = jaxcfr.load(f"hunl_subgame(spot={spot_file},hands=in_play)", representation="public_tree")
+  rng = np.random.default_rng(0)
+  profile = []
+  for p in (0, 1):
+    legal = np.asarray(game.tensors.legal[p])[:, :, None]
+    weights = rng.random(legal.shape[:2] + (game.tree.num_hands,)) * legal
+    profile.append((weights / weights.sum(1, keepdims=True)).astype(np.float32))
+  path, index = _dump(tmp_path, game.tree, profile)
+  loaded = poker_peer_ours.peer_profile(game, path)
+  for p in (0, 1):
+    np.testing.assert_array_equal(loaded[p], profile[p])
+  index["nodes"] = index["nodes"][1:]
+  Path(f"{path}.json").write_text(__import__("json").dumps(index))
+  with pytest.raises(ValueError, match="is not in the peer's"):
+    poker_peer_ours.peer_profile(game, path)
+  np.zeros(3, "<f4").tofile(path)
+  with pytest.raises(ValueError, match="floats, its index says"):
+    poker_peer_ours.peer_profile(game, path)
+
+
+def test_decision_lines_name_each_node_once_with_its_dealt_card():
+  """Turn endgame 2: every decision node has its own line, and below each chance node that
+  leads to decisions the dealt cards are the 48 the turn board leaves."""
+  import poker_peer_ours
+
+  tree = pt.build(Spot.from_endgame(2).rules())
+  lines = poker_peer_ours.decision_lines(tree)
+  assert len(set(lines.values())) == len(lines) == len(tree.decision_nodes(0)) + len(tree.decision_nodes(1))
+  dealt = {line.split("/Deal ")[1].split("/")[0] for line in lines.values() if "/Deal " in line}
+  assert len(dealt) == 48 and not dealt & {str(c) for c in tree.boards[0] if c >= 0}
