@@ -34,7 +34,7 @@ Goof(7) and latent tic-tac-toe run in float32 (see DTYPES): outcome sampling's 1
 iterations on Goof(7) pass 2^24, after which a float32 running sum no longer absorbs
 increments of its own size, and its float32 curve rose again after about 1e9 nodes (0.40 at
 the budget, lowest 0.23 at 4.2e8). The results file holds that curve drawn in float64
-(``--dtype float64``, 36 minutes on this machine): 0.10 at the budget.
+(``--dtype float64``, 27 minutes for one seed on this machine): 0.10 at the budget.
 
   python benchmarks/papers/figure1_nodes_touched.py [--games kuhn_poker,leduc_poker] [--scale 1] [--max-minutes M]
       [--algorithms cfr,mccfr-os,mccfr-es,cfr-cs] [--dtype float64]

@@ -49,8 +49,6 @@ OUT_OF_REACH_HOURS = "hours of CPU on this 2-core machine"
 GPU = "measured on a GPU, which this machine does not have"
 ALLOWLIST = {
   # the papers' experiments
-  "figure1_nodes_touched.json": "one Goof(7) row from uncommitted code, outcome sampling's first seed (float64, 36 "
-  "minutes; --more-seeds adds seeds but cannot redraw one, and five seeds take about 2.5 hours)",
   "figure4_holdem.json": f"10^8 iterations per limit hold'em agent: {OUT_OF_REACH_HOURS}",
   "figure6_tradeoff.json": f"MCRNR to 10^7 iterations on four games: {OUT_OF_REACH_HOURS}",
   "full_size_games.json": "the full-size games (samplers timed with their default seed) need up to 16 GiB and "
