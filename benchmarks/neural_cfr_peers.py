@@ -13,7 +13,24 @@ include the final policy fit; ours are after compiling (its first call compiles 
 The PyTorch solver needs ``torch``, a benchmark-only install (``pip install torch``); without
 it, or without flax and chex for the JAX one, the file records why that part did not run.
 
-    taskset -c 1 python -m benchmarks neural_cfr_peers [--iterations kuhn_poker=10,leduc_poker=4] [--pytorch-timeout 180]
+The second part of each game's entry (``jaxcfr_own_defaults_to_openspiel_mbb``) is the time our
+``deep-cfr`` with its own registered defaults (``solvers.get("deep-cfr")``, no options: 1,000
+traversals, (64, 64) networks, 300 steps, 2,000 policy steps; seed 0, learning rate 1e-3)
+needs to reach the exploitability E that OpenSpiel's JAX solver reached, beside that solver's
+time T (``to_openspiel_mbb``). A curve first: compiled programs, exact evaluations every
+``--every`` iterations, until E or ``--limit`` x T of solving time. Then the solve that reaches
+E (the curve's iterations, one ``run`` and one average-strategy fit) is timed twice from a new
+state: after ``jax.clear_caches()`` (tracing and compiling included: a first call) and again
+compiled. The ratio T / time_to_E uses the first; OpenSpiel's T includes its own compiles.
+
+The reference is OpenSpiel after the iterations given (Kuhn 10, Leduc 4), not its full default
+run (``DeepCFRSolver``'s ``num_iterations=100``): on one core its Leduc iterations took about
+10 s each and grew with the buffer (10 iterations and the policy fit: 105 s, measured), so its
+100 would take well over the 10 minutes a run here can spend. OpenSpiel's seed is 0 (its
+default is 42) in every part.
+
+    taskset -c 1 python -m benchmarks neural_cfr_peers [--iterations kuhn_poker=10,leduc_poker=4] \
+      [--pytorch-timeout 180] [--every 1] [--limit 4]
 """
 
 from __future__ import annotations
@@ -27,6 +44,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import jax  # noqa: E402
+import jaxcfr  # noqa: E402
+from jaxcfr import solvers  # noqa: E402
 from neural_cfr import OPENSPIEL_DEFAULTS, matched  # noqa: E402  pylint: disable=wrong-import-position
 from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
 
@@ -121,10 +141,89 @@ def pytorch_deep_cfr(game: str, iterations: int) -> dict:
   }
 
 
+def to_target(game: str, target: float, limit: float, every: int = 1, options: dict | None = None) -> dict:
+  """Our ``deep-cfr`` with its registered defaults (``options`` overrides some, for tests) from
+  seed 0 until the exact exploitability of its average strategy is at most ``target`` mbb/g, or
+  ``limit`` seconds of solving.
+
+  The curve: after compiling (one iteration and one fit on a scratch state), ``every``
+  iterations per ``run``, then the average strategy fitted and scored exactly
+  (``jaxcfr.exploitability``, mbb/g, not timed). A point's ``seconds`` is a solve's time to
+  there: the runs so far and that one fit (a solve stopping there fits once; the earlier
+  evaluations' fits are measurement). Then the solve to the first point at or below
+  ``target`` (init, one ``run`` of its iterations, one fit) is timed from a new state twice:
+  after ``jax.clear_caches()`` (``seconds_with_compile``: its first calls trace and compile)
+  and again (``seconds_without_compile``), each with its exploitability (the curve's there:
+  one seed, the same programs).
+  """
+  tensors = jaxcfr.load(game, dtype="float32").tensors
+  solver = solvers.get("deep-cfr", **(options or {}))
+
+  def fit(state) -> tuple[float, float]:
+    """(seconds of the average-strategy fit, its exploitability in mbb/g)."""
+    start = time.perf_counter()
+    profile = jax.block_until_ready(solver.average_strategy(tensors, state))
+    return time.perf_counter() - start, 1e3 * float(jaxcfr.exploitability(tensors, profile))
+
+  def solve(iterations: int) -> tuple[float, float]:
+    """(seconds of init, ``iterations`` in one run and the fit; exploitability in mbb/g)."""
+    start = time.perf_counter()
+    state = jax.block_until_ready(solver.run(tensors, solver.init(tensors, seed=SEED), iterations))
+    ran = time.perf_counter() - start
+    fitted, mbb = fit(state)
+    return ran + fitted, mbb
+
+  fit(solver.run(tensors, solver.init(tensors, seed=SEED), 1))  # compiles both programs
+  state, ran, points = solver.init(tensors, seed=SEED), 0.0, []
+  while not points or (points[-1]["mbb"] > target and points[-1]["seconds"] < limit):
+    start = time.perf_counter()
+    state = jax.block_until_ready(solver.run(tensors, state, every))
+    ran += time.perf_counter() - start
+    fitted, mbb = fit(state)
+    points.append(dict(iteration=int(state.iteration), seconds=ran + fitted, fit_seconds=fitted, mbb=mbb))
+    print(
+      f"  jaxcfr deep-cfr {game} defaults: it {points[-1]['iteration']} {ran + fitted:.1f} s {mbb:.1f} mbb/g",
+      flush=True,
+    )
+  out = {
+    "game": game,
+    "options": {k: list(v) if isinstance(v, tuple) else v for k, v in solver.options.items()},
+    "hyperparameters": dict(solver.hyperparameters, seed=SEED),
+    "target_mbb": target,
+    "limit_s": limit,
+    "every": every,
+    "reached": points[-1]["mbb"] <= target,
+    "curve": points,
+  }
+  if out["reached"]:
+    jax.clear_caches()
+    cold = solve(points[-1]["iteration"])
+    warm = solve(points[-1]["iteration"])
+    out |= {"iterations": points[-1]["iteration"], "seconds_with_compile": cold[0], "mbb_with_compile": cold[1]}
+    out |= {"seconds_without_compile": warm[0], "mbb_without_compile": warm[1], "compile_s": cold[0] - warm[0]}
+    print(
+      f"  jaxcfr deep-cfr {game} defaults: to {target:.1f} mbb/g in {cold[0]:.1f} s ({warm[0]:.2f} s compiled)",
+      flush=True,
+    )
+  return out
+
+
+def speedup(theirs: dict, ours: dict, goal: float = 20.0) -> dict:
+  """OpenSpiel's time T to its exploitability E over ours to E (``to_target``), with our compile
+  and without; ``goal_met``: T / ours with compile >= ``goal`` (None where ours did not reach E)."""
+  out = {"openspiel_mbb": theirs["mbb"], "openspiel_seconds": theirs["seconds_with_policy_fit"], "goal": goal}
+  if not ours["reached"]:
+    return out | {"with_compile": None, "without_compile": None, "goal_met": False}
+  ratio = {k: theirs["seconds_with_policy_fit"] / ours[f"seconds_{k}"] for k in ("with_compile", "without_compile")}
+  return out | ratio | {"goal_met": ratio["with_compile"] >= goal}
+
+
 def main(argv=None) -> None:
   parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
   parser.add_argument("--iterations", default="kuhn_poker=10,leduc_poker=4", help="GAME=N,...: iterations per game")
   parser.add_argument("--pytorch-timeout", type=float, default=180.0, help="seconds the PyTorch solver gets per game")
+  parser.add_argument("--every", type=int, default=1, help="our own defaults' run: iterations per evaluation")
+  parser.add_argument("--limit", type=float, default=4.0, help="... its solving time at most, in OpenSpiel's times")
   parser.add_argument("--out", default=str(HERE / "results" / "neural_cfr_peers.json"))
   args = parser.parse_args(argv)
   iterations = {game: int(n) for game, n in (item.split("=") for item in args.iterations.split(","))}
@@ -141,6 +240,11 @@ def main(argv=None) -> None:
       for peer in ("openspiel_jax", "openspiel_pytorch")
       if row[peer]["ran"]
     }
+    theirs = row["openspiel_jax"]
+    if theirs["ran"]:
+      limit = args.limit * theirs["seconds_with_policy_fit"]
+      row["jaxcfr_own_defaults_to_openspiel_mbb"] = to_target(game, theirs["mbb"], limit, args.every)
+      row["to_openspiel_mbb"] = speedup(theirs, row["jaxcfr_own_defaults_to_openspiel_mbb"])
     rows.append(row)
   path = write_record(
     args.out,
@@ -149,6 +253,7 @@ def main(argv=None) -> None:
       "command": "python -m benchmarks neural_cfr_peers " + " ".join(argv if argv is not None else sys.argv[1:]),
       "iterations": iterations,
       "pytorch_timeout_s": args.pytorch_timeout,
+      "own_defaults": {"every": args.every, "limit_over_openspiel_seconds": args.limit},
       "seed": SEED,
       "settings": {k: list(v) if isinstance(v, tuple) else v for k, v in OPENSPIEL_DEFAULTS.items()}
       | {"memory_capacity": int(1e6), "reinitialize_advantage_networks": True},
@@ -158,7 +263,11 @@ def main(argv=None) -> None:
     description=(
       "Deep CFR with the same settings (OpenSpiel's JAX defaults) in OpenSpiel's JAX and PyTorch implementations "
       "and in jaxcfr, one run, one seed each, on one core: wall time with the final policy fit (ours after "
-      "compiling) and the exploitability reached (mbb/g)."
+      "compiling) and the exploitability reached (mbb/g). Then our deep-cfr with its own defaults until it reaches "
+      "the exploitability E OpenSpiel's JAX solver reached (exact evaluations every few iterations, at most a "
+      "multiple of OpenSpiel's time): the solve to E timed with our compile (after clearing JAX's caches) and "
+      "without, and OpenSpiel's time over each. OpenSpiel's reference is its run of the iterations given, not its "
+      "full default 100: on one core its Leduc iterations take about 10 s each and grow with its buffer."
     ),
   )
   print(f"wrote {path}")

@@ -259,3 +259,21 @@ def test_figure1_keeps_other_curves_when_one_is_redrawn_in_another_dtype():
   assert merged["algorithms"]["mccfr-es"][0]["nash_conv"] == 0.05
   assert merged["dtype_per_algorithm"] == {"mccfr-os": "float64", "mccfr-es": "float32"}
   assert merged["measured_per_algorithm"]["mccfr-es"] == {"date": "d0"}
+
+
+def test_neural_cfr_peers_times_our_defaults_to_openspiel_exploitability():
+  """``neural_cfr_peers.to_target``: the curve stops at the first evaluation at or below the
+  target; the solve to there, timed with compile and without, scores what the curve scored
+  there; ``speedup`` divides OpenSpiel's time by each and says whether the goal is met."""
+  import neural_cfr_peers  # pylint: disable=import-outside-toplevel
+
+  tiny = dict(traversals=4, hidden=(8,), steps=2, policy_steps=2)
+  ours = neural_cfr_peers.to_target("kuhn_poker", 1000.0, 60.0, every=2, options=tiny)  # uniform play: 458
+  assert ours["reached"] and ours["iterations"] == 2 and len(ours["curve"]) == 1
+  assert ours["mbb_with_compile"] == ours["mbb_without_compile"] == pytest.approx(ours["curve"][0]["mbb"], rel=1e-6)
+  assert ours["seconds_with_compile"] > ours["seconds_without_compile"] > 0
+  theirs = {"mbb": 1000.0, "seconds_with_policy_fit": 40 * ours["seconds_with_compile"]}
+  ratio = neural_cfr_peers.speedup(theirs, ours)
+  assert ratio["with_compile"] == pytest.approx(40) and ratio["goal_met"]
+  missed = neural_cfr_peers.speedup(theirs, {"reached": False})
+  assert missed["with_compile"] is None and not missed["goal_met"]
