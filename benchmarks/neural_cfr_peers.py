@@ -26,8 +26,9 @@ compiled. The ratio T / time_to_E uses the first; OpenSpiel's T includes its own
 The reference is OpenSpiel after the iterations given (Kuhn 10, Leduc 4), not its full default
 run (``DeepCFRSolver``'s ``num_iterations=100``): on one core its Leduc iterations took about
 10 s each and grew with the buffer (10 iterations and the policy fit: 105 s, measured), so its
-100 would take well over the 10 minutes a run here can spend. OpenSpiel's seed is 0 (its
-default is 42) in every part.
+100 would take well over the 10 minutes a run here can spend; its 100 Kuhn iterations alone
+took 608 s in a trial run (part of it on a shared core). OpenSpiel's seed is 0 (its default is
+42) in every part.
 
     taskset -c 1 python -m benchmarks neural_cfr_peers [--iterations kuhn_poker=10,leduc_poker=4] \
       [--pytorch-timeout 180] [--every 1] [--limit 4]
@@ -267,7 +268,8 @@ def main(argv=None) -> None:
       "the exploitability E OpenSpiel's JAX solver reached (exact evaluations every few iterations, at most a "
       "multiple of OpenSpiel's time): the solve to E timed with our compile (after clearing JAX's caches) and "
       "without, and OpenSpiel's time over each. OpenSpiel's reference is its run of the iterations given, not its "
-      "full default 100: on one core its Leduc iterations take about 10 s each and grow with its buffer."
+      "full default 100: on one core its Leduc iterations take about 10 s each and grow with its buffer, and its 100 "
+      "Kuhn iterations took 608 s in a trial run."
     ),
   )
   print(f"wrote {path}")
