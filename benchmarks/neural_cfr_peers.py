@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import os
 import sys
 import time
 from pathlib import Path
@@ -48,7 +49,7 @@ sys.path.insert(0, str(HERE))
 import jax  # noqa: E402
 import jaxcfr  # noqa: E402
 from jaxcfr import solvers  # noqa: E402
-from neural_cfr import OPENSPIEL_DEFAULTS, matched  # noqa: E402  pylint: disable=wrong-import-position
+from neural_cfr import LOAD, OPENSPIEL_DEFAULTS, matched  # noqa: E402  pylint: disable=wrong-import-position
 from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
 
 SEED = 0
@@ -230,6 +231,7 @@ def main(argv=None) -> None:
   iterations = {game: int(n) for game, n in (item.split("=") for item in args.iterations.split(","))}
   rows = []
   for game, n in iterations.items():
+    load = os.getloadavg()[0]
     row = {
       "openspiel_jax": openspiel(game, n),
       "openspiel_pytorch": openspiel_pytorch(game, n, args.pytorch_timeout),
@@ -246,6 +248,7 @@ def main(argv=None) -> None:
       limit = args.limit * theirs["seconds_with_policy_fit"]
       row["jaxcfr_own_defaults_to_openspiel_mbb"] = to_target(game, theirs["mbb"], limit, args.every)
       row["to_openspiel_mbb"] = speedup(theirs, row["jaxcfr_own_defaults_to_openspiel_mbb"])
+    row["load_average_1_min"] = {"start": load, "end": os.getloadavg()[0]}  # the 2-core machine's, other jobs too
     rows.append(row)
   path = write_record(
     args.out,
@@ -269,7 +272,7 @@ def main(argv=None) -> None:
       "multiple of OpenSpiel's time): the solve to E timed with our compile (after clearing JAX's caches) and "
       "without, and OpenSpiel's time over each. OpenSpiel's reference is its run of the iterations given, not its "
       "full default 100: on one core its Leduc iterations take about 10 s each and grow with its buffer, and its 100 "
-      "Kuhn iterations took 608 s in a trial run."
+      "Kuhn iterations took 608 s in a trial run." + LOAD
     ),
   )
   print(f"wrote {path}")
