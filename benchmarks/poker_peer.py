@@ -36,7 +36,8 @@ equilibrium scored by ours: the first peer run of each spot dumps its whole aver
 into our tree (poker_peer_ours.py ``--score-peer-strategy``: each node by its betting line and
 dealt cards, each hand by its cards) and computes its exploitability, against the one the peer
 reports for it. The results also compare what both programs report of their own solutions
-(each solution's value and root frequencies).
+(each solution's value and root frequencies) and, where a spot has a published solution
+(``PUBLISHED``), the peer's against it.
 """
 
 from __future__ import annotations
@@ -67,6 +68,15 @@ SPOTS = {
   "desktop_postflop_3betpotFAST": HERE / "spots" / "pio_3betpot_fast_flop.json",
 }
 PEER = "b-inary/postflop-solver"
+# Published solutions of a spot: OOP's root equity and EV (pot share) that postflop-solver's test
+# solve_pio_preset_normal (src/game/tests.rs, commit 9d1509fe) asserts as PioSOLVER's, EV within 0.2
+PUBLISHED = {
+  "desktop_postflop_3betpotFAST": {
+    "source": "postflop-solver's test solve_pio_preset_normal (PioSOLVER's solution, EV within 0.2)",
+    "oop_equity": 0.55347,
+    "oop_ev_pot_share": 105.11,
+  }
+}
 STREETS = ("flop", "turn", "river")
 
 
@@ -321,6 +331,25 @@ def solutions(ours: dict, peer: dict) -> dict:
   return out
 
 
+def published_check(name: str, peer: dict, ours: dict | None) -> dict | None:
+  """The peer's solution of spot ``name`` (and ours, where we ran: OOP's EV as a pot share, its
+  value per deal plus half the pot) against its ``PUBLISHED`` one (None if none is): OOP's root
+  equity and EV (pot share) as the peer's interpreter reports them."""
+  if name not in PUBLISHED:
+    return None
+  oop = peer["final"]["players"]["oop"]
+  mine = "not solved: our tree of this spot does not fit this machine (ours_error)"
+  if ours is not None:
+    mine = {"oop_ev_pot_share": ours["final_ev_oop"] + ours["pot"] / 2}
+  return {
+    "published": PUBLISHED[name],
+    "peer": {"oop_equity": oop["average_equity"], "oop_ev_pot_share": oop["average_ev_pot_share"]},
+    "peer_exploitability_pot_percent": peer["final_exploitability_pot_percent"],
+    "peer_root": dict(zip(peer["final"]["root_actions"], peer["final"]["root_action_frequencies_oop"])),
+    "ours": mine,
+  }
+
+
 def _peer_results(path: str) -> dict:
   """{spot name: [OUT.json, ...]} from a directory of NAME.json or one JSON object."""
   path = Path(path)
@@ -438,6 +467,8 @@ def main(argv: list[str] | None = None) -> dict:
       if ours_runs:
         row["ours_trajectory"] = ours_runs[0]["trajectory"]
       if peer_runs:
+        if name in PUBLISHED:
+          row["published_solution"] = published_check(name, peer_runs[0], ours_runs[0] if ours_runs else None)
         row["peer_trajectory"] = peer_runs[0].get("trajectory")
         row["peer_tree"] = {k: v for k, v in peer_runs[0]["tree"].items() if not k.startswith("lines")}
         row["peer_out"] = [{k: r.get(k) for k in ("peer_commit", "threads", "build")} for r in peer_runs]

@@ -136,3 +136,22 @@ def test_decision_lines_name_each_node_once_with_its_dealt_card():
   assert len(set(lines.values())) == len(lines) == len(tree.decision_nodes(0)) + len(tree.decision_nodes(1))
   dealt = {line.split("/Deal ")[1].split("/")[0] for line in lines.values() if "/Deal " in line}
   assert len(dealt) == 48 and not dealt & {str(c) for c in tree.boards[0] if c >= 0}
+
+
+def test_a_published_solution_is_set_beside_the_peers():
+  """Desktop Postflop's benchmark flop has PioSOLVER's solution (postflop-solver's test); the
+  peer's equity and EV are read from its OUT.json, ours as a pot share where we ran."""
+  peer = {
+    "final": {
+      "players": {"oop": {"average_equity": 0.55, "average_ev_pot_share": 105.0}},
+      "root_actions": ["Check", "Bet 94"],
+      "root_action_frequencies_oop": [0.4, 0.6],
+    },
+    "final_exploitability_pot_percent": 0.1,
+  }
+  check = poker_peer.published_check("desktop_postflop_3betpotFAST", peer, None)
+  assert check["published"]["oop_ev_pot_share"] == 105.11 and check["peer"]["oop_equity"] == 0.55
+  assert check["peer_root"] == {"Check": 0.4, "Bet 94": 0.6} and "does not fit" in check["ours"]
+  ours = poker_peer.published_check("desktop_postflop_3betpotFAST", peer, {"final_ev_oop": 15.0, "pot": 180})
+  assert ours["ours"] == {"oop_ev_pot_share": 105.0}
+  assert poker_peer.published_check("libratus_subgame4", peer, None) is None
