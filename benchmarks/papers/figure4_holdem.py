@@ -114,14 +114,28 @@ def _train(label, game, args, key, reference):
     state, seconds = _timed_run(solver, game, state, args.iters - 1)
     info = {"rate": ["mccfr-os, 100 buckets", (args.iters - 1) / seconds], "curve": None}
     return solver.average_strategy(game, state), info
-  buckets = int(label.removeprefix("MCRNR"))  # one run restricting each seat, the bot as model
+  buckets = int(label.removeprefix("MCRNR"))
+  profile, seconds = restricted_pair(game, args.mcrnr_iters)
+  rate = [f"mcrnr (2 runs: one per restricted seat), {buckets} buckets", 2 * args.mcrnr_iters / seconds]
+  return profile, {"rate": rate, "curve": None}
+
+
+def restricted_pair(game, iters, seed=0):
+  """The crosstable's MCRNR agent on ``game``: pConf 0.75, the rule bot of ``game`` as the model, one
+  run restricting each seat (sampling seeds 2 seed and 2 seed + 1), ``iters`` iterations. Returns the
+  counter-strategy profile (each seat's table from the run that restricts the other) and the seconds run."""
   mcrnr = solvers.get("mcrnr", "card_abstraction")
   bot = holdem_match.rule_bot(game)
-  state = mcrnr.init(game, model=bot, seed=jnp.array([0, 1]), p=0.75, restricted=jnp.array([1, 0]))
-  state, seconds = _timed_run(mcrnr, game, state, args.mcrnr_iters)
+  seeds = jnp.array([2 * seed, 2 * seed + 1])
+  state = mcrnr.init(game, model=bot, seed=seeds, p=0.75, restricted=jnp.array([1, 0]))
+  state, seconds = _timed_run(mcrnr, game, state, iters)
   counter = mcrnr.counter_profile(game, state)
-  rate = [f"mcrnr (2 runs: one per restricted seat), {buckets} buckets", 2 * args.mcrnr_iters / seconds]
-  return (counter[0][..., 0], counter[1][..., 1]), {"rate": rate, "curve": None}
+  return (counter[0][..., 0], counter[1][..., 1]), seconds
+
+
+def against(profile, game, opponent, opponent_game, key, deals):
+  """The crosstable's cell: ``profile`` (of ``game``) against ``opponent`` (of ``opponent_game``), row sb/h."""
+  return holdem_match.match(game, _first(profile), _first(opponent), key, deals, game_b=opponent_game)
 
 
 def _agent(label, games, args, key, reference, run_config):
@@ -200,7 +214,7 @@ def main(argv=None) -> dict:
   for i, a in enumerate(labels):
     for b in labels[i + 1 :]:
       (pa, ga), (pb, gb) = finals[a], finals[b]
-      result = holdem_match.match(ga, _first(pa), _first(pb), key, args.deals, game_b=gb)
+      result = against(pa, ga, pb, gb, key, args.deals)
       table.setdefault(a, {})[b] = result
       table.setdefault(b, {})[a] = {**result, "sb_per_hand": -result["sb_per_hand"]}
       print(a, "vs", b, result, flush=True)
