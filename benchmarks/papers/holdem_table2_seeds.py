@@ -14,13 +14,13 @@ seed, with a paired t test (two-sided) and how many seeds it is positive for.
 
 The budget: a pair runs about 34,000 iterations a second on one idle core of this machine (both
 abstractions alike), so the crosstable's 10^7 iterations take about 10 minutes a pair, 20 a seed;
-eight seeds would take nearly three hours. The default, 2 x 10^6 iterations a pair, takes about
-4.5 minutes a seed with compilation and the matches, so eight seeds take about 35 minutes. It is a
-fifth of the crosstable's budget: the 100-bucket pair, whose rows each see a tenth of the updates,
-is further from converged than at 10^7, so the gap between the abstractions is expected to be
-wider here, not narrower.
+eight seeds would take nearly three hours, more than the hour this record had. The default,
+3 x 10^6 iterations a pair, takes about 6.5 minutes a seed with compilation and the matches, so
+eight seeds take about 50 minutes. It is under a third of the crosstable's budget: the 100-bucket
+pair, whose rows each see a tenth of the updates, is further from converged than at 10^7, so the
+gap between the abstractions may be wider here than there.
 
-  python -m benchmarks holdem_table2_seeds [--seeds 0 1 2 3 4 5 6 7] [--iters 2000000]
+  python -m benchmarks holdem_table2_seeds [--seeds 0 1 2 3 4 5 6 7] [--iters 3000000]
 
 writes benchmarks/papers/results/holdem_table2_seeds.json, again after each seed from the second
 on (a stopped run keeps the seeds it finished; ``seeds_done`` says which).
@@ -78,7 +78,7 @@ def summary(runs: dict) -> dict:
 def main(argv=None) -> dict:
   parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
   parser.add_argument("--seeds", type=int, nargs="+", default=list(range(8)))
-  parser.add_argument("--iters", type=int, default=2_000_000, help="MCRNR iterations of each pair")
+  parser.add_argument("--iters", type=int, default=3_000_000, help="MCRNR iterations of each pair")
   parser.add_argument("--deals", type=int, default=4096, help="duplicate deals per match")
   parser.add_argument("--out", default="benchmarks/papers/results/holdem_table2_seeds")
   args = parser.parse_args(argv)
