@@ -61,8 +61,6 @@ ALLOWLIST = {
   "accelerator_nvidia_h100_80gb_hbm3.json": GPU,
   "accelerator_nvidia_h200.json": GPU,
   "holdem_speed.json": "three repeats of 200,000 iterations with 64-rollout strengths: more than ten minutes",
-  "neural_cfr.json": "uncommitted code; four 240-second training budgets and OpenSpiel's Deep CFR: about twenty "
-  "minutes",
   "public_tree_compile_08ee955.json": "measures the library at 08ee955 with a later benchmark script, so no one commit "
   "holds both",
   "public_tree_liars_dice.json": "uncommitted code; its batch of 1,024 liar's dice runs took 12 GB of this shared "
