@@ -231,6 +231,29 @@ def test_figure1_adds_seeds_to_a_curve_at_its_checkpoints(tmp_path):
     figure1.main(["--games", "kuhn_poker", "--algorithms", "mccfr-es", "--more-seeds", "1", "--out", out])
 
 
+def test_figure1_redraws_chosen_seeds_of_a_curve_at_its_checkpoints(tmp_path):
+  """``--redraw-seeds``: the seeds named are drawn again in place (the same values: a seed fixes
+  its draws), the others stay; a redraw of the first run's seeds takes over its commit and keeps
+  the replaced one under ``first_run``."""
+  import figure1_nodes_touched as figure1  # pylint: disable=import-outside-toplevel
+
+  out = str(tmp_path / "figure1.json")
+  common = ["--games", "kuhn_poker", "--algorithms", "mccfr-os", "--scale", "1e-4", "--out", out]
+  first = figure1.main([*common, "--seeds", "2"])["results"]["games"]["kuhn_poker"]
+  figure1.main([*common, "--more-seeds", "1"])
+  again = figure1.main([*common, "--redraw-seeds", "0,1"])["results"]["games"]["kuhn_poker"]
+  rows, redrawn = first["algorithms"]["mccfr-os"], again["algorithms"]["mccfr-os"]
+  assert [r["iteration"] for r in redrawn] == [r["iteration"] for r in rows]
+  assert [r["nash_conv_per_seed"][:2] for r in redrawn] == [r["nash_conv_per_seed"] for r in rows]
+  measured = again["measured_per_algorithm"]["mccfr-os"]
+  assert [r["seeds"] for r in measured["seeds_redrawn"]] == [[0, 1]]
+  assert measured["first_run"]["date"] == first["measured_per_algorithm"]["mccfr-os"]["date"]
+  assert measured["date"] == measured["seeds_redrawn"][0]["date"]
+  for bad in ("1,3", "3"):  # not consecutive; past the curve's seeds
+    with pytest.raises(SystemExit):
+      figure1.main([*common, "--redraw-seeds", bad])
+
+
 def test_figure1_keeps_other_curves_when_one_is_redrawn_in_another_dtype():
   """``figure1_nodes_touched --dtype float64 --algorithms mccfr-os`` on a float32 game: the
   new curve replaces that algorithm's, the game's other curves stay, and each curve keeps
