@@ -16,9 +16,14 @@ and 95% t interval). The answers: at each (reference, point), whether some C mak
 lead MCCFR10's, and for how many seeds MCTS10 leads MCCFR10 run with the same seed.
 
   python -m benchmarks figure4_holdem_hypotheses [--seeds 0,1,2,3] [--uct-c 5,10,17,30,60]
-      [--points 10000,30000,100000,300000,1000000] [--deals 2048]
+      [--points 10000,30000,100000,300000,1000000] [--deals 2048] [--merge]
 
-writes benchmarks/papers/results/figure4_holdem_hypotheses.json and .png.
+writes benchmarks/papers/results/figure4_holdem_hypotheses.json and .png. With --merge, the
+--uct-c constants are added to the record already at --out (run with the same seeds, points,
+deals and references): the references are trained again, MCCFR10 is run again with the first
+seed only, as a check that they are the record's (its sb/h against every reference at every
+point must be the record's), the record's curves are kept, and the summaries and answers are
+computed over all the constants; configuration's "runs" says which constants each commit ran.
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ from jaxcfr import solvers
 from jaxcfr.kits.card_abstraction import match as holdem_match
 
 import figure4_holdem  # noqa: E402  pylint: disable=wrong-import-position
-from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
+from record import read_record, stamp, write_record  # noqa: E402  pylint: disable=wrong-import-position
 
 MCCFR_LABEL = "MCCFR10"
 REFERENCE_SEED = 100  # the MCCFR10 reference's own seed, apart from the agents'
@@ -83,6 +88,31 @@ def agents(uct_constants: list) -> dict:
   for uct_c in uct_constants:
     found[mcts_label(uct_c)] = (name, {**hyper, "uct_c": uct_c})
   return found
+
+
+# What a merged run must share with the record it extends.
+SHARED = ("seeds", "points", "deals", "reference_iters", "short_reference_iters", "mccfr_reference_iters")
+CHECK_TOLERANCE = 1e-6  # sb/h; the check's largest difference is recorded
+
+
+def ordered(curves: dict) -> dict:
+  """``curves`` with MCCFR10 first and MCTS10 by increasing C."""
+  constant = {
+    mcts_label(c): c for c in (float(label[len("MCTS10 (C = ") : -1]) for label in curves if label != MCCFR_LABEL)
+  }
+  return {label: curves[label] for label in [MCCFR_LABEL, *sorted(constant, key=constant.get)]}
+
+
+def check_against(earlier: dict, rows: dict, seed: int) -> float:
+  """The largest difference of MCCFR10's sb/h at ``seed`` (``rows``) from the record ``earlier``'s;
+  SystemExit when above CHECK_TOLERANCE (the references are not the record's)."""
+  recorded = earlier["results"]["curves"][MCCFR_LABEL][str(seed)]
+  if set(recorded) != set(rows):
+    raise SystemExit(f"--merge: references {sorted(rows)} are not the record's {sorted(recorded)}")
+  largest = max(abs(a["sb_per_hand"] - b["sb_per_hand"]) for r in rows for a, b in zip(rows[r], recorded[r]))
+  if largest > CHECK_TOLERANCE:
+    raise SystemExit(f"--merge: MCCFR10 seed {seed} differs from the record by {largest:g} sb/h; references differ")
+  return largest
 
 
 def curve(game, name, hyper, seed, points, references, key, deals) -> tuple:
@@ -184,6 +214,7 @@ def main(argv=None) -> dict:
   parser.add_argument("--mccfr-reference-iters", type=int, default=10_000_000)
   parser.add_argument("--deals", type=int, default=2048, help="duplicate deals per evaluation")
   parser.add_argument("--out", default="benchmarks/papers/results/figure4_holdem_hypotheses")
+  parser.add_argument("--merge", action="store_true", help="add the --uct-c constants to the record at --out")
   args = parser.parse_args(argv)
   if len(args.seeds) < 2:
     parser.error("--seeds: at least two, for an interval over the seeds")
@@ -191,16 +222,45 @@ def main(argv=None) -> dict:
     parser.error("--points: increasing iteration counts, each at least 2")
   if not 2 <= args.short_reference_iters < args.reference_iters or args.mccfr_reference_iters < 2:
     parser.error("--short-reference-iters must be at least 2 and below --reference-iters; --mccfr-reference-iters >= 2")
+  earlier = read_record(f"{args.out}.json") if args.merge else None
+  if earlier:
+    differing = [k for k in SHARED if earlier["configuration"][k] != getattr(args, k)]
+    repeated = sorted(set(args.uct_c) & set(earlier["configuration"]["uct_c"]))
+    if differing or repeated:
+      parser.error(f"--merge: {differing} differ from the record's, or C = {repeated} are in it already")
   start = time.perf_counter()
   game = jaxcfr.load("limit_holdem(buckets=10)")
   key = jax.random.PRNGKey(2011)  # figure4_holdem.py's deals
+  agents_ = agents(args.uct_c)
   references, reference_seconds = train_references(game, args)
   print("references", reference_seconds, flush=True)
-  curves, seconds = {}, {}
-  for label, (name, hyper) in agents(args.uct_c).items():
+  curves, seconds, run = {}, {}, {"uct_c": args.uct_c}
+  if earlier:  # MCCFR10 again with the first seed: the references must be the record's
+    name, hyper = figure4_holdem.CURVES[MCCFR_LABEL]
+    seed = args.seeds[0]
+    rows, seconds[f"{MCCFR_LABEL}, seed {seed} (check)"] = curve(
+      game, name, hyper, seed, args.points, references, key, args.deals
+    )
+    run["mccfr10_check"] = {"seed": seed, "largest_sb_per_hand_difference": check_against(earlier, rows, seed)}
+    del agents_[MCCFR_LABEL]
+  for label, (name, hyper) in agents_.items():
     for seed in args.seeds:
       rows, seconds[f"{label}, seed {seed}"] = curve(game, name, hyper, seed, args.points, references, key, args.deals)
       curves.setdefault(label, {})[str(seed)] = rows
+  runs = []
+  if earlier:
+    before = earlier["configuration"]
+    runs = before.get("runs") or [
+      {
+        "uct_c": before["uct_c"],
+        "git_commit": earlier["git_commit"],
+        "date": earlier["date"],
+        "seconds": earlier["results"]["seconds"]["total"],
+      }
+    ]
+    curves = ordered({**earlier["results"]["curves"], **curves})
+    seconds = {**earlier["results"]["seconds"]["agents"], **seconds}
+    args.uct_c = sorted([*before["uct_c"], *args.uct_c])
   summary = summarise(curves, list(references), args.points)
   description = (
     "Tests of causes for Ponsen et al. 2011 Figure 4 (right), limit hold'em with 10 equal-width buckets of exact "
@@ -221,6 +281,8 @@ def main(argv=None) -> dict:
     "match_key": 2011,
     "agents": {label: [name, hyper] for label, (name, hyper) in agents(args.uct_c).items()},
   }
+  if earlier:  # which constants each commit ran; this run's commit is the record's own
+    configuration["runs"] = [*runs, {**run, **stamp(), "seconds": time.perf_counter() - start}]
   path = write_record(
     f"{args.out}.json",
     benchmark="figure4_holdem_hypotheses",
