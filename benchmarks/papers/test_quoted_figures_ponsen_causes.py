@@ -163,12 +163,13 @@ HYPOTHESES_QUOTES += [
   (
     "docs/limit_holdem.md",
     "The seeds order MCTS10 and MCCFR10 of the same seed alike at {} (C, point) pairs; MCTS10 at C = 17 leads at {} "
-    "(seed, point) pairs and at C = 5 at {}.",
+    "(seed, point) pairs, at C = 5 at {} and at C = 3 at {}.",
     HYPOTHESES,
     [
       ("results", _seeds_agree(FIGURE_REFERENCE)),
       ("results", _seeds_leading(FIGURE_REFERENCE, "17")),
       ("results", _seeds_leading(FIGURE_REFERENCE, "5")),
+      ("results", _seeds_leading(FIGURE_REFERENCE, "3")),
     ],
   ),
   (
@@ -197,20 +198,57 @@ def _behind_at(reference: str, constant: str):
 
 
 def _same_pairs(hypotheses: dict) -> str:
-  """'the same' when the three references' (C, point) pairs at which MCTS10 leads are the same."""
-  pairs = {
-    reference: [(row["iteration"], tuple(row["mcts_constants_leading_by_mean"])) for row in rows]
-    for reference, rows in hypotheses.items()
-  }
-  return "the same" if len({tuple(p) for p in pairs.values()}) == 1 else "other"
+  """'the same pairs' when the three references' (C, point) pairs at which MCTS10 leads are the same,
+  else 'the same pairs except at C = 1 and 2' (the constants whose pairs differ)."""
+  labels = list(next(iter(hypotheses.values()))[0]["seeds_mcts_leads"])
+  differ = [
+    _constant(label)
+    for label in labels
+    if len(
+      {
+        tuple(row["iteration"] for row in rows if label in row["mcts_constants_leading_by_mean"])
+        for rows in hypotheses.values()
+      }
+    )
+    > 1
+  ]
+  return f"the same pairs except at C = {_listed(differ)}" if differ else "the same pairs"
+
+
+def _best_by_point(reference: str):
+  """The best C by the mean at each point, as 'C = 3 at 10^4 and 3x10^4; C = 5 at 10^5'."""
+
+  def text(hypotheses: dict) -> str:
+    by_constant = {}
+    for row in hypotheses[reference]:
+      by_constant.setdefault(_constant(row["best_mcts"]), []).append(_iterations(row["iteration"]))
+    return "; ".join(f"C = {c} at {_listed(p)}" for c, p in by_constant.items())
+
+  return text
+
+
+def _differences(reference: str, constants: list, points: list):
+  """MCTS10's mean minus MCCFR10's at ``points`` (indices) for each of ``constants``, as
+  '+0.025 and -0.056 at C = 1; +0.010 and -0.029 at C = 2'."""
+
+  def text(summary: dict) -> str:
+    mccfr = summary[reference]["MCCFR10"]
+    parts = []
+    for c in constants:
+      rows = summary[reference][f"MCTS10 (C = {c})"]
+      differences = [f"{rows[k]['mean'] - mccfr[k]['mean']:+.3f}" for k in points]
+      parts.append(f"{_listed(differences)} at C = {c}")
+    return "; ".join(parts)
+
+  return text
 
 
 HYPOTHESES_QUOTES += [
   (
     "benchmarks/papers/README.md",
     "C = {}, {} seeds, {} to {} iterations, three references): against the figure's reference MCTS10's mean leads "
-    "MCCFR10's at {}, and at {} iterations {}; the two other references give {} pairs. The difference is the "
-    "paper's C = 17 (behind at {} point here)",
+    "MCCFR10's at {}, and at {} iterations {}; the two other references give {}. The best C by the mean is {}. The "
+    "difference is the paper's C = 17 (behind at {} point here)",
     HYPOTHESES,
     [
       ("configuration/uct_c", lambda constants: _listed([f"{c:g}" for c in constants])),
@@ -221,7 +259,24 @@ HYPOTHESES_QUOTES += [
       ("configuration/points", lambda points: _iterations(points[LAST])),
       ("results/hypotheses", _lead_at(FIGURE_REFERENCE, LAST)),
       ("results/hypotheses", _same_pairs),
+      ("results/hypotheses", _best_by_point(FIGURE_REFERENCE)),
       ("results/hypotheses", _behind_at(FIGURE_REFERENCE, "17")),
+    ],
+  ),
+]
+
+
+HYPOTHESES_QUOTES += [
+  (
+    "docs/limit_holdem.md",
+    "Below C = 5 the lead does not keep growing: against the figure's reference the best C by the mean is {}. "
+    "MCTS10's mean minus MCCFR10's at {} and {} iterations, in sb/h: {}.",
+    HYPOTHESES,
+    [
+      ("results/hypotheses", _best_by_point(FIGURE_REFERENCE)),
+      ("configuration/points", lambda points: _iterations(points[0])),
+      ("configuration/points", lambda points: _iterations(points[1])),
+      ("results/summary", _differences(FIGURE_REFERENCE, ["1", "2", "3", "5"], [0, 1])),
     ],
   ),
 ]
