@@ -34,3 +34,22 @@ def test_the_difference_over_seeds_is_the_paired_t_test():
 def test_equal_seeds_have_no_spread():
   same = table2.over_seeds([0.5, 0.5, 0.5])
   assert same["ci95"] == [0.5, 0.5] and same["t"] is None and same["p_two_sided"] == 0.0
+
+
+def test_the_one_sided_test_and_the_interval_alone():
+  """seed_statistics.over_seeds, shared by the papers' seed records: "greater" is the one-sided t
+  test that the mean is positive (holdem_learning_seeds.py); no test, the interval alone
+  (figure4_holdem_hypotheses.py); an unknown test is refused."""
+  import pytest
+  from seed_statistics import over_seeds
+
+  values = [0.2, 0.5, 0.1, 0.4, 0.3]
+  greater = over_seeds(values, "greater")
+  np.testing.assert_allclose(
+    greater["p_one_sided_positive"], stats.ttest_1samp(values, 0, alternative="greater").pvalue
+  )
+  assert "p_two_sided" not in greater
+  alone = over_seeds(values, test=None)
+  assert set(alone) == {"per_seed", "mean", "ci95"} and alone["ci95"] == greater["ci95"]
+  with pytest.raises(ValueError, match="test must be one of"):
+    over_seeds(values, "less")

@@ -33,7 +33,6 @@ import time
 
 import jax
 import numpy as np
-from scipy import stats
 
 import jaxcfr
 from jaxcfr import solvers
@@ -41,6 +40,7 @@ from jaxcfr.kits.card_abstraction import match as holdem_match
 
 import figure4_holdem  # noqa: E402  pylint: disable=wrong-import-position
 from record import read_record, stamp, write_record  # noqa: E402  pylint: disable=wrong-import-position
+from seed_statistics import over_seeds  # noqa: E402  pylint: disable=wrong-import-position
 
 MCCFR_LABEL = "MCCFR10"
 REFERENCE_SEED = 100  # the MCCFR10 reference's own seed, apart from the agents'
@@ -132,14 +132,6 @@ def curve(game, name, hyper, seed, points, references, key, deals) -> tuple:
   return rows, seconds
 
 
-def over_seeds(values) -> dict:
-  """Mean over the seeds and its 95% t interval."""
-  values = np.asarray(values, dtype=float)
-  mean = float(values.mean())
-  half = float(stats.t.ppf(0.975, len(values) - 1) * values.std(ddof=1) / np.sqrt(len(values)))
-  return {"per_seed": [float(v) for v in values], "mean": mean, "ci95": [mean - half, mean + half]}
-
-
 def summarise(curves: dict, references: list, points: list) -> dict:
   """{reference: {agent: [{iteration, mean, ci95, per_seed}]}} from curves[agent][seed][reference]."""
   summary = {}
@@ -148,7 +140,7 @@ def summarise(curves: dict, references: list, points: list) -> dict:
       rows = []
       for k, iteration in enumerate(points):
         values = [runs[reference][k]["sb_per_hand"] for runs in by_seed.values()]
-        rows.append({"iteration": iteration, **over_seeds(values)})
+        rows.append({"iteration": iteration, **over_seeds(values, test=None)})
       summary.setdefault(reference, {})[label] = rows
   return summary
 

@@ -32,7 +32,6 @@ import time
 import jax
 import jax.numpy as jnp
 import numpy as np
-from scipy import stats
 
 import jaxcfr
 from jaxcfr import solvers
@@ -41,29 +40,10 @@ from jaxcfr.evaluate import holdem_model
 
 import holdem_opponent_model  # noqa: E402  pylint: disable=wrong-import-position
 from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
+from seed_statistics import over_seeds  # noqa: E402  pylint: disable=wrong-import-position
 
 PCONF = holdem_opponent_model.PCONF
 KEY = 2011
-
-
-def _over_seeds(values) -> dict:
-  """Mean over the seeds, its 95% t interval and the one-sided p-value that the mean is positive."""
-  values = np.asarray(values, dtype=float)
-  n = len(values)
-  mean = float(values.mean())
-  se = float(values.std(ddof=1) / np.sqrt(n))
-  half = float(stats.t.ppf(0.975, n - 1) * se)
-  p = float(stats.t.sf(mean / se, n - 1)) if se > 0 else float(mean <= 0)
-  return {
-    "per_seed": [float(v) for v in values],
-    "mean": mean,
-    "standard_error": se,
-    "ci95": [mean - half, mean + half],
-    "t": mean / se if se > 0 else None,
-    "df": n - 1,
-    "p_one_sided_positive": p,
-    "seeds_positive": int((values > 0).sum()),
-  }
 
 
 def main(argv=None) -> dict:
@@ -128,11 +108,11 @@ def main(argv=None) -> dict:
     print("seed", seed, "mean", float(sb.mean()), "slope", slope, "later - first", diff, flush=True)
 
   trend = {
-    "slope_sb_per_hand_per_1000_hands": _over_seeds(slopes),
-    "later_minus_first_half_sb_per_hand": _over_seeds(halves),
-    "mean_sb_per_hand": _over_seeds([r["mean_sb_per_hand"] for r in runs.values()]),
-    "first_half_sb_per_hand": _over_seeds([r["first_half_sb_per_hand"] for r in runs.values()]),
-    "later_half_sb_per_hand": _over_seeds([r["later_half_sb_per_hand"] for r in runs.values()]),
+    "slope_sb_per_hand_per_1000_hands": over_seeds(slopes, "greater"),
+    "later_minus_first_half_sb_per_hand": over_seeds(halves, "greater"),
+    "mean_sb_per_hand": over_seeds([r["mean_sb_per_hand"] for r in runs.values()], "greater"),
+    "first_half_sb_per_hand": over_seeds([r["first_half_sb_per_hand"] for r in runs.values()], "greater"),
+    "later_half_sb_per_hand": over_seeds([r["later_half_sb_per_hand"] for r in runs.values()], "greater"),
   }
   print("trend", trend["slope_sb_per_hand_per_1000_hands"], trend["later_minus_first_half_sb_per_hand"], flush=True)
   return write_record(

@@ -32,38 +32,17 @@ import argparse
 
 import jax
 import numpy as np
-from scipy import stats
 
 import jaxcfr
 from jaxcfr.kits.card_abstraction import match as holdem_match
 
 import figure4_holdem  # noqa: E402  pylint: disable=wrong-import-position
 from record import write_record  # noqa: E402  pylint: disable=wrong-import-position
+from seed_statistics import over_seeds  # noqa: E402  pylint: disable=wrong-import-position
 
 KEY = 2011  # figure4_holdem.py's: the crosstable's deals
 PCONF = 0.75
 BUCKETS = (10, 100)
-
-
-def over_seeds(values) -> dict:
-  """Mean over the seeds, its 95% t interval and the two-sided t test's p-value that it is zero."""
-  values = np.asarray(values, dtype=float)
-  n = len(values)
-  mean = float(values.mean())
-  se = float(values.std(ddof=1) / np.sqrt(n))
-  half = float(stats.t.ppf(0.975, n - 1) * se)
-  t = mean / se if se > 0 else None
-  p = float(2 * stats.t.sf(abs(t), n - 1)) if se > 0 else float(mean == 0)
-  return {
-    "per_seed": [float(v) for v in values],
-    "mean": mean,
-    "standard_error": se,
-    "ci95": [mean - half, mean + half],
-    "t": t,
-    "df": n - 1,
-    "p_two_sided": p,
-    "seeds_positive": int((values > 0).sum()),
-  }
 
 
 def summary(runs: dict) -> dict:
