@@ -99,6 +99,9 @@ def _loss(reference: str, label: str, k: int):
 
 SHORT_REFERENCE = "CFR-CS10 after 30,000"
 MCCFR_REFERENCE = "MCCFR10 after 10,000,000"
+# the record's exploration constants and its number of seeds, as the prose lists them
+UCT_CONSTANTS = ("configuration/uct_c", lambda constants: _listed([f"{c:g}" for c in constants]))
+SEED_COUNT = ("configuration/seeds", lambda seeds: _word(len(seeds)))
 HYPOTHESES_QUOTES = [
   (
     "docs/limit_holdem.md",
@@ -107,8 +110,8 @@ HYPOTHESES_QUOTES = [
     "MCCFR10 after {} (the paper's kind of reference)",
     HYPOTHESES,
     [
-      ("configuration/uct_c", lambda constants: _listed([f"{c:g}" for c in constants])),
-      ("configuration/seeds", lambda seeds: _word(len(seeds))),
+      UCT_CONSTANTS,
+      SEED_COUNT,
       ("configuration/points", lambda points: _listed([_iterations(p) for p in points])),
       ("configuration/deals", "{:,}"),
       ("configuration/reference_iters", "{:,}"),
@@ -251,8 +254,8 @@ HYPOTHESES_QUOTES += [
     "difference is the paper's C = 17 (behind at {} point here)",
     HYPOTHESES,
     [
-      ("configuration/uct_c", lambda constants: _listed([f"{c:g}" for c in constants])),
-      ("configuration/seeds", lambda seeds: _word(len(seeds))),
+      UCT_CONSTANTS,
+      SEED_COUNT,
       ("configuration/points", lambda points: _iterations(points[0])),
       ("configuration/points", lambda points: _iterations(points[LAST])),
       ("results/hypotheses", _leads_by_mean(FIGURE_REFERENCE)),
