@@ -30,6 +30,14 @@ largest PAM that fits 8 GiB (PAM(3,3,11)'s build peaks at 11.1 GiB) made rnr_con
   python -m benchmarks rnr_convergence --games 'princess_and_monster(rows=3,cols=3,horizon=10)' \
     --seconds 240 --model-seconds 600 --out benchmarks/papers/results/rnr_convergence_pam10
 
+Lanctot et al. 2009's PAM(3,3,11) ran the same way with the memory guard raised past the 8 GiB
+(rnr_convergence_pam11.json; niced, on a core shared with other work, so its seconds are
+indicative and the comparison is in nodes touched):
+
+  JAXCFR_MAX_MEMORY=13G nice -n 15 taskset -c 0 python -m benchmarks rnr_convergence \
+    --games 'princess_and_monster(rows=3,cols=3,horizon=11)' --seconds 240 --model-seconds 600 \
+    --note '...' --out benchmarks/papers/results/rnr_convergence_pam11
+
   python benchmarks/papers/rnr_convergence.py [--games ...] [--out benchmarks/papers/results/rnr_convergence]
 
 writes OUT.json (with date, hardware and commit) and, with matplotlib, OUT.png.
@@ -39,6 +47,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import time
 from pathlib import Path
 
@@ -117,6 +126,9 @@ def main(argv=None) -> dict:
   parser.add_argument("--model-target", type=float, default=0.1, help="NashConv of the model")
   parser.add_argument("--trajectories", type=int, default=1, help="MCRNR trajectories per walk (the paper's: 1)")
   parser.add_argument("--dtype", default="float32")
+  parser.add_argument(
+    "--note", default="", help="how the run was made (e.g. a niced process on a shared core), added to the record"
+  )
   parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "rnr_convergence"))
   args = parser.parse_args(argv)
   if args.dtype == "float64":
@@ -166,7 +178,12 @@ def main(argv=None) -> dict:
         + ", ".join(f"p={p}: {v:.4f}" for p, v in zip(ps, last["nash_conv"])),
         flush=True,
       )
-    results[game.name] = {"model": model_info, "curves": curves}
+    results[game.name] = {
+      "histories": int(game.arrays.num_histories),
+      "model": model_info,
+      "curves": curves,
+      "peak_rss_gib_so_far": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20,
+    }
   write_record(
     args.out + ".json",
     benchmark="rnr_convergence",
@@ -174,7 +191,7 @@ def main(argv=None) -> dict:
     "(NashConv of the restricted player's and its opponent's paired profile against solving seconds, "
     "compilation excluded, and against nodes touched: MCRNR's sampled histories, RNR's "
     f"{RNR_WALKS} x the game's histories per iteration; the model is an outcome-sampling average). "
-    "The CPU may be shared with other jobs (the load average is recorded).",
+    "The CPU may be shared with other jobs (the load average is recorded)." + (f" {args.note}" if args.note else ""),
     configuration={
       "games": list(results),
       "ps": ps,
@@ -185,6 +202,8 @@ def main(argv=None) -> dict:
       "seeds": {"model_mccfr_os": 0, "mcrnr_runs": list(range(2 * half))},
       "dtype": args.dtype,
       "solvers": ["rnr-cfr", "rnr-cfr+", "mcrnr"],
+      **({"note": args.note} if args.note else {}),
+      **({"max_memory": os.environ["JAXCFR_MAX_MEMORY"]} if os.environ.get("JAXCFR_MAX_MEMORY") else {}),
     },
     results={"load_average_1min_at_end": os.getloadavg()[0], "games": results},
   )
