@@ -247,6 +247,26 @@ def test_warm_leaf_values_continue_cfr_on_each_leafs_subgame():
   assert np.any(np.abs(values[:, -1]) > 1)
 
 
+@pytest.mark.parametrize("leaf_values", ["warm", "exact"])
+def test_leaf_subgames_one_after_another_equal_side_by_side(leaf_values):
+  rules, _, _ = _game(300)
+  tree = lookahead.build(rules)
+  tensors = public_tree.to_device(tree)
+  ranges = jnp.asarray(np.random.default_rng(2).random((2, tensors.leaf_nodes.shape[0], tensors.num_hands, 2)))
+  out = []
+  for sequential in (False, True):
+    if leaf_values == "warm":
+      solver = lookahead.warm_leaf_values(tree, iterations=2, sequential=sequential)
+      apply, state = jax.jit(solver.apply), solver.init(tensors, (2,))
+      for _ in range(3):
+        values, state = apply(tensors, ranges, state)
+    else:
+      values = jax.jit(lookahead.exact_leaf_values(tree, iterations=20, sequential=sequential))(tensors, ranges)
+    out.append(values)
+  assert out[0].shape == ranges.shape and np.any(np.abs(out[0]) > 1)
+  np.testing.assert_allclose(out[1], out[0], rtol=1e-12, atol=1e-12)
+
+
 def test_continual_resolving_with_exact_values_approaches_an_equilibrium():
   rules, _, whole = _game(300)
   agent = functools.partial(resolving.agent_strategy, rules)

@@ -119,11 +119,25 @@ def _leaf_subgames(tree: PublicTree, dtype) -> list:
   return [(np.array([p for p, _ in group]), _stack([t for _, t in group])) for group in groups.values()]
 
 
-def exact_leaf_values(tree: PublicTree, iterations: int = 200, algorithm: str = "cfr+", dtype=None) -> LeafValueFn:
+def _over_leaves(fn, subgames: PublicTreeTensors, ranges: jax.Array, *states, sequential: bool):
+  """``fn(subgame, ranges, *state)`` for each leaf of one group: ``subgames`` and ``states``
+  stacked on a leading axis ``G``, ``ranges`` [2, G, H, *B]; the outputs gain a leading ``G``.
+  Side by side (``vmap``: one wide program), or one leaf after another (``lax.map``: the
+  working set is one leaf's subgame, for a lookahead whose subgames together do not fit)."""
+  ranges = jnp.moveaxis(ranges, 1, 0)
+  if sequential:
+    return jax.lax.map(lambda args: fn(*args), (subgames, ranges) + states)
+  return jax.vmap(fn)(subgames, ranges, *states)
+
+
+def exact_leaf_values(
+  tree: PublicTree, iterations: int = 200, algorithm: str = "cfr+", dtype=None, *, sequential: bool = False
+) -> LeafValueFn:
   """The ``LeafValueFn`` of the depth-limited ``tree`` (host) that solves the rest of the
   game below each leaf: ``iterations`` of ``algorithm`` on the leaf's subgame from the
   ranges it is given (``solve_ranges``), the leaves whose subgames have one shape (the same
-  betting on different boards) in one ``vmap``. Exact as ``iterations`` grows.
+  betting on different boards) in one ``vmap`` (``sequential``: one after another, in the
+  memory of one subgame). Exact as ``iterations`` grows.
 
   Each call solves from scratch, so the values are a function of the ranges alone, as a
   network's are; but a best response's values are not smooth in the ranges, and a
@@ -136,15 +150,15 @@ def exact_leaf_values(tree: PublicTree, iterations: int = 200, algorithm: str = 
     del lookahead
     out = jnp.zeros_like(ranges)
     for positions, subgames in stacked:
-      values = jax.vmap(solve_one, in_axes=(0, 1), out_axes=1)(subgames, ranges[:, positions])
-      out = out.at[:, positions].set(values.astype(out.dtype))
+      values = _over_leaves(solve_one, subgames, ranges[:, positions], sequential=sequential)  # [G, 2, H, *B]
+      out = out.at[:, positions].set(jnp.moveaxis(values, 0, 1).astype(out.dtype))
     return out
 
   return leaf_fn
 
 
 def warm_leaf_values(
-  tree: PublicTree, iterations: int = 1, algorithm: str = "cfr+", dtype=None
+  tree: PublicTree, iterations: int = 1, algorithm: str = "cfr+", dtype=None, *, sequential: bool = False
 ) -> public_tree.LeafSolver:
   """Exact values at the leaves of the depth-limited ``tree`` (host) by solves of the game
   below them warm-started across the lookahead's iterations (a ``public_tree.LeafSolver``):
@@ -156,7 +170,8 @@ def warm_leaf_values(
   "Solving Imperfect Information Games Using Decomposition", 2014) with each subgame's
   strategy of an iteration from a no-regret learner instead of a fresh equilibrium, and
   converges like CFR on the whole game; ``exact_leaf_values``' fresh solves are a function of
-  the ranges alone but converge much more slowly (its doc)."""
+  the ranges alone but converge much more slowly (its doc). ``sequential``: the leaves of one
+  shape one after another instead of side by side (``exact_leaf_values``')."""
   if iterations < 1:
     raise ValueError(f"iterations must be >= 1 (CFR steps per call), got {iterations}")
   stacked = _leaf_subgames(tree, dtype)
@@ -184,8 +199,8 @@ def warm_leaf_values(
     del lookahead
     out, new = jnp.zeros_like(ranges), []
     for (positions, subgames), state in zip(stacked, states):
-      values, state = jax.vmap(one, in_axes=(0, 1, 0), out_axes=(1, 0))(subgames, ranges[:, positions], state)
-      out = out.at[:, positions].set(values.astype(out.dtype))
+      values, state = _over_leaves(one, subgames, ranges[:, positions], state, sequential=sequential)
+      out = out.at[:, positions].set(jnp.moveaxis(values, 0, 1).astype(out.dtype))
       new.append(state)
     return out, tuple(new)
 
