@@ -35,6 +35,7 @@ DETERMINISTIC = {
   "poker_peer": "CFR+ timings against postflop-solver's",
   "profile_iteration": "one CFR+ step's parts",
   "public_tree_compile": "compile times",
+  "public_tree_by_street": "a CFR step over the whole public tree and over its river subgames",
   "public_tree_profile": "one CFR step's parts on the public tree",
   "public_tree_startup": "start-up timings of jaxcfr solve with a DCFR preset",
   "refusals": "the command line's refusals",
