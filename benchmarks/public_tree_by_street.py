@@ -103,7 +103,7 @@ def main(argv: list[str] | None = None) -> dict:
       raise SystemExit(f"{mode}: the child failed: {done.stderr.strip().splitlines()[-1:]}")
     results[mode] = json.loads(done.stdout.strip().splitlines()[-1])
     print(
-      f"  {mode}: {results[mode]['ms_per_step']:.1f} ms a step, {results[mode]['peak_rss_bytes'] / 2**20:.0f} MiB peak"
+      f"  {mode}: {results[mode]['ms_per_step']:.1f} ms a step, {results[mode]['peak_rss_bytes'] / 1e6:,.0f} MB peak"
     )
   if "whole" in results:
     for mode in results:
