@@ -2,7 +2,8 @@
 touched, a batch of seeds against one seed, and OpenSpiel's JAX Deep CFR beside ours.
 
 Sections (``--sections``, each its own results file ``neural_cfr_SECTION.json``): ``leduc``
-the curves with tabular CFR+ and RCFR beside; ``games`` liar's dice, goofspiel(5) and no-limit
+the curves with tabular CFR+ and RCFR beside; ``escher`` ESCHER's value network against more value
+fitting and against the exact values, for the goal's ten minutes; ``games`` liar's dice, goofspiel(5) and no-limit
 Leduc; ``seeds`` Steinberger's five-seed Leduc comparison of Deep CFR and SD-CFR as batches;
 ``batch`` a batch of seeds against one, with and without the fits; ``peers`` the first record
 (``neural_cfr.json``: the curves of the paper's ESCHER values, OpenSpiel, the variances).
@@ -63,6 +64,8 @@ METHODS = {  # label: (solver, options)
   "escher": ("escher", ESCHER_BACKUP),
   "escher-paper-values": ("escher", ESCHER),  # the paper's returns on the path features
   "escher-exact-values": ("escher", dict(ESCHER, value_function="exact")),  # ablation: no value-learning error
+  # the value network fitted on three times the trajectories, 1000 steps a fit (the escher section)
+  "escher-value3k": ("escher", dict(ESCHER_BACKUP, value_traversals=3000, value_steps=1000)),
   "cfr+": ("cfr+", {}),  # tabular, beside the neural ones
   "rcfr": ("rcfr", {}),  # regression CFR with its default regressor
 }
@@ -378,13 +381,17 @@ def peers_section(args) -> None:
 
 def main(argv=None) -> None:
   parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-  parser.add_argument("--sections", default="leduc,games,seeds,batch", help="of leduc, games, seeds, batch, peers")
+  parser.add_argument(
+    "--sections", default="leduc,games,seeds,batch", help="of leduc, escher, games, seeds, batch, peers"
+  )
   parser.add_argument("--game", default="leduc_poker")
   parser.add_argument("--seconds", type=float, default=240.0, help="training seconds per method (at most)")
   parser.add_argument("--escher-seconds", type=float, default=120.0, help="peers: the same for escher's runs")
   parser.add_argument("--chunk", type=int, default=40, help="iterations between evaluations")
   parser.add_argument("--learning-rate", type=float, default=1e-3)
   parser.add_argument("--methods", default="deep-cfr,sd-cfr,escher,cfr+,rcfr", help="leduc: the curves' methods")
+  parser.add_argument("--escher-methods", default="escher,escher-value3k,escher-exact-values", help="escher section")
+  parser.add_argument("--escher-variant-seconds", type=float, default=600.0, help="escher: training seconds each")
   parser.add_argument("--games", default="liars_dice;goofspiel(num_cards=5);no_limit_leduc_poker(stack=6)")
   parser.add_argument("--game-methods", default="deep-cfr,sd-cfr,escher")
   parser.add_argument("--game-seconds", type=float, default=60.0)
@@ -411,26 +418,34 @@ def main(argv=None) -> None:
     )
     print(f"wrote {path}", flush=True)
 
+  def curves_file(section: str, methods: list, seconds: float, description: str) -> None:
+    """Leduc curves of ``methods`` (seed 0, until 20 mbb/g or ``seconds``) in neural_cfr_SECTION.json."""
+    curves = [curve(args.game, m, seconds, args.chunk, args.learning_rate, min(TARGETS)) for m in methods]
+    configuration = {"game": args.game, "seed": 0, "training_seconds_per_method": seconds}
+    configuration |= {"iterations_per_evaluation": args.chunk}
+    configuration |= {"methods": {m: {"solver": METHODS[m][0]} | _plain(METHODS[m][1]) for m in methods}}
+    save(f"{args.out_dir}/neural_cfr_{section}.json", section, common | configuration, {"curves": curves}, description)
+
   if "leduc" in sections:
-    methods = args.methods.split(",")
-    curves = [curve(args.game, m, args.seconds, args.chunk, args.learning_rate, min(TARGETS)) for m in methods]
-    save(
-      f"{args.out_dir}/neural_cfr_leduc.json",
+    curves_file(
       "leduc",
-      common
-      | {
-        "game": args.game,
-        "seed": 0,
-        "training_seconds_per_method": args.seconds,
-        "iterations_per_evaluation": args.chunk,
-      }
-      | {"methods": {m: {"solver": METHODS[m][0]} | _plain(METHODS[m][1]) for m in methods}},
-      {"curves": curves},
+      args.methods.split(","),
+      args.seconds,
       "Exploitability (NashConv / 2, mbb/g, exact on the sequence form) of deep-cfr, sd-cfr and escher (its value "
       "network on both players' information states, fitted to one-step backups), with tabular CFR+ and RCFR beside "
       "them, against training wall time and nodes touched (histories on the sampled walks; a pass over every history "
       "per iteration for the full-width solvers), seed 0, until 20 mbb/g or the budget; times to 100, 50 and 20 "
       "mbb/g." + LOAD,
+    )
+  if "escher" in sections:
+    curves_file(
+      "escher",
+      args.escher_methods.split(","),
+      args.escher_variant_seconds,
+      "ESCHER on Leduc for the goal's ten minutes: its default value network (both players' information states, "
+      "one-step backups), the same fitted on three times the trajectories with 1000 steps a fit, and the exact "
+      "history values (no value-learning error: the estimator alone); seed 0, until 20 mbb/g or the budget, "
+      "exploitability exact on the sequence form (mbb/g); times to 100, 50 and 20 mbb/g." + LOAD,
     )
   if "games" in sections:
     games = args.games.split(";")
