@@ -185,6 +185,26 @@ def test_a_turn_endgame_deals_the_river_with_card_removal():
   assert len(all_in) and np.all(tree.kind[tree.first_child[all_in]] == pt.SHOWDOWN)
 
 
+def test_showdown_strengths_rank_each_boards_valid_hands_in_chunks(monkeypatch):
+  """The strengths of all river boards from one hand_eval call per chunk equal each board's own
+  ranking: hand_rank of its valid hands alone, as dense ranks (small chunks, so that several
+  chunks and a padded last one are used)."""
+  from jaxcfr.kits.card_abstraction import hand_eval  # pylint: disable=import-outside-toplevel
+  from jaxcfr.kits.public_tree import tree as tree_module  # pylint: disable=import-outside-toplevel
+
+  tree, _ = endgame_tree(2)
+  boards, valid = tree.boards[tree.showdown_boards[:5]], tree.valid[tree.showdown_boards[:5]]
+  monkeypatch.setattr(tree_module, "_RANK_CHUNK", 1000)
+  got = tree_module.strengths(tree.rules, tree.hands, boards, valid)
+  for b, row in enumerate(boards):
+    which = np.flatnonzero(valid[b])
+    cards = np.concatenate([tree.hands[which], np.broadcast_to(row[row >= 0], (len(which), 5))], 1)
+    ranks = np.asarray(hand_eval.hand_rank((cards // 4) * 4 + cards % 4))
+    np.testing.assert_array_equal(got[b, which], np.unique(ranks, return_inverse=True)[1].ravel())
+    assert np.all(got[b, ~valid[b]] == -1) and got[b, which].max() > 20
+  np.testing.assert_array_equal(got, tree.strength[:5])
+
+
 def test_no_limit_rules_drop_small_raises_cap_raises_and_merge_sizes():
   """ACPC's least raise (the big blind, then the last raise's increment), the raise cap, a
   size above the stack as the all-in, two sizes to one amount as one action."""

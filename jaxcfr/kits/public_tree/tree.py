@@ -385,17 +385,49 @@ def strengths(rules, hands: np.ndarray, boards: np.ndarray, valid: np.ndarray) -
     hands: [H, k] cards; boards: [B, b] cards (-1 padding).
   """
   out = np.full(valid.shape, -1, np.int32)
+  holdem = _holdem_ranks(rules, hands, boards) if rules.strength == HOLDEM else None
   for b, row in enumerate(boards):
-    public = tuple(int(c) for c in row if c >= 0)
     which = np.flatnonzero(valid[b])
-    if rules.strength == HOLDEM:
-      cards = np.concatenate([hands[which], np.broadcast_to(np.array(public, np.int32), (len(which), len(public)))], 1)
-      keys = np.asarray(hand_eval.hand_rank((cards // rules.suits) * 4 + cards % rules.suits))
+    if holdem is not None:
+      keys = holdem[b, which]
     else:
+      public = tuple(int(c) for c in row if c >= 0)
       keys = [rules.strength(tuple(int(c) for c in hands[h]) + public, rules.suits) for h in which]
       ranked = {key: r for r, key in enumerate(sorted(set(keys)))}
       keys = np.array([ranked[key] for key in keys], np.int64)
     out[b, which] = np.unique(keys, return_inverse=True)[1].ravel()
+  return out
+
+
+# hand_eval.hand_rank's calls take at most this many hands, padded to a power of two: a few
+# program shapes for every spot (each compiled once, then read from the compilation cache)
+# instead of one per board's count of valid hands
+_RANK_CHUNK = 2**18
+
+
+def _holdem_ranks(rules, hands: np.ndarray, boards: np.ndarray) -> np.ndarray:
+  """[B, H] int32 hand_eval.hand_rank of every hand with every board (boards of one length at
+  a time; meaningless where the hand shares a card with the board, which ``strengths`` skips)."""
+  out = np.zeros((len(boards), len(hands)), np.int32)
+  length = (boards >= 0).sum(1)
+  for size in np.unique(length):
+    rows = np.flatnonzero(length == size)
+    public = np.stack([row[row >= 0] for row in boards[rows]])  # [R, size]
+    cards = np.concatenate(
+      [
+        np.broadcast_to(hands, (len(rows),) + hands.shape),
+        np.broadcast_to(public[:, None], (len(rows), len(hands), size)),
+      ],
+      2,
+    ).reshape(len(rows) * len(hands), -1)
+    cards = (cards // rules.suits) * 4 + cards % rules.suits
+    ranks = np.empty(len(cards), np.int32)
+    for start in range(0, len(cards), _RANK_CHUNK):
+      chunk = cards[start : start + _RANK_CHUNK]
+      padded = np.zeros((min(_RANK_CHUNK, 1 << (len(chunk) - 1).bit_length()), chunk.shape[1]), chunk.dtype)
+      padded[: len(chunk)] = chunk
+      ranks[start : start + len(chunk)] = np.asarray(hand_eval.hand_rank(padded))[: len(chunk)]
+    out[rows] = ranks.reshape(len(rows), len(hands))
   return out
 
 
