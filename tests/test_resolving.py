@@ -265,6 +265,12 @@ def test_leaf_subgames_one_after_another_equal_side_by_side(leaf_values):
     out.append(values)
   assert out[0].shape == ranges.shape and np.any(np.abs(out[0]) > 1)
   np.testing.assert_allclose(out[1], out[0], rtol=1e-12, atol=1e-12)
+  # one after another is a loop over the leaves, side by side none
+  loops = []
+  for sequential in (False, True):
+    fn = lookahead.exact_leaf_values(tree, iterations=1, sequential=sequential)
+    loops.append(str(jax.make_jaxpr(fn)(tensors, ranges)).count("scan["))
+  assert loops[1] > loops[0]
 
 
 def test_continual_resolving_with_exact_values_approaches_an_equilibrium():

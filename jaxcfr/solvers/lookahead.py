@@ -12,7 +12,7 @@ batched like any public tree.
 
 ``exact_leaf_values`` is the reference value function: it solves the rest of the game below
 each leaf from the ranges it is given (CFR+ on the leaf's subgame, every leaf of one shape
-in one ``vmap``) and returns the solution's counterfactual values, so a lookahead with it
+in one ``vmap``, or one after another with ``sequential=True``) and returns the solution's counterfactual values, so a lookahead with it
 solves the whole game up to the inner solves' accuracy. A counterfactual value network
 stands in for it at play time (jaxcfr.solvers.value_network). ``warm_leaf_values`` is the
 exact reference that converges like CFR on the whole game: each leaf's solve goes on from
@@ -120,10 +120,11 @@ def _leaf_subgames(tree: PublicTree, dtype) -> list:
 
 
 def _over_leaves(fn, subgames: PublicTreeTensors, ranges: jax.Array, *states, sequential: bool):
-  """``fn(subgame, ranges, *state)`` for each leaf of one group: ``subgames`` and ``states``
+  """``fn(subgame, ranges, *states)`` for each leaf of one group: ``subgames`` and ``states``
   stacked on a leading axis ``G``, ``ranges`` [2, G, H, *B]; the outputs gain a leading ``G``.
-  Side by side (``vmap``: one wide program), or one leaf after another (``lax.map``: the
-  working set is one leaf's subgame, for a lookahead whose subgames together do not fit)."""
+  Side by side (``vmap``: one wide program), or one leaf after another (``lax.map``: the step's
+  intermediates are one subgame's, while every subgame's tables, and a ``LeafSolver``'s states,
+  stay resident)."""
   ranges = jnp.moveaxis(ranges, 1, 0)
   if sequential:
     return jax.lax.map(lambda args: fn(*args), (subgames, ranges) + states)
@@ -136,8 +137,8 @@ def exact_leaf_values(
   """The ``LeafValueFn`` of the depth-limited ``tree`` (host) that solves the rest of the
   game below each leaf: ``iterations`` of ``algorithm`` on the leaf's subgame from the
   ranges it is given (``solve_ranges``), the leaves whose subgames have one shape (the same
-  betting on different boards) in one ``vmap`` (``sequential``: one after another, in the
-  memory of one subgame). Exact as ``iterations`` grows.
+  betting on different boards) in one ``vmap`` (``sequential``: one after another, so that the
+  solves' intermediates are one subgame's). Exact as ``iterations`` grows.
 
   Each call solves from scratch, so the values are a function of the ranges alone, as a
   network's are; but a best response's values are not smooth in the ranges, and a
