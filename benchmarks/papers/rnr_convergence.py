@@ -30,9 +30,12 @@ largest PAM that fits 8 GiB (PAM(3,3,11)'s build peaks at 11.1 GiB) made rnr_con
   python -m benchmarks rnr_convergence --games 'princess_and_monster(rows=3,cols=3,horizon=10)' \
     --seconds 240 --model-seconds 600 --out benchmarks/papers/results/rnr_convergence_pam10
 
-Lanctot et al. 2009's PAM(3,3,11) ran the same way with the memory guard raised past the 8 GiB
-(rnr_convergence_pam11.json; niced, on a core shared with other work, so its seconds are
-indicative and the comparison is in nodes touched):
+Lanctot et al. 2009's PAM(3,3,11) runs the same way with the memory guard raised past the 8 GiB
+(its seconds, niced on a core shared with other work, are indicative; the comparison is in nodes
+touched). No record of it yet: on 2026-11-29 this run fit in memory (about 10 GiB anonymous) but
+was starved of CPU by the core's other work and stopped unfinished after 100 minutes (its model
+had reached NashConv 0.41 after 348,000 outcome-sampling iterations in the 600 s, short of the
+paper's 0.1: give it a larger --model-seconds); it needs a core of its own for about an hour:
 
   JAXCFR_MAX_MEMORY=13G nice -n 15 taskset -c 0 python -m benchmarks rnr_convergence \
     --games 'princess_and_monster(rows=3,cols=3,horizon=11)' --seconds 240 --model-seconds 600 \
