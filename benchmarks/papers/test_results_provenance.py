@@ -64,8 +64,6 @@ ALLOWLIST = {
   "holdem_speed.json": "three repeats of 200,000 iterations with 64-rollout strengths: more than ten minutes",
   "public_tree_compile_08ee955.json": "measures the library at 08ee955 with a later benchmark script, so no one commit "
   "holds both",
-  "public_tree_liars_dice.json": "uncommitted code; its batch of 1,024 liar's dice runs took 12 GB of this shared "
-  "23 GB machine and more than fifteen minutes under load before the re-run was stopped",
   "public_tree_range_batch_nvidia_h200.json": GPU,
   "resolving_exact_warm.json": "exact warm-started leaves with 30,000 iterations per re-solve at every decision of "
   f"both seats (resolving.py, whose other parts draw with seeds it did not record): {OUT_OF_REACH_HOURS}",
