@@ -12,8 +12,9 @@ batched like any public tree.
 
 ``exact_leaf_values`` is the reference value function: it solves the rest of the game below
 each leaf from the ranges it is given (CFR+ on the leaf's subgame, every leaf of one shape
-in one ``vmap``, or one after another with ``sequential=True``) and returns the solution's counterfactual values, so a lookahead with it
-solves the whole game up to the inner solves' accuracy. A counterfactual value network
+in one ``vmap``, or one after another with ``sequential=True``) and returns the solution's
+counterfactual values, so a lookahead with it solves the whole game up to the inner solves'
+accuracy. A counterfactual value network
 stands in for it at play time (jaxcfr.solvers.value_network). ``warm_leaf_values`` is the
 exact reference that converges like CFR on the whole game: each leaf's solve goes on from
 the lookahead's last iteration (a ``public_tree.LeafSolver``, whose state the run carries).
