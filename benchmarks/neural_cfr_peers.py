@@ -182,9 +182,6 @@ def to_target(
     profile = jax.block_until_ready(solver.average_strategy(tensors, state))
     return time.perf_counter() - start, 1e3 * float(jaxcfr.exploitability(tensors, profile))
 
-  def solve(iterations: int) -> tuple[float, float]:
-    return timed_solve(tensors, solver, iterations)
-
   fit(solver.run(tensors, solver.init(tensors, seed=SEED), 1))  # compiles both programs
   state, ran, points = solver.init(tensors, seed=SEED), 0.0, []
   while not points or (points[-1]["mbb"] > target and points[-1]["seconds"] < limit):
@@ -209,8 +206,8 @@ def to_target(
   }
   if out["reached"]:
     jax.clear_caches()
-    cold = solve(points[-1]["iteration"])
-    warm = solve(points[-1]["iteration"])
+    cold = timed_solve(tensors, solver, points[-1]["iteration"])
+    warm = timed_solve(tensors, solver, points[-1]["iteration"])
     out |= {"iterations": points[-1]["iteration"], "seconds_with_compile": cold[0], "mbb_with_compile": cold[1]}
     out |= {"seconds_without_compile": warm[0], "mbb_without_compile": warm[1], "compile_s": cold[0] - warm[0]}
     if persistent:
